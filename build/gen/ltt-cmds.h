@@ -1,0 +1,1 @@
+LTT_CMD(version)

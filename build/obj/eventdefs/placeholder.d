@@ -1,0 +1,1 @@
+build/obj/eventdefs/placeholder.o: eventdefs/placeholder.c

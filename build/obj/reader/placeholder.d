@@ -1,0 +1,1 @@
+build/obj/reader/placeholder.o: reader/placeholder.c

@@ -1,0 +1,85 @@
+/* libltt: the ltt trace recorder, linked into traced programs.
+ *
+ * A program calls the generated trace_<facility>_<event>() functions (`ltt gen`); while a trace is
+ * recording, each call packs one event into the per-CPU ring buffer of the CPU it runs on. Nothing
+ * records unless enabled: by LTT_TRACE=<path> in the environment (read when the program starts), or by
+ * ltt_start(). Functions return 0 or a negative errno value; none of them aborts the program.
+ */
+#ifndef LTT_LTT_H
+#define LTT_LTT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Everything declared here is exported from libltt.so (the libraries build with -fvisibility=hidden). */
+#pragma GCC visibility push(default)
+
+/* ---- control (recorder) ---------------------------------------------------------------------- */
+
+enum ltt_mode {
+	LTT_MODE_DISCARD = 0,	/* a consumer thread writes full blocks; events are dropped (counted) when full */
+	LTT_MODE_FLIGHT = 1,	/* rings overwrite their oldest blocks; snapshots write them out */
+};
+
+struct ltt_options {
+	const char *path;	/* trace directory to create, or an existing directory to create one beneath */
+	enum ltt_mode mode;
+	size_t block_size;	/* bytes, a power of two in [4096, 256 MiB]; 0 = default (1 MiB) */
+	unsigned blocks;	/* blocks per CPU ring, >= 2; 0 = default */
+	const char *shm_dir;	/* flight mode: keep the rings in files under this directory (NULL: memory) */
+};
+
+/* Starts recording (one trace per process at a time). -EBUSY if already recording. */
+int ltt_start(const struct ltt_options *opt);
+/* Stops recording, closes partly filled blocks, writes everything out. 0 if not recording. */
+int ltt_stop(void);
+/* Nonzero while recording. */
+int ltt_recording(void);
+/* The trace directory being written (NULL when not recording); valid until ltt_stop(). */
+const char *ltt_trace_path(void);
+
+/* ---- facilities (filled in by generated headers) --------------------------------------------- */
+
+#define LTT_EVENT_PERSISTENT 1u	/* event_flags: write to a control tracefile (doc/format.md s. 8) */
+
+struct ltt_facility {
+	const char *name;
+	const char *xml;		/* the <facility> element, as text: written to eventdefs/ */
+	uint32_t checksum;
+	uint16_t n_events;
+	uint16_t base_code;		/* set by ltt_facility_register(); 0 until then */
+	struct ltt_facility *next;	/* libltt's list of registered facilities */
+};
+
+/* Registers a facility (idempotent, thread-safe): assigns its base code and, while recording, writes
+ * its facility_load and XML into the trace. Generated code calls it from a constructor and on first
+ * use. Facilities with the same name and checksum share one base code. */
+int ltt_facility_register(struct ltt_facility *fac);
+
+/* ---- the event path (used by generated code) ------------------------------------------------- */
+
+/* The fast path lives in ltt/static/event.h, included here; generated code uses:
+ *
+ *   if (ltt_unlikely(ltt_is_recording())) {         // one predictable branch when not recording
+ *           struct ltt_slot s;
+ *           if (ltt_event_reserve(&s, &fac, EVENT_INDEX, PAYLOAD_BYTES, EVENT_FLAGS)) {
+ *                   ... encode the payload at s.payload, native byte order, packed ...
+ *                   ltt_event_commit(&s);
+ *           }
+ *   }
+ *
+ * ltt_event_reserve() writes the event header (id, time) itself and returns 1 with s.payload pointing
+ * at PAYLOAD_BYTES writable bytes, or 0 when the event is not recorded (not recording, or dropped and
+ * counted). Between reserve and commit the caller may not block; signal handlers may trace. */
+#pragma GCC visibility pop
+
+#include <ltt/static/event.h>
+
+#ifdef __cplusplus
+}
+#endif
+#endif

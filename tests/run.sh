@@ -1,0 +1,41 @@
+#!/bin/sh
+# Runs every test given: Check suite binaries, end-to-end scripts (*.sh) and libFuzzer targets
+# (fuzz_*). A test passes with exit 0, is skipped with exit 77 (it prints why), fails otherwise.
+# Logs go to $BUILD/test-logs/; a failing test's log tail is printed. Ends with one line:
+# "N passed, N failed, N skipped".
+# LTT_TEST_FILTER=word runs only the tests whose name contains word.
+: "${BUILD:=build}" "${SRCDIR:=$(pwd)}" "${FUZZ_SECONDS:=3}"
+export BUILD SRCDIR LTT LTT_SHARED
+logs="$BUILD/test-logs"
+mkdir -p "$logs"
+pass=0 fail=0 skip=0 failed=
+for t in "$@"; do
+	name=$(basename "$t" .sh)
+	case "$name" in *"${LTT_TEST_FILTER:-}"*) ;; *) continue ;; esac
+	log="$logs/$name.log"
+	start=$(date +%s)
+	case "$t" in
+	*.sh) sh "$t" >"$log" 2>&1 ;;
+	*/fuzz_*)
+		corpus="$SRCDIR/tests/fuzz/corpus/${name#fuzz_}"
+		work="$BUILD/fuzz/work-$name"
+		mkdir -p "$work"
+		"$t" -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+			"$work" "$corpus" >"$log" 2>&1 ;;
+	*) CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-60} "$t" >"$log" 2>&1 ;;
+	esac
+	rc=$?
+	secs=$(( $(date +%s) - start ))
+	if [ $rc -eq 0 ]; then
+		pass=$((pass + 1)); printf 'PASS  %-40s %3ds\n' "$name" "$secs"
+	elif [ $rc -eq 77 ]; then
+		skip=$((skip + 1)); printf 'SKIP  %-40s %s\n' "$name" "$(tail -n 1 "$log")"
+	else
+		fail=$((fail + 1)); failed="$failed $name"
+		printf 'FAIL  %-40s %3ds (exit %d, log %s)\n' "$name" "$secs" "$rc" "$log"
+		tail -n 25 "$log" | sed 's/^/      | /'
+	fi
+done
+[ -n "$failed" ] && echo "failed:$failed"
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]

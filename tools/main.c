@@ -1,0 +1,83 @@
+/* ltt: the command-line tool; dispatches to the subcommands of tools/cmd_*.c. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+
+static const struct ltt_cmd *const cmds[] = {
+#define LTT_CMD(n) &ltt_cmd_##n,
+#include "ltt-cmds.h"
+#undef LTT_CMD
+	NULL
+};
+
+void ltt_tool_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "ltt %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int ltt_tool_wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return 0;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return 1;
+	}
+	return 0;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: ltt COMMAND [ARGS...]   (ltt COMMAND --help for details)\n\ncommands:\n");
+	for (size_t i = 0; cmds[i]; i++)
+		fprintf(out, "  %-12s %s\n", cmds[i]->name, cmds[i]->summary);
+}
+
+static const struct ltt_cmd *find(const char *name)
+{
+	for (size_t i = 0; cmds[i]; i++)
+		if (!strcmp(cmds[i]->name, name))
+			return cmds[i];
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const struct ltt_cmd *c;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		if (argc > 2 && (c = find(argv[2]))) {
+			fputs(c->usage, stdout);
+			return 0;
+		}
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("ltt %s\n", LTT_VERSION);
+		return 0;
+	}
+	c = find(argv[1]);
+	if (!c) {
+		fprintf(stderr, "ltt: unknown command '%s'\n", argv[1]);
+		usage(stderr);
+		return 2;
+	}
+	if (ltt_tool_wants_help(argc - 1, argv + 1)) {
+		fputs(c->usage, stdout);
+		return 0;
+	}
+	return c->run(argc - 1, argv + 1);
+}

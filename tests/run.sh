@@ -3,7 +3,7 @@
 # (fuzz_*). A test passes with exit 0, is skipped with exit 77 (it prints why), fails otherwise.
 # Logs go to $BUILD/test-logs/; a failing test's log tail is printed. Ends with one line:
 # "N passed, N failed, N skipped".
-# LTT_TEST_FILTER=word runs only the tests whose name contains word.
+# LTT_TEST_FILTER="word ..." runs only the tests whose name contains one of the words.
 : "${BUILD:=build}" "${SRCDIR:=$(pwd)}" "${FUZZ_SECONDS:=3}"
 export BUILD SRCDIR LTT LTT_SHARED
 logs="$BUILD/test-logs"
@@ -11,7 +11,11 @@ mkdir -p "$logs"
 pass=0 fail=0 skip=0 failed=
 for t in "$@"; do
 	name=$(basename "$t" .sh)
-	case "$name" in *"${LTT_TEST_FILTER:-}"*) ;; *) continue ;; esac
+	if [ -n "${LTT_TEST_FILTER:-}" ]; then
+		hit=
+		for w in $LTT_TEST_FILTER; do case "$name" in *"$w"*) hit=1 ;; esac; done
+		[ -n "$hit" ] || continue
+	fi
 	log="$logs/$name.log"
 	start=$(date +%s)
 	case "$t" in

@@ -1,0 +1,78 @@
+/* Packed traces (doc/format.md section 12, doc/shipping.md): a trace directory as a gzip'd tar with
+ * a manifest (info/manifest.xml) inside, written by `ltt pack` and read back by `ltt unpack` and by
+ * every reader command through a private temporary directory.
+ *
+ * Private to libltt-reader and the ltt tool (not installed). Every function returns 0 or a negative
+ * errno value; on failure `err` (when not NULL) receives one line "FILE: what" (FILE is the archive,
+ * the trace directory or the file at fault, with "offset N" or "entry NAME" when one is known).
+ */
+#ifndef LTT_READER_ARCHIVE_H
+#define LTT_READER_ARCHIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Limit on the bytes an archive may expand to (sum of its regular files) unless told otherwise. */
+#define LTT_ARCHIVE_DEFAULT_MAX_BYTES (4ull << 30)
+
+/* 1 if `path` is a regular file (symbolic links followed) that starts with the gzip magic and holds a
+ * tar archive; 0 otherwise (a directory, another file, a missing path). Never fails. */
+int ltt_archive_is_packed(const char *path);
+
+/* Extracts the packed trace `path` safely (ltt_archive_unpack's checks, no manifest check) into a new
+ * private directory made with mkdtemp under $TMPDIR (or /tmp). On success *dir_out (malloc'd) is the
+ * trace directory, "<tmp>/ltt-XXXXXX/NAME", NAME being the archive's top-level directory; free it with
+ * ltt_archive_remove_private(). The expansion limit is LTT_ARCHIVE_DEFAULT_MAX_BYTES, or the
+ * environment variable LTT_UNPACK_MAX (bytes, with an optional K, M, G or T suffix). */
+int ltt_archive_unpack_private(const char *path, char **dir_out, char *err, size_t errlen);
+
+/* Removes the private directory tree made by ltt_archive_unpack_private() and frees `dir`. NULL is a
+ * no-op. */
+void ltt_archive_remove_private(char *dir);
+
+/* Checks the trace directory against its info/manifest.xml: every file of the trace is listed, every
+ * listed file exists with that size and SHA-256. 0 when it matches or when there is no manifest;
+ * -EBADMSG on a mismatch or a malformed manifest, another -errno when a file cannot be read. */
+int ltt_manifest_verify(const char *trace_dir, char *err, size_t errlen);
+
+/* ---- ltt pack -------------------------------------------------------------------------------- */
+
+struct ltt_pack_options {
+	int level;		/* gzip level 1..9; 0 = LTT_PACK_DEFAULT_LEVEL */
+	/* Called now and then with the bytes of trace data read so far and their total; may be NULL. */
+	void (*progress)(uint64_t done, uint64_t total, void *arg);
+	void *progress_arg;
+};
+
+#define LTT_PACK_DEFAULT_LEVEL 1
+
+/* Writes the trace directory `trace_dir` as a gzip'd tar to `out_path`: every entry under one
+ * top-level directory named after the trace directory, info/manifest.xml (generated; one already in
+ * the directory is replaced) last. Refuses files outside the trace layout, symbolic links and special
+ * files. The archive is written to a temporary file beside `out_path` and renamed at the end; an
+ * existing `out_path` is replaced. */
+int ltt_archive_pack(const char *trace_dir, const char *out_path, const struct ltt_pack_options *opt,
+		     char *err, size_t errlen);
+
+/* ---- ltt unpack ------------------------------------------------------------------------------ */
+
+struct ltt_unpack_options {
+	uint64_t max_bytes;	/* expansion limit; 0 = LTT_ARCHIVE_DEFAULT_MAX_BYTES */
+	int force;		/* replace an existing target directory */
+	int no_verify;		/* skip the manifest check (sizes are still checked by the tar layer) */
+};
+
+/* Extracts the packed trace `path` to the directory `target` (which must not exist unless
+ * opt->force): entries are written to a temporary directory beside `target`, the manifest is checked,
+ * and the temporary directory is renamed to `target` only when everything succeeded; on failure nothing
+ * is left behind. Refuses absolute paths, "..", symbolic and hard links, devices, fifos, sockets,
+ * entries outside the trace layout (doc/format.md section 1), duplicate entries, and archives that
+ * would expand past the limit. -EEXIST if `target` exists and !force. */
+int ltt_archive_unpack(const char *path, const char *target, const struct ltt_unpack_options *opt,
+		       char *err, size_t errlen);
+
+/* The archive's top-level directory name (the trace's name) as stored in its first entry, malloc'd
+ * in *name_out; -EBADMSG if the first entry has none. Used by `ltt unpack -C DIR` to name the target. */
+int ltt_archive_trace_name(const char *path, char **name_out, char *err, size_t errlen);
+
+#endif

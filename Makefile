@@ -4,7 +4,8 @@
 #   eventdefs/*.c         -> libltt-eventdefs.a (facility model, shared by generator, recorder, reader)
 #   recorder/*.c          -> libltt.a, libltt.so        (linked into traced programs)
 #   reader/*.c            -> libltt-reader.a, libltt-reader.so
-#   tools/*.c             -> build/bin/ltt; tools/cmd_NAME.c is the subcommand `ltt NAME`,
+#   tools/*.c             -> build/bin/ltt (links libltt-reader and the model, never libltt);
+#                            tools/cmd_NAME.c is the subcommand `ltt NAME`,
 #                            tools/fmt_NAME.c the dump format `--format=NAME` (tables generated)
 #   tests/unit/test_*.c   -> one Check suite each
 #   tests/progs/*.c       -> helper programs for end-to-end tests, linked with libltt
@@ -12,7 +13,8 @@
 #   tests/fuzz/fuzz_*.c   -> libFuzzer targets, run briefly by `make check`
 #   */module.mk           -> extra rules of a directory (examples, bench, ...)
 # Facility XML in eventdefs/, tests/eventdefs/, examples/ and bench/ is turned into
-# headers in $(BUILD)/gen/ by `ltt gen` before anything that may include them compiles.
+# headers in $(BUILD)/gen/ by `ltt gen` before anything that may include them compiles
+# (libltt's own sources included: the recorder emits core events through the generated core.h).
 
 VERSION    := 0.1.0
 SOVERSION  := 0
@@ -92,6 +94,9 @@ $(BUILD)/lib/libltt-reader.so: $(call obj,$(READER_SRCS) $(EVENTDEFS_SRCS))
 
 STATIC_LIBS := $(BUILD)/lib/libltt-reader.a $(BUILD)/lib/libltt-eventdefs.a $(BUILD)/lib/libltt.a
 ALL_LIBS     = $(READER_LIBS) $(RECORDER_LIBS)
+# The ltt command does not link libltt: `ltt gen` generates headers that libltt itself includes
+# (core.h, app.h), so libltt is built after the command.
+TOOL_LIBS   := $(BUILD)/lib/libltt-reader.a $(BUILD)/lib/libltt-eventdefs.a
 
 # ---- the ltt command -------------------------------------------------------------------------
 CMD_NAMES := $(patsubst tools/cmd_%.c,%,$(wildcard tools/cmd_*.c))
@@ -105,9 +110,9 @@ $(BUILD)/gen/ltt-fmts.h: $(wildcard tools/fmt_*.c) Makefile
 $(call obj,$(TOOLS_SRCS)): $(BUILD)/gen/ltt-cmds.h $(BUILD)/gen/ltt-fmts.h
 
 LTT := $(BUILD)/bin/ltt
-$(LTT): $(call obj,$(TOOLS_SRCS)) $(STATIC_LIBS)
+$(LTT): $(call obj,$(TOOLS_SRCS)) $(TOOL_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $(call obj,$(TOOLS_SRCS)) $(STATIC_LIBS) $(ALL_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $(call obj,$(TOOLS_SRCS)) $(TOOL_LIBS) $(READER_LIBS) -lpthread
 
 # ---- generated facility headers --------------------------------------------------------------
 GEN_XML   := $(wildcard eventdefs/*.xml tests/eventdefs/*.xml examples/*.xml bench/*.xml)
@@ -131,7 +136,7 @@ E2E_TESTS  := $(sort $(wildcard tests/e2e/*.sh))
 FUZZ_SRCS  := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS  := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
 
-$(call obj,$(UNIT_SRCS) $(PROG_SRCS)): $(GEN_STAMP)
+$(call obj,$(UNIT_SRCS) $(PROG_SRCS) $(RECORDER_SRCS)): $(GEN_STAMP)
 $(BUILD)/tests/%: $(O)/tests/unit/%.o $(STATIC_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $< $(STATIC_LIBS) $(CHECK_LIBS) $(ALL_LIBS)

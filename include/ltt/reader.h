@@ -1,0 +1,268 @@
+/* libltt-reader: offline decoding of ltt traces (doc/format.md, doc/reader.md).
+ *
+ * A reader opens one trace directory or a set of them (a trace set), loads info/system.xml,
+ * eventdefs/*.xml and control/facilities, and iterates the events of every tracefile merged in time
+ * order (real time in nanoseconds, ties by tracefile, then file position). Events are decoded
+ * lazily: the iterator only sizes each event; fields are read on demand through struct ltt_value,
+ * which never allocates. Memory does not grow with trace size: tracefiles are read block by block.
+ *
+ * Functions return 0 (or a count) on success and a negative errno value on failure. Problems found in
+ * the trace (damaged blocks, unknown ids, checksum mismatches, ...) never stop the reader: each is
+ * passed to the problem callback with the file and offset at fault, and reading goes on with the next
+ * block. Nothing here prints.
+ */
+#ifndef LTT_READER_H
+#define LTT_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#pragma GCC visibility push(default)
+
+/* ---- types of event payloads (read-only, owned by the reader) --------------------------------- */
+
+enum ltt_type_kind {
+	LTT_TYPE_INT,
+	LTT_TYPE_UINT,
+	LTT_TYPE_FLOAT,
+	LTT_TYPE_ENUM,
+	LTT_TYPE_STRING,
+	LTT_TYPE_ARRAY,
+	LTT_TYPE_SEQUENCE,
+	LTT_TYPE_STRUCT,
+	LTT_TYPE_UNION,
+};
+
+#define LTT_SIZE_VARIABLE UINT32_MAX	/* fixed_size / offset of something whose size depends on data */
+
+struct ltt_type;
+
+struct ltt_field {
+	const char *name;
+	const struct ltt_type *type;
+	uint32_t offset;	/* struct: byte offset from the struct's start, or LTT_SIZE_VARIABLE */
+};
+
+struct ltt_enum_label {
+	const char *name;
+	int64_t value;
+};
+
+struct ltt_type {
+	enum ltt_type_kind kind;
+	uint32_t size;		/* int, uint, float, enum: bytes (sizes resolved by arch_size);
+				 * sequence: bytes of the length; union: bytes of the type code */
+	uint32_t count;		/* array: elements; struct, union: fields; enum: labels */
+	uint32_t fixed_size;	/* encoded bytes when constant, else LTT_SIZE_VARIABLE */
+	const char *format;	/* the XML format attribute, or NULL */
+	const struct ltt_type *element;		/* array, sequence */
+	const struct ltt_field *fields;		/* struct, union: count of them */
+	const struct ltt_enum_label *labels;	/* enum: count of them */
+};
+
+/* ---- event types ------------------------------------------------------------------------------ */
+
+struct ltt_event_type {
+	const char *facility;		/* "builtin" for ids 0-19 of the current dialect */
+	const char *name;
+	uint16_t id;			/* base code + index */
+	uint16_t index;			/* index of the event in its facility */
+	uint32_t checksum;		/* of the facility (0 for builtin) */
+	const struct ltt_type *body;	/* NULL for an event without payload */
+	uint32_t fixed_size;		/* payload bytes when constant, else LTT_SIZE_VARIABLE */
+	unsigned builtin;		/* 1 for facility_load, events_lost, blocks_lost, block_start,
+					 * block_end, time_heartbeat (also in 2004 traces, where they sit
+					 * inside the core facility) */
+	void *user;			/* free for the application (e.g. a per-type counter); NULL at open */
+};
+
+/* Builtin ids (doc/format.md section 6). */
+enum {
+	LTT_ID_FACILITY_LOAD = 0,
+	LTT_ID_EVENTS_LOST = 1,
+	LTT_ID_BLOCKS_LOST = 2,
+	LTT_ID_BLOCK_START = 17,
+	LTT_ID_BLOCK_END = 18,
+	LTT_ID_TIME_HEARTBEAT = 19,
+};
+
+/* events_lost causes (doc/format.md section 7); LTT_LOST_UNKNOWN counts causes beyond them. */
+enum ltt_lost_cause {
+	LTT_LOST_BUFFER_FULL,
+	LTT_LOST_TOO_BIG,
+	LTT_LOST_NESTED,
+	LTT_LOST_TORN,
+	LTT_LOST_INTERNAL,
+	LTT_LOST_UNKNOWN,
+	LTT_LOST_NCAUSES
+};
+const char *ltt_lost_cause_name(unsigned cause);
+
+/* ---- traces and tracefiles ------------------------------------------------------------------- */
+
+struct ltt_tracefile_info {
+	const char *name;		/* "cpu/0", "control/facilities", ... */
+	int cpu;			/* N for cpu/N, -1 for control files */
+	unsigned trace_index;
+	uint64_t file_size;
+	uint64_t nblocks;		/* whole blocks in the file */
+	/* Filled in as the reader goes (complete once the whole tracefile has been read): */
+	uint64_t blocks_read;		/* blocks decoded, summary blocks included */
+	uint64_t blocks_damaged;	/* skipped entirely (bad trailer, no block_start/block_end) */
+	uint64_t blocks_cut;		/* decoding stopped early (unknown id, event crossing block_end) */
+	uint64_t events;		/* events decoded, builtin ones included */
+	uint64_t heartbeats;
+	uint64_t summary_blocks;
+	uint64_t events_lost[LTT_LOST_NCAUSES];	/* sums of events_lost counts by cause */
+	uint64_t blocks_lost;		/* sums of blocks_lost records */
+	uint64_t blocks_lost_events;
+	uint64_t gap_blocks;		/* block_id jumps not explained by a summary block */
+	uint64_t gaps;			/* how many such jumps */
+	uint64_t first_cycles, last_cycles;	/* of the events decoded (valid when events > 0) */
+	uint64_t first_ns, last_ns;
+};
+
+struct ltt_trace_info {
+	const char *path;		/* as given to the reader (an archive's path for packed traces) */
+	const char *dir;		/* the directory read (a private temporary one for archives) */
+	unsigned index;			/* in the trace set */
+	unsigned minor_version;		/* ltt_minor_version: 10 today, <= 2 for the 2004 dialect */
+	unsigned big_endian;
+	unsigned arch_size;		/* 0 LP32, 1 ILP32, 2 LP64, 3 ILP64 */
+	uint32_t block_size;
+	unsigned ncpus;			/* the cpu attribute */
+	uint64_t cycles_per_second;	/* 0 when absent */
+	unsigned ntracefiles;
+	const struct ltt_tracefile_info *const *tracefiles;	/* in merge-tie order (section 5) */
+	unsigned nevent_types;
+	const struct ltt_event_type *const *event_types;	/* by id order; builtin included */
+};
+
+/* The value of an attribute of info/system.xml, or NULL. */
+const char *ltt_trace_attr(const struct ltt_trace_info *t, const char *name);
+/* The event type with that id in that trace, or NULL. */
+const struct ltt_event_type *ltt_trace_event_type(const struct ltt_trace_info *t, unsigned id);
+
+/* ---- problems ---------------------------------------------------------------------------------- */
+
+struct ltt_problem {
+	unsigned trace_index;
+	const char *trace;		/* the trace's path as given */
+	const char *file;		/* relative to the trace: "cpu/0", "info/system.xml", ... (or NULL) */
+	int64_t offset;			/* byte offset in file, -1 when none */
+	int line;			/* XML line, 0 when none */
+	const char *what;		/* one line, no file or offset in it */
+};
+
+/* Formats "TRACE/FILE: offset N: what" (or "line N", or neither) into buf; returns buf. */
+char *ltt_problem_format(const struct ltt_problem *p, char *buf, size_t len);
+
+/* ---- opening ----------------------------------------------------------------------------------- */
+
+struct ltt_reader;
+
+#define LTT_READ_BUILTIN 1u	/* also yield builtin events (block_start, facility_load, ...) */
+
+struct ltt_reader_options {
+	unsigned flags;			/* LTT_READ_* */
+	/* Called for every problem, in the order found; may be NULL. */
+	void (*problem)(void *arg, const struct ltt_problem *p);
+	void *problem_arg;
+};
+
+/* Opens a trace set: paths are trace directories (or packed .tar.gz traces). On failure returns a
+ * negative errno and, when err is not NULL, one line saying which file and what. Problems that do not
+ * prevent reading (a facility_load without eventdefs, a damaged block) go to the problem callback. */
+int ltt_reader_open(struct ltt_reader **out, const char *const *paths, unsigned npaths,
+		    const struct ltt_reader_options *opt, char *err, size_t errlen);
+void ltt_reader_close(struct ltt_reader *r);
+
+unsigned ltt_reader_ntraces(const struct ltt_reader *r);
+const struct ltt_trace_info *ltt_reader_trace(const struct ltt_reader *r, unsigned i);
+/* Number of problems reported so far. */
+uint64_t ltt_reader_problems(const struct ltt_reader *r);
+
+/* ---- selecting what to read (before the first ltt_reader_next) ------------------------------- */
+
+/* Skips (1) or reads (0) a tracefile entirely. All are read by default. */
+int ltt_reader_skip_tracefile(struct ltt_reader *r, const struct ltt_tracefile_info *tf, int skip);
+/* Hides (1) or shows (0) the events of one type: hidden events are sized, never yielded.
+ * Builtin events are hidden unless LTT_READ_BUILTIN. */
+int ltt_reader_hide_event_type(struct ltt_reader *r, const struct ltt_event_type *type, int hide);
+/* Yields only events with from_ns <= time <= to_ns; tracefiles are entered by binary search on their
+ * blocks' start times, and reading stops past to_ns. */
+int ltt_reader_set_time_range(struct ltt_reader *r, uint64_t from_ns, uint64_t to_ns);
+/* Time of the earliest and latest anchor of the trace set (block_start / block_end), read from the
+ * first and last blocks only. */
+int ltt_reader_time_bounds(struct ltt_reader *r, uint64_t *first_ns, uint64_t *last_ns);
+
+/* ---- iterating ---------------------------------------------------------------------------------- */
+
+struct ltt_event {
+	const struct ltt_event_type *type;
+	const struct ltt_trace_info *trace;
+	const struct ltt_tracefile_info *tracefile;
+	uint64_t cycles;		/* full 64-bit cycle count */
+	uint64_t time_ns;		/* real time, ns since the Epoch */
+	uint64_t offset;		/* of the event header in its tracefile */
+	const unsigned char *payload;	/* encoded payload (trace byte order) */
+	uint32_t size;			/* payload bytes */
+	uint16_t id;
+	uint8_t swap;			/* payload byte order differs from this machine's */
+	uint8_t v1_time;		/* 2004 dialect: timespec fields hold microseconds */
+};
+
+/* Fills ev with the next event in merge order: returns 1, 0 at the end, or a negative errno on an I/O
+ * error (reported to the problem callback too). ev and its payload stay valid until the next call. */
+int ltt_reader_next(struct ltt_reader *r, struct ltt_event *ev);
+
+/* ---- reading fields ----------------------------------------------------------------------------- */
+
+/* A view of one encoded value inside an event; a plain struct, copied freely, never allocated. */
+struct ltt_value {
+	const struct ltt_type *type;
+	const unsigned char *data;	/* first byte of the value */
+	uint32_t size;			/* encoded bytes */
+	uint32_t index;			/* position in the parent (field or element index) */
+	const char *name;		/* field name for struct and union children, else NULL */
+	uint8_t swap;
+};
+
+/* The event's body (a struct for every event of ltt's own facilities); -ENOENT without payload. */
+int ltt_event_body(const struct ltt_event *ev, struct ltt_value *out);
+
+/* Children: struct fields, array and sequence elements, and the selected field of a union.
+ * ltt_value_first returns -ENOENT when there are none; ltt_value_next advances child in place and
+ * returns -ENOENT after the last. */
+uint64_t ltt_value_nchildren(const struct ltt_value *v);
+int ltt_value_first(const struct ltt_value *v, struct ltt_value *child);
+int ltt_value_next(const struct ltt_value *parent, struct ltt_value *child);
+/* Struct or union field by name (a union only has its selected field); -ENOENT if absent. */
+int ltt_value_field(const struct ltt_value *v, const char *name, struct ltt_value *out);
+/* Array or sequence element i; -ERANGE when out of range. */
+int ltt_value_element(const struct ltt_value *v, uint64_t i, struct ltt_value *out);
+
+/* Scalars. Integers and enums of any size; ltt_value_int sign-extends int, zero-extends the rest. */
+uint64_t ltt_value_uint(const struct ltt_value *v);
+int64_t ltt_value_int(const struct ltt_value *v);
+double ltt_value_float(const struct ltt_value *v);
+/* A string's bytes (NUL-terminated in the trace); len may be NULL. */
+const char *ltt_value_string(const struct ltt_value *v, size_t *len);
+/* An enum's label for its value, or NULL when none matches. */
+const char *ltt_value_enum_label(const struct ltt_value *v);
+/* A union's type code. */
+uint64_t ltt_value_union_code(const struct ltt_value *v);
+
+/* Real time of a builtin timespec, honouring the 2004 dialect's microseconds: seconds*1e9 + ns. */
+uint64_t ltt_event_timespec_ns(const struct ltt_event *ev);
+
+#pragma GCC visibility pop
+
+#ifdef __cplusplus
+}
+#endif
+#endif

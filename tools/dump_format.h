@@ -1,0 +1,96 @@
+/* Output formats of `ltt dump`: each tools/fmt_NAME.c defines one
+ *
+ *     const struct ltt_dump_format ltt_fmt_NAME = { .name = "NAME", ... };
+ *
+ * and the Makefile lists it in ltt-fmts.h, so `ltt dump --format=NAME` finds it. cmd_dump.c opens the
+ * trace set, applies the filters and calls begin once, event once per event shown (in merge order),
+ * and end once. A format writes with the dump_out_* helpers below (buffered, no stdio per event).
+ * Callbacks return 0 or a negative errno (a write error stops the dump). */
+#ifndef LTT_TOOLS_DUMP_FORMAT_H
+#define LTT_TOOLS_DUMP_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <ltt/reader.h>
+
+/* ---- buffered output ------------------------------------------------------------------------------ */
+
+#define DUMP_OUT_SIZE (256 * 1024)
+
+struct dump_out {
+	int fd;
+	int error;		/* first write error (negative errno), then output stops */
+	size_t len;
+	char buf[DUMP_OUT_SIZE];
+};
+
+/* Writes out what is buffered; returns 0 or the first write error. */
+int dump_out_flush(struct dump_out *o);
+
+/* Makes room for n bytes (n <= DUMP_OUT_SIZE) and returns where to write them. */
+static inline char *dump_out_reserve(struct dump_out *o, size_t n)
+{
+	if (__builtin_expect(o->len + n > DUMP_OUT_SIZE, 0))
+		dump_out_flush(o);
+	return o->buf + o->len;
+}
+
+static inline void dump_out_mem(struct dump_out *o, const char *s, size_t n)
+{
+	while (n > DUMP_OUT_SIZE / 2) {	/* long strings go in pieces */
+		dump_out_mem(o, s, DUMP_OUT_SIZE / 2);
+		s += DUMP_OUT_SIZE / 2;
+		n -= DUMP_OUT_SIZE / 2;
+	}
+	memcpy(dump_out_reserve(o, n), s, n);
+	o->len += n;
+}
+
+static inline void dump_out_str(struct dump_out *o, const char *s)
+{
+	dump_out_mem(o, s, strlen(s));
+}
+
+static inline void dump_out_char(struct dump_out *o, char c)
+{
+	*dump_out_reserve(o, 1) = c;
+	o->len++;
+}
+
+/* Decimal integers. */
+void dump_out_u64(struct dump_out *o, uint64_t v);
+void dump_out_i64(struct dump_out *o, int64_t v);
+/* "SECONDS.NANOSECONDS", 9 digits of nanoseconds. */
+void dump_out_time(struct dump_out *o, uint64_t ns);
+/* A double, shortest form that reads back the same ("%.17g" at worst); nan/inf as given by the format. */
+void dump_out_double(struct dump_out *o, double d);
+/* A JSON string literal, quotes included; bytes that are not valid UTF-8 become \u00XX. */
+void dump_out_json_string(struct dump_out *o, const char *s, size_t n);
+/* A C-style string literal for text output (\" \\ \n \t \xHH). */
+void dump_out_c_string(struct dump_out *o, const char *s, size_t n);
+
+/* ---- formats --------------------------------------------------------------------------------------- */
+
+struct ltt_dump_ctx {
+	struct dump_out *out;
+	struct ltt_reader *reader;
+	unsigned ntraces;	/* > 1: say which trace each event belongs to */
+	unsigned all;		/* --all: builtin events are shown */
+	void *priv;		/* the format's own state, set in begin */
+};
+
+struct ltt_dump_format {
+	const char *name;
+	const char *summary;	/* one line for `ltt dump --help` */
+	int (*begin)(struct ltt_dump_ctx *ctx);		/* may be NULL */
+	int (*event)(struct ltt_dump_ctx *ctx, const struct ltt_event *ev);
+	int (*end)(struct ltt_dump_ctx *ctx);		/* may be NULL; also frees priv */
+};
+
+#define LTT_FMT(n) extern const struct ltt_dump_format ltt_fmt_##n;
+#include "ltt-fmts.h"
+#undef LTT_FMT
+
+#endif

@@ -1,7 +1,7 @@
 /* libltt-reader: offline decoding of ltt traces (doc/format.md, doc/reader.md).
  *
  * A reader opens one trace directory or a set of them (a trace set), loads info/system.xml,
- * eventdefs/*.xml and control/facilities, and iterates the events of every tracefile merged in time
+ * eventdefs/NAME.xml and control/facilities, and iterates the events of every tracefile merged in time
  * order (real time in nanoseconds, ties by tracefile, then file position). Events are decoded
  * lazily: the iterator only sizes each event; fields are read on demand through struct ltt_value,
  * which never allocates. Memory does not grow with trace size: tracefiles are read block by block.
@@ -17,52 +17,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <ltt/eventdefs.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #pragma GCC visibility push(default)
 
-/* ---- types of event payloads (read-only, owned by the reader) --------------------------------- */
+/* Payload types are the facility model's (ltt/eventdefs.h): struct ltt_type_desc, sizes resolved by
+ * the trace's arch_size (ltt_size_bytes, fixed_size[arch]). */
 
-enum ltt_type_kind {
-	LTT_TYPE_INT,
-	LTT_TYPE_UINT,
-	LTT_TYPE_FLOAT,
-	LTT_TYPE_ENUM,
-	LTT_TYPE_STRING,
-	LTT_TYPE_ARRAY,
-	LTT_TYPE_SEQUENCE,
-	LTT_TYPE_STRUCT,
-	LTT_TYPE_UNION,
-};
-
-#define LTT_SIZE_VARIABLE UINT32_MAX	/* fixed_size / offset of something whose size depends on data */
-
-struct ltt_type;
-
-struct ltt_field {
-	const char *name;
-	const struct ltt_type *type;
-	uint32_t offset;	/* struct: byte offset from the struct's start, or LTT_SIZE_VARIABLE */
-};
-
-struct ltt_enum_label {
-	const char *name;
-	int64_t value;
-};
-
-struct ltt_type {
-	enum ltt_type_kind kind;
-	uint32_t size;		/* int, uint, float, enum: bytes (sizes resolved by arch_size);
-				 * sequence: bytes of the length; union: bytes of the type code */
-	uint32_t count;		/* array: elements; struct, union: fields; enum: labels */
-	uint32_t fixed_size;	/* encoded bytes when constant, else LTT_SIZE_VARIABLE */
-	const char *format;	/* the XML format attribute, or NULL */
-	const struct ltt_type *element;		/* array, sequence */
-	const struct ltt_field *fields;		/* struct, union: count of them */
-	const struct ltt_enum_label *labels;	/* enum: count of them */
-};
+#define LTT_SIZE_VARIABLE UINT32_MAX	/* fixed_size of an event whose size depends on its data */
 
 /* ---- event types ------------------------------------------------------------------------------ */
 
@@ -72,7 +38,9 @@ struct ltt_event_type {
 	uint16_t id;			/* base code + index */
 	uint16_t index;			/* index of the event in its facility */
 	uint32_t checksum;		/* of the facility (0 for builtin) */
-	const struct ltt_type *body;	/* NULL for an event without payload */
+	const struct ltt_facility_desc *fac;	/* the model (the reader's own for builtin) */
+	const struct ltt_event_desc *desc;
+	const struct ltt_type_desc *body;	/* NULL for an event without payload */
 	uint32_t fixed_size;		/* payload bytes when constant, else LTT_SIZE_VARIABLE */
 	unsigned builtin;		/* 1 for facility_load, events_lost, blocks_lost, block_start,
 					 * block_end, time_heartbeat (also in 2004 traces, where they sit
@@ -132,14 +100,14 @@ struct ltt_trace_info {
 	unsigned index;			/* in the trace set */
 	unsigned minor_version;		/* ltt_minor_version: 10 today, <= 2 for the 2004 dialect */
 	unsigned big_endian;
-	unsigned arch_size;		/* 0 LP32, 1 ILP32, 2 LP64, 3 ILP64 */
+	enum ltt_arch_size arch_size;
 	uint32_t block_size;
 	unsigned ncpus;			/* the cpu attribute */
 	uint64_t cycles_per_second;	/* 0 when absent */
 	unsigned ntracefiles;
 	const struct ltt_tracefile_info *const *tracefiles;	/* in merge-tie order (section 5) */
 	unsigned nevent_types;
-	const struct ltt_event_type *const *event_types;	/* by id order; builtin included */
+	const struct ltt_event_type *const *event_types;	/* builtin first, then by base code */
 };
 
 /* The value of an attribute of info/system.xml, or NULL. */
@@ -166,6 +134,8 @@ char *ltt_problem_format(const struct ltt_problem *p, char *buf, size_t len);
 struct ltt_reader;
 
 #define LTT_READ_BUILTIN 1u	/* also yield builtin events (block_start, facility_load, ...) */
+#define LTT_READ_UNORDERED 2u	/* no merge: every event of one tracefile, then the next (faster;
+				 * for statistics) */
 
 struct ltt_reader_options {
 	unsigned flags;			/* LTT_READ_* */
@@ -212,7 +182,8 @@ struct ltt_event {
 	const unsigned char *payload;	/* encoded payload (trace byte order) */
 	uint32_t size;			/* payload bytes */
 	uint16_t id;
-	uint8_t swap;			/* payload byte order differs from this machine's */
+	uint8_t big_endian;		/* the trace's byte order */
+	uint8_t arch;			/* the trace's enum ltt_arch_size */
 	uint8_t v1_time;		/* 2004 dialect: timespec fields hold microseconds */
 };
 
@@ -224,12 +195,13 @@ int ltt_reader_next(struct ltt_reader *r, struct ltt_event *ev);
 
 /* A view of one encoded value inside an event; a plain struct, copied freely, never allocated. */
 struct ltt_value {
-	const struct ltt_type *type;
+	const struct ltt_type_desc *type;
 	const unsigned char *data;	/* first byte of the value */
 	uint32_t size;			/* encoded bytes */
 	uint32_t index;			/* position in the parent (field or element index) */
 	const char *name;		/* field name for struct and union children, else NULL */
-	uint8_t swap;
+	uint8_t big_endian;		/* the trace's byte order */
+	uint8_t arch;			/* the trace's enum ltt_arch_size */
 };
 
 /* The event's body (a struct for every event of ltt's own facilities); -ENOENT without payload. */

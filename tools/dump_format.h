@@ -78,6 +78,7 @@ struct ltt_dump_ctx {
 	struct ltt_reader *reader;
 	unsigned ntraces;	/* > 1: say which trace each event belongs to */
 	unsigned all;		/* --all: builtin events are shown */
+	unsigned brief;		/* --brief: formats leave out times, files and lines (stable output) */
 	void *priv;		/* the format's own state, set in begin */
 };
 

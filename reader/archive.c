@@ -1,63 +1,784 @@
-/* Packed traces: stub until the implementation lands (see archive.h). */
+/* Unpacking packed traces safely: to a named directory (`ltt unpack`) or to a private temporary one
+ * (every reader command given a .tar.gz). Entries are checked one by one against the trace layout
+ * before anything is written, files are created with O_EXCL | O_NOFOLLOW beneath directory
+ * descriptors we made ourselves, and the whole tree is built in a temporary directory that becomes the
+ * target only once it is complete (and matches its manifest). */
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <archive.h>
+#include <archive_entry.h>
 
 #include "archive.h"
+#include "archive_int.h"
+#include "manifest.h"
 
-static void set_err(char *err, size_t errlen, const char *path)
+#define MAX_ENTRIES (1u << 18)
+#define READ_BLOCK (1u << 20)
+#define HOLE_CHUNK 16384u	/* granularity of the zero check when writing */
+
+volatile sig_atomic_t ltt_archive_stop_;
+
+void ltt_archive_interrupt(void)
 {
-	if (err && errlen)
-		snprintf(err, errlen, "%s: packed traces are not supported yet", path);
+	ltt_archive_stop_ = 1;
+}
+
+void ltt_archive_err_(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+}
+#define fail ltt_archive_err_
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+int ltt_archive_remove_tree_(const char *path)
+{
+	return nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS) < 0 ? -errno : 0;
+}
+
+int ltt_archive_parse_size(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+	const char *p = s;
+
+	if (!*p)
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (UINT64_MAX - 9) / 10)
+			return -ERANGE;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (p == s)
+		return -EINVAL;
+	switch (*p) {
+	case '\0': break;
+	case 'k': case 'K': shift = 10; break;
+	case 'm': case 'M': shift = 20; break;
+	case 'g': case 'G': shift = 30; break;
+	case 't': case 'T': shift = 40; break;
+	default: return -EINVAL;
+	}
+	if (*p && p[1] && strcmp(p + 1, "B") && strcmp(p + 1, "iB"))
+		return -EINVAL;
+	if (!v)
+		return -EINVAL;
+	if (shift && v > UINT64_MAX >> shift)
+		return -ERANGE;
+	*out = v << shift;
+	return 0;
 }
 
 int ltt_archive_is_packed(const char *path)
 {
-	(void)path;
+	unsigned char magic[2];
+	struct stat st;
+	int fd, ok;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ok = read(fd, magic, 2) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+	close(fd);
+	return ok;
+}
+
+/* ---- reading the archive ------------------------------------------------------------------------ */
+
+static const char *const subdirs[] = { "info", "eventdefs", "control", "cpu" };
+
+struct extract {
+	const char *path;		/* the archive, for messages */
+	struct archive *a;
+	int parentfd;			/* where the trace directory is created (private mode), or -1 */
+	int rootfd;			/* the trace directory being filled; -1 until made */
+	int subfd[4];			/* its subdirectories (subdirs[]), -1 until made */
+	char *name;			/* the archive's top-level directory */
+	uint64_t max_bytes, total, entries;
+	int hash;			/* compute digests for the manifest check */
+	int has_manifest, has_system;
+	struct ltt_manifest_file *found;
+	size_t nfound, cap;
+	char *err;
+	size_t errlen;
+};
+
+/* Copies s for a message, replacing bytes that are not printable ASCII, at most len - 1 bytes. */
+static const char *shown(const char *s, char *buf, size_t len)
+{
+	size_t i = 0;
+
+	for (; s && *s && i + 1 < len; s++)
+		buf[i++] = *s >= 0x20 && *s < 0x7f ? *s : '?';
+	buf[i] = '\0';
+	return buf;
+}
+
+static int archive_failure(struct extract *x, const char *what)
+{
+	int e = archive_errno(x->a);
+	const char *msg = archive_error_string(x->a);
+
+	fail(x->err, x->errlen, "%s: offset %" PRId64 ": %s: %s", x->path, (int64_t)archive_filter_bytes(x->a, -1),
+	     what, msg ? msg : "unknown error");
+	return e == ENOMEM ? -ENOMEM : -EBADMSG;
+}
+
+static int open_archive(const char *path, struct archive **out, char *err, size_t errlen)
+{
+	struct archive *a;
+	struct stat st;
+
+	*out = NULL;
+	if (stat(path, &st) < 0) {
+		int e = errno;
+
+		fail(err, errlen, "%s: %s", path, strerror(e));
+		return -e;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fail(err, errlen, "%s: not a regular file", path);
+		return -EINVAL;
+	}
+	if (!ltt_archive_is_packed(path)) {
+		fail(err, errlen, "%s: not a gzip file (a packed trace is a .tar.gz)", path);
+		return -EBADMSG;
+	}
+	a = archive_read_new();
+	if (!a) {
+		fail(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	archive_read_support_filter_gzip(a);
+	archive_read_support_format_tar(a);
+	if (archive_read_open_filename(a, path, READ_BLOCK) != ARCHIVE_OK) {
+		int e = archive_errno(a);
+
+		fail(err, errlen, "%s: %s", path, archive_error_string(a));
+		archive_read_free(a);
+		return e > 0 ? -e : -EBADMSG;
+	}
+	*out = a;
 	return 0;
 }
 
+/* Checks an entry's path and splits it: *name the top-level directory (malloc'd when x->name is
+ * NULL), *rel the rest ("" for the directory itself). 0 or -EINVAL with the message set. */
+static int check_path(struct extract *x, const char *p, char *rel, size_t rellen, char **name_out)
+{
+	char sh[256], copy[4096], *comp, *save, *top = NULL;
+	size_t n = 0, len;
+
+	*name_out = NULL;
+	if (!p || !*p) {
+		fail(x->err, x->errlen, "%s: an entry has no name", x->path);
+		return -EINVAL;
+	}
+	shown(p, sh, sizeof(sh));
+	len = strlen(p);
+	if (p[0] == '/') {
+		fail(x->err, x->errlen, "%s: entry '%s': absolute path", x->path, sh);
+		return -EINVAL;
+	}
+	if (len >= sizeof(copy)) {
+		fail(x->err, x->errlen, "%s: entry '%s': path too long", x->path, sh);
+		return -EINVAL;
+	}
+	memcpy(copy, p, len + 1);
+	for (comp = strtok_r(copy, "/", &save); comp; comp = strtok_r(NULL, "/", &save))
+		if (!strcmp(comp, "..")) {
+			fail(x->err, x->errlen, "%s: entry '%s': '..' in its path", x->path, sh);
+			return -EINVAL;
+		}
+	/* Tolerated: one leading "./", one trailing "/". Anything else odd is outside the layout. */
+	if (!strncmp(p, "./", 2))
+		p += 2;
+	memcpy(copy, p, strlen(p) + 1);
+	len = strlen(copy);
+	if (len && copy[len - 1] == '/')
+		copy[--len] = '\0';
+	for (const char *c = copy; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			goto outside;
+	if (!len || strstr(copy, "//") || !strcmp(copy, ".") || !strncmp(copy, "./", 2) ||
+	    strstr(copy, "/./") || (len >= 2 && !strcmp(copy + len - 2, "/.")))
+		goto outside;
+	comp = strchr(copy, '/');
+	n = comp ? (size_t)(comp - copy) : len;
+	if (n > 255)
+		goto outside;
+	if (x->name ? strlen(x->name) != n || memcmp(x->name, copy, n) : 0) {
+		fail(x->err, x->errlen, "%s: entry '%s': outside the trace directory '%s'", x->path, sh,
+		     shown(x->name, copy, sizeof(copy)));
+		return -EINVAL;
+	}
+	if (!x->name && !(top = strndup(copy, n))) {
+		fail(x->err, x->errlen, "%s: out of memory", x->path);
+		return -ENOMEM;
+	}
+	snprintf(rel, rellen, "%s", comp ? comp + 1 : "");
+	*name_out = top;
+	return 0;
+outside:
+	fail(x->err, x->errlen, "%s: entry '%s': not part of the trace layout (doc/format.md section 1)",
+	     x->path, sh);
+	return -EINVAL;
+}
+
+/* Refuses entries that are not plain directories or regular files. */
+static int check_type(struct extract *x, struct archive_entry *e, const char *sh)
+{
+	const char *what = NULL;
+
+	if (archive_entry_hardlink(e))
+		what = "hard link";
+	else if (archive_entry_symlink(e) || archive_entry_filetype(e) == AE_IFLNK)
+		what = "symbolic link";
+	else {
+		switch (archive_entry_filetype(e)) {
+		case AE_IFREG: case AE_IFDIR: return 0;
+		case AE_IFCHR: what = "character device"; break;
+		case AE_IFBLK: what = "block device"; break;
+		case AE_IFIFO: what = "fifo"; break;
+		case AE_IFSOCK: what = "socket"; break;
+		default: what = "entry of unknown type"; break;
+		}
+	}
+	fail(x->err, x->errlen, "%s: entry '%s': %s (a trace holds only directories and regular files)",
+	     x->path, sh, what);
+	return -EINVAL;
+}
+
+static int subdir_index(const char *rel, size_t len)
+{
+	for (int i = 0; i < 4; i++)
+		if (strlen(subdirs[i]) == len && !memcmp(subdirs[i], rel, len))
+			return i;
+	return -1;
+}
+
+/* The descriptor of subdirectory i of the trace, made on first use. */
+static int subdir_fd(struct extract *x, int i)
+{
+	if (x->subfd[i] >= 0)
+		return x->subfd[i];
+	if (mkdirat(x->rootfd, subdirs[i], 0755) < 0 && errno != EEXIST)
+		return -errno;
+	x->subfd[i] = openat(x->rootfd, subdirs[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return x->subfd[i] < 0 ? -errno : x->subfd[i];
+}
+
+static int is_zero(const unsigned char *p, size_t n)
+{
+	return n == 0 || (p[0] == 0 && !memcmp(p, p + 1, n - 1));
+}
+
+/* Writes len bytes at off into a file that is all zeros past what was written so far (a new file,
+ * written at increasing offsets and truncated to its size at the end): all-zero chunks are skipped,
+ * so zero-filled block tails become holes again. */
+static int write_sparse(int fd, const unsigned char *p, size_t len, uint64_t off)
+{
+	while (len) {
+		size_t n = HOLE_CHUNK - (size_t)(off % HOLE_CHUNK);
+		ssize_t w;
+
+		if (n > len)
+			n = len;
+		if (is_zero(p, n)) {
+			p += n;
+			off += n;
+			len -= n;
+			continue;
+		}
+		w = pwrite(fd, p, n, (off_t)off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		p += w;
+		off += (uint64_t)w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+static void hash_zeros(struct ltt_sha256 *c, uint64_t n)
+{
+	static const unsigned char zeros[4096];
+
+	for (; n; ) {
+		size_t k = n < sizeof(zeros) ? (size_t)n : sizeof(zeros);
+
+		ltt_sha256_update(c, zeros, k);
+		n -= k;
+	}
+}
+
+static int extract_file(struct extract *x, struct archive_entry *e, const char *rel, const char *sh)
+{
+	const char *slash = strchr(rel, '/');
+	int64_t size = archive_entry_size(e);
+	uint64_t pos = 0;
+	struct ltt_sha256 c;
+	int dfd, fd, ret = 0;
+
+	if (!archive_entry_size_is_set(e) || size < 0) {
+		fail(x->err, x->errlen, "%s: entry '%s': no size", x->path, sh);
+		return -EBADMSG;
+	}
+	if ((uint64_t)size > x->max_bytes - x->total) {
+		fail(x->err, x->errlen, "%s: expands past the limit of %" PRIu64 " bytes at entry '%s' "
+		     "(raise it with --max-size)", x->path, x->max_bytes, sh);
+		return -EFBIG;
+	}
+	x->total += (uint64_t)size;
+	dfd = subdir_fd(x, subdir_index(rel, (size_t)(slash - rel)));
+	if (dfd < 0) {
+		fail(x->err, x->errlen, "%s: entry '%s': %s", x->path, sh, strerror(-dfd));
+		return dfd;
+	}
+	fd = openat(dfd, slash + 1, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ret = -errno;
+		fail(x->err, x->errlen, "%s: entry '%s': %s", x->path, sh,
+		     errno == EEXIST ? "duplicate entry" : strerror(errno));
+		return ret;
+	}
+	if (x->hash)
+		ltt_sha256_init(&c);
+	for (;;) {
+		const void *buf;
+		size_t len;
+		la_int64_t off;
+		int r = archive_read_data_block(x->a, &buf, &len, &off);
+
+		if (r == ARCHIVE_EOF)
+			break;
+		if (r < ARCHIVE_WARN) {
+			ret = archive_failure(x, "corrupt archive");
+			goto out;
+		}
+		if (ltt_archive_stop_) {
+			fail(x->err, x->errlen, "%s: interrupted", x->path);
+			ret = -EINTR;
+			goto out;
+		}
+		if (off < 0 || (uint64_t)off < pos || (uint64_t)off > (uint64_t)size ||
+		    len > (uint64_t)size - (uint64_t)off) {
+			fail(x->err, x->errlen, "%s: entry '%s': data past its declared size", x->path, sh);
+			ret = -EBADMSG;
+			goto out;
+		}
+		if (x->hash) {
+			hash_zeros(&c, (uint64_t)off - pos);
+			ltt_sha256_update(&c, buf, len);
+		}
+		ret = write_sparse(fd, buf, len, (uint64_t)off);
+		if (ret) {
+			fail(x->err, x->errlen, "%s: entry '%s': %s", x->path, sh, strerror(-ret));
+			goto out;
+		}
+		pos = (uint64_t)off + len;
+	}
+	if (ftruncate(fd, (off_t)size) < 0) {
+		ret = -errno;
+		fail(x->err, x->errlen, "%s: entry '%s': %s", x->path, sh, strerror(errno));
+		goto out;
+	}
+	if (archive_entry_mtime_is_set(e)) {
+		struct timespec ts[2] = {
+			{ archive_entry_mtime(e), archive_entry_mtime_nsec(e) },
+			{ archive_entry_mtime(e), archive_entry_mtime_nsec(e) },
+		};
+
+		futimens(fd, ts);	/* best effort: times are not part of the trace */
+	}
+	if (x->hash && strcmp(rel, LTT_MANIFEST_PATH)) {
+		struct ltt_manifest_file *f;
+		uint8_t d[LTT_SHA256_LEN];
+
+		hash_zeros(&c, (uint64_t)size - pos);
+		ltt_sha256_final(&c, d);
+		if (x->nfound == x->cap) {
+			size_t ncap = x->cap ? x->cap * 2 : 64;
+
+			f = realloc(x->found, ncap * sizeof(*f));
+			if (!f) {
+				ret = -ENOMEM;
+				fail(x->err, x->errlen, "%s: out of memory", x->path);
+				goto out;
+			}
+			x->found = f;
+			x->cap = ncap;
+		}
+		f = &x->found[x->nfound];
+		memset(f, 0, sizeof(*f));
+		if (!(f->path = strdup(rel))) {
+			ret = -ENOMEM;
+			fail(x->err, x->errlen, "%s: out of memory", x->path);
+			goto out;
+		}
+		f->size = (uint64_t)size;
+		ltt_sha256_hex(d, f->sha256);
+		x->nfound++;
+	}
+out:
+	close(fd);
+	return ret;
+}
+
+/* Makes the trace directory under x->parentfd once the archive's name is known (private mode). */
+static int make_root(struct extract *x)
+{
+	if (x->rootfd >= 0)
+		return 0;
+	if (mkdirat(x->parentfd, x->name, 0755) < 0 ||
+	    (x->rootfd = openat(x->parentfd, x->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+		int e = errno;
+
+		fail(x->err, x->errlen, "%s: cannot create the trace directory: %s", x->path, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+static int extract_entry(struct extract *x, struct archive_entry *e)
+{
+	char rel[4096], sh[256];
+	char *top;
+	enum ltt_layout_kind kind;
+	int dir, ret;
+
+	ret = check_path(x, archive_entry_pathname(e), rel, sizeof(rel), &top);
+	if (ret)
+		return ret;
+	if (top)
+		x->name = top;
+	shown(archive_entry_pathname(e), sh, sizeof(sh));
+	ret = check_type(x, e, sh);
+	if (ret)
+		return ret;
+	dir = archive_entry_filetype(e) == AE_IFDIR;
+	kind = ltt_layout_kind(rel);
+	if (kind == LTT_LAYOUT_OUTSIDE) {
+		fail(x->err, x->errlen, "%s: entry '%s': not part of the trace layout (doc/format.md section 1)",
+		     x->path, sh);
+		return -EINVAL;
+	}
+	if (dir != (kind == LTT_LAYOUT_DIR)) {
+		fail(x->err, x->errlen, "%s: entry '%s': a %s where the trace layout has a %s", x->path, sh,
+		     dir ? "directory" : "file", dir ? "file" : "directory");
+		return -EINVAL;
+	}
+	if (++x->entries > MAX_ENTRIES) {
+		fail(x->err, x->errlen, "%s: more than %u entries", x->path, MAX_ENTRIES);
+		return -EFBIG;
+	}
+	ret = make_root(x);
+	if (ret)
+		return ret;
+	if (dir) {
+		if (*rel && (ret = subdir_fd(x, subdir_index(rel, strlen(rel)))) < 0) {
+			fail(x->err, x->errlen, "%s: entry '%s': %s", x->path, sh, strerror(-ret));
+			return ret;
+		}
+		return 0;
+	}
+	if (!strcmp(rel, LTT_MANIFEST_PATH))
+		x->has_manifest = 1;
+	if (!strcmp(rel, "info/system.xml"))
+		x->has_system = 1;
+	return extract_file(x, e, rel, sh);
+}
+
+/* Reads the whole archive into the trace directory (x->rootfd, or made under x->parentfd). */
+static int extract_all(struct extract *x)
+{
+	struct archive_entry *e;
+	int r, ret = 0;
+
+	for (int i = 0; i < 4; i++)
+		x->subfd[i] = -1;
+	ret = open_archive(x->path, &x->a, x->err, x->errlen);
+	if (ret)
+		return ret;
+	while ((r = archive_read_next_header(x->a, &e)) != ARCHIVE_EOF) {
+		if (r < ARCHIVE_WARN) {
+			ret = archive_failure(x, x->entries ? "corrupt archive" : "not a tar archive");
+			break;
+		}
+		ret = extract_entry(x, e);
+		if (ret)
+			break;
+	}
+	if (!ret && !x->entries) {
+		fail(x->err, x->errlen, "%s: empty archive", x->path);
+		ret = -EBADMSG;
+	} else if (!ret && !x->has_system) {
+		fail(x->err, x->errlen, "%s: no %s/info/system.xml: not a packed trace", x->path, x->name);
+		ret = -EBADMSG;
+	}
+	for (int i = 0; i < 4; i++)
+		if (x->subfd[i] >= 0)
+			close(x->subfd[i]);
+	archive_read_free(x->a);
+	x->a = NULL;
+	return ret;
+}
+
+static void extract_free(struct extract *x)
+{
+	for (size_t i = 0; i < x->nfound; i++)
+		free(x->found[i].path);
+	free(x->found);
+	free(x->name);
+	if (x->rootfd >= 0)
+		close(x->rootfd);
+}
+
+/* Checks the extracted trace (x->rootfd) against its manifest and the digests taken while writing. */
+static int check_manifest(struct extract *x)
+{
+	struct ltt_manifest m;
+	char label[4096], *xml = NULL;
+	struct stat st;
+	size_t len = 0;
+	int fd, ret;
+
+	snprintf(label, sizeof(label), "%s: %s/%s", x->path, x->name, LTT_MANIFEST_PATH);
+	fd = openat(x->rootfd, LTT_MANIFEST_PATH, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		ret = -errno;
+		goto io;
+	}
+	if ((uint64_t)st.st_size > LTT_MANIFEST_MAX_BYTES) {
+		close(fd);
+		fail(x->err, x->errlen, "%s: larger than %u bytes", label, LTT_MANIFEST_MAX_BYTES);
+		return -EBADMSG;
+	}
+	xml = malloc((size_t)st.st_size + 1);
+	ret = xml ? 0 : -ENOMEM;
+	while (!ret && len < (size_t)st.st_size) {
+		ssize_t r = read(fd, xml + len, (size_t)st.st_size - len);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			ret = r < 0 ? -errno : -EIO;
+		else
+			len += (size_t)r;
+	}
+	if (ret)
+		goto io;
+	close(fd);
+	ret = ltt_manifest_parse(xml, len, label, &m, x->err, x->errlen);
+	free(xml);
+	if (ret)
+		return ret;
+	snprintf(label, sizeof(label), "%s: %s", x->path, x->name);
+	ret = ltt_manifest_compare(&m, x->found, x->nfound, label, x->err, x->errlen);
+	ltt_manifest_free(&m);
+	return ret;
+io:
+	if (fd >= 0)
+		close(fd);
+	free(xml);
+	fail(x->err, x->errlen, "%s: %s", label, strerror(-ret));
+	return ret;
+}
+
+/* ---- private extraction (reader commands) ---------------------------------------------------- */
+
 int ltt_archive_unpack_private(const char *path, char **dir_out, char *err, size_t errlen)
 {
+	struct extract x = { .path = path, .rootfd = -1, .err = err, .errlen = errlen,
+			     .max_bytes = LTT_ARCHIVE_DEFAULT_MAX_BYTES };
+	const char *tmp = getenv("TMPDIR");
+	const char *lim = getenv("LTT_UNPACK_MAX");
+	char *base;
+	int ret;
+
 	*dir_out = NULL;
-	set_err(err, errlen, path);
-	return -ENOSYS;
+	if (lim && *lim && ltt_archive_parse_size(lim, &x.max_bytes)) {
+		fail(err, errlen, "%s: LTT_UNPACK_MAX='%s' is not a size (bytes, K, M, G or T)", path, lim);
+		return -EINVAL;
+	}
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	if (asprintf(&base, "%s/ltt-XXXXXX", tmp) < 0) {
+		fail(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	if (!mkdtemp(base)) {
+		ret = -errno;
+		fail(err, errlen, "%s: cannot create a temporary directory in %s: %s", path, tmp, strerror(errno));
+		free(base);
+		return ret;
+	}
+	x.parentfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ret = x.parentfd < 0 ? -errno : extract_all(&x);
+	if (x.parentfd < 0)
+		fail(err, errlen, "%s: %s", base, strerror(-ret));
+	else
+		close(x.parentfd);
+	if (!ret && asprintf(dir_out, "%s/%s", base, x.name) < 0) {
+		*dir_out = NULL;
+		ret = -ENOMEM;
+		fail(err, errlen, "%s: out of memory", path);
+	}
+	extract_free(&x);
+	if (ret)
+		ltt_archive_remove_tree_(base);
+	free(base);
+	return ret;
 }
 
 void ltt_archive_remove_private(char *dir)
 {
+	char *slash;
+
+	if (!dir)
+		return;
+	slash = strrchr(dir, '/');
+	if (slash) {
+		*slash = '\0';
+		/* Only ever a directory ltt_archive_unpack_private() made. */
+		if (!strncmp(strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir, "ltt-", 4))
+			ltt_archive_remove_tree_(dir);
+	}
 	free(dir);
 }
 
-int ltt_manifest_verify(const char *trace_dir, char *err, size_t errlen)
-{
-	(void)trace_dir;
-	(void)err;
-	(void)errlen;
-	return 0;
-}
-
-int ltt_archive_pack(const char *trace_dir, const char *out_path, const struct ltt_pack_options *opt,
-		     char *err, size_t errlen)
-{
-	(void)out_path;
-	(void)opt;
-	set_err(err, errlen, trace_dir);
-	return -ENOSYS;
-}
-
-int ltt_archive_unpack(const char *path, const char *target, const struct ltt_unpack_options *opt,
-		       char *err, size_t errlen)
-{
-	(void)target;
-	(void)opt;
-	set_err(err, errlen, path);
-	return -ENOSYS;
-}
+/* ---- ltt unpack -------------------------------------------------------------------------------- */
 
 int ltt_archive_trace_name(const char *path, char **name_out, char *err, size_t errlen)
 {
+	struct extract x = { .path = path, .rootfd = -1, .err = err, .errlen = errlen };
+	struct archive_entry *e;
+	char rel[4096];
+	int r, ret;
+
 	*name_out = NULL;
-	set_err(err, errlen, path);
-	return -ENOSYS;
+	ret = open_archive(path, &x.a, err, errlen);
+	if (ret)
+		return ret;
+	r = archive_read_next_header(x.a, &e);
+	if (r == ARCHIVE_EOF) {
+		fail(err, errlen, "%s: empty archive", path);
+		ret = -EBADMSG;
+	} else if (r < ARCHIVE_WARN) {
+		ret = archive_failure(&x, "not a tar archive");
+	} else {
+		ret = check_path(&x, archive_entry_pathname(e), rel, sizeof(rel), name_out);
+	}
+	archive_read_free(x.a);
+	return ret;
+}
+
+int ltt_archive_unpack(const char *path, const char *target, struct ltt_unpack_options *opt,
+		       char *err, size_t errlen)
+{
+	struct extract x = { .path = path, .parentfd = -1, .rootfd = -1, .err = err, .errlen = errlen };
+	char *t = strdup(target), *tmp = NULL, *slash;
+	struct stat st;
+	int exists, ret;
+
+	if (!t) {
+		fail(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	for (size_t n = strlen(t); n > 1 && t[n - 1] == '/'; n--)
+		t[n - 1] = '\0';
+	exists = lstat(t, &st) == 0;
+	if (exists && !S_ISDIR(st.st_mode)) {
+		fail(err, errlen, "%s: exists and is not a directory", t);
+		ret = -ENOTDIR;
+		goto out;
+	}
+	if (exists && !opt->force) {
+		fail(err, errlen, "%s: already exists (--force replaces it)", t);
+		ret = -EEXIST;
+		goto out;
+	}
+	slash = strrchr(t, '/');
+	ret = asprintf(&tmp, "%.*s%s.%s.unpack-XXXXXX", slash ? (int)(slash - t) : 0, t,
+		       slash ? "/" : "", slash ? slash + 1 : t);
+	if (ret < 0) {
+		tmp = NULL;
+		ret = -ENOMEM;
+		fail(err, errlen, "%s: out of memory", path);
+		goto out;
+	}
+	if (!mkdtemp(tmp)) {
+		ret = -errno;
+		fail(err, errlen, "%s: cannot create a temporary directory beside it: %s", t, strerror(errno));
+		free(tmp);
+		tmp = NULL;
+		goto out;
+	}
+	chmod(tmp, 0755);	/* mkdtemp makes it 0700; the trace gets the usual directory mode */
+	x.rootfd = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (x.rootfd < 0) {
+		ret = -errno;
+		fail(err, errlen, "%s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	x.max_bytes = opt->max_bytes ? opt->max_bytes : LTT_ARCHIVE_DEFAULT_MAX_BYTES;
+	x.hash = !opt->no_verify;
+	ret = extract_all(&x);
+	if (!ret && x.has_manifest && x.hash)
+		ret = check_manifest(&x);
+	if (ret)
+		goto out;
+	opt->manifest_found = x.has_manifest;
+	if (exists) {
+		/* Swap the new tree in, then remove the old one, now at tmp. */
+		ret = renameat2(AT_FDCWD, tmp, AT_FDCWD, t, RENAME_EXCHANGE);
+		if (ret < 0 && errno == EINVAL)
+			ret = ltt_archive_remove_tree_(t) ? -1 : rename(tmp, t);
+	} else {
+		ret = renameat2(AT_FDCWD, tmp, AT_FDCWD, t, RENAME_NOREPLACE);
+		if (ret < 0 && errno == EINVAL)
+			ret = rename(tmp, t);
+		if (!ret) {
+			free(tmp);
+			tmp = NULL;
+		}
+	}
+	if (ret < 0) {
+		ret = -errno;
+		fail(err, errlen, "%s: %s", t, errno == EEXIST || errno == ENOTEMPTY ?
+		     "appeared while unpacking (--force replaces it)" : strerror(errno));
+	}
+out:
+	extract_free(&x);
+	if (tmp) {
+		ltt_archive_remove_tree_(tmp);
+		free(tmp);
+	}
+	free(t);
+	return ret;
 }

@@ -15,8 +15,9 @@
 /* Limit on the bytes an archive may expand to (sum of its regular files) unless told otherwise. */
 #define LTT_ARCHIVE_DEFAULT_MAX_BYTES (4ull << 30)
 
-/* 1 if `path` is a regular file (symbolic links followed) that starts with the gzip magic and holds a
- * tar archive; 0 otherwise (a directory, another file, a missing path). Never fails. */
+/* 1 if `path` is a regular file (symbolic links followed) that starts with the gzip magic, 0 otherwise
+ * (a directory, another file, a missing path). Never fails. The tar inside is checked by unpacking,
+ * so that a damaged archive gets its own message rather than "not a trace directory". */
 int ltt_archive_is_packed(const char *path);
 
 /* Extracts the packed trace `path` safely (ltt_archive_unpack's checks, no manifest check) into a new
@@ -60,6 +61,7 @@ struct ltt_unpack_options {
 	uint64_t max_bytes;	/* expansion limit; 0 = LTT_ARCHIVE_DEFAULT_MAX_BYTES */
 	int force;		/* replace an existing target directory */
 	int no_verify;		/* skip the manifest check (sizes are still checked by the tar layer) */
+	int manifest_found;	/* set on success: 1 if the archive had a manifest (checked unless no_verify) */
 };
 
 /* Extracts the packed trace `path` to the directory `target` (which must not exist unless
@@ -68,11 +70,21 @@ struct ltt_unpack_options {
  * is left behind. Refuses absolute paths, "..", symbolic and hard links, devices, fifos, sockets,
  * entries outside the trace layout (doc/format.md section 1), duplicate entries, and archives that
  * would expand past the limit. -EEXIST if `target` exists and !force. */
-int ltt_archive_unpack(const char *path, const char *target, const struct ltt_unpack_options *opt,
+int ltt_archive_unpack(const char *path, const char *target, struct ltt_unpack_options *opt,
 		       char *err, size_t errlen);
 
 /* The archive's top-level directory name (the trace's name) as stored in its first entry, malloc'd
  * in *name_out; -EBADMSG if the first entry has none. Used by `ltt unpack -C DIR` to name the target. */
 int ltt_archive_trace_name(const char *path, char **name_out, char *err, size_t errlen);
+
+/* ---- helpers ---------------------------------------------------------------------------------- */
+
+/* Parses a byte count: decimal digits with an optional K, M, G or T suffix (powers of 1024).
+ * -EINVAL when malformed or zero, -ERANGE on overflow. */
+int ltt_archive_parse_size(const char *s, uint64_t *out);
+
+/* Makes a pack or unpack under way stop at its next data block with -EINTR, removing what it wrote.
+ * Async-signal-safe: meant for SIGINT and SIGTERM handlers. */
+void ltt_archive_interrupt(void);
 
 #endif

@@ -1,0 +1,335 @@
+/* Packing a trace directory: a gzip'd pax (ustar when nothing needs more) tar whose entries sit under
+ * one top-level directory named after the trace, in the layout's canonical order, with
+ * info/manifest.xml generated and written last (doc/format.md section 12). */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include "archive.h"
+#include "archive_int.h"
+#include "manifest.h"
+#include "archive_count.h"
+
+#define fail ltt_archive_err_
+#define PACK_BUF (1u << 20)
+#define PROGRESS_STEP (8u << 20)	/* call the progress callback about this often */
+
+struct pack {
+	const char *dir;		/* the trace directory, as given (trailing '/' removed) */
+	const char *out;		/* the archive being written, for messages */
+	char name[NAME_MAX + 1];	/* top-level directory in the archive */
+	struct archive *a;
+	struct archive_entry *entry;
+	unsigned char *buf;
+	const struct ltt_pack_options *opt;
+	uint64_t done, total, next_progress;
+	char *err;
+	size_t errlen;
+};
+
+static int archive_failed(struct pack *p, const char *what)
+{
+	const char *msg = archive_error_string(p->a);
+	int e = archive_errno(p->a);
+
+	fail(p->err, p->errlen, "%s: %s: %s", p->out, what, msg ? msg : "unknown error");
+	return e > 0 ? -e : -EIO;
+}
+
+static int write_header(struct pack *p, const char *rel, int dir, uint64_t size, time_t mtime)
+{
+	char path[PATH_MAX + NAME_MAX + 2];
+
+	snprintf(path, sizeof(path), "%s%s%s%s", p->name, *rel ? "/" : "", rel, dir ? "/" : "");
+	archive_entry_clear(p->entry);
+	archive_entry_set_pathname(p->entry, path);
+	archive_entry_set_filetype(p->entry, dir ? AE_IFDIR : AE_IFREG);
+	archive_entry_set_perm(p->entry, dir ? 0755 : 0644);
+	archive_entry_set_size(p->entry, dir ? 0 : (la_int64_t)size);
+	/* Whole seconds and no owner: the archive stays plain ustar and tells nothing of the packer. */
+	archive_entry_set_mtime(p->entry, mtime, 0);
+	archive_entry_set_uid(p->entry, 0);
+	archive_entry_set_gid(p->entry, 0);
+	if (archive_write_header(p->a, p->entry) < ARCHIVE_WARN)
+		return archive_failed(p, path);
+	return 0;
+}
+
+static int progress(struct pack *p)
+{
+	if (ltt_archive_stop_) {
+		fail(p->err, p->errlen, "%s: interrupted", p->out);
+		return -EINTR;
+	}
+	if (p->opt && p->opt->progress && p->done >= p->next_progress) {
+		p->opt->progress(p->done, p->total, p->opt->progress_arg);
+		p->next_progress = p->done + PROGRESS_STEP;
+	}
+	return 0;
+}
+
+/* Copies one file into the archive, hashing it on the way. */
+static int write_file(struct pack *p, const struct ltt_layout_entry *le, struct ltt_manifest_file *mf)
+{
+	char path[PATH_MAX];
+	struct ltt_sha256 c;
+	uint8_t d[LTT_SHA256_LEN];
+	struct stat st;
+	uint64_t left = le->size;
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "%s/%s", p->dir, le->rel);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		ret = -errno;
+		fail(p->err, p->errlen, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != le->size)
+		goto changed;
+	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	ret = write_header(p, le->rel, 0, le->size, le->mtime.tv_sec);
+	if (ret)
+		goto out;
+	ltt_sha256_init(&c);
+	while (left) {
+		ssize_t r = read(fd, p->buf, left < PACK_BUF ? (size_t)left : PACK_BUF);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			ret = -errno;
+			fail(p->err, p->errlen, "%s: offset %" PRIu64 ": %s", path, le->size - left, strerror(errno));
+			goto out;
+		}
+		if (r == 0)
+			goto changed;
+		ltt_sha256_update(&c, p->buf, (size_t)r);
+		if (archive_write_data(p->a, p->buf, (size_t)r) != r) {
+			ret = archive_failed(p, path);
+			goto out;
+		}
+		left -= (uint64_t)r;
+		p->done += (uint64_t)r;
+		ret = progress(p);
+		if (ret)
+			goto out;
+	}
+	if (fstat(fd, &st) < 0 || (uint64_t)st.st_size != le->size)
+		goto changed;
+	ltt_sha256_final(&c, d);
+	ltt_sha256_hex(d, mf->sha256);
+	mf->size = le->size;
+	ret = 0;
+	goto out;
+changed:
+	ret = -EAGAIN;
+	fail(p->err, p->errlen, "%s: changed while packing (is the trace still being recorded?)", path);
+out:
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+/* The name the trace gets in the archive: the directory's own name. */
+static int trace_name(struct pack *p)
+{
+	const char *base = strrchr(p->dir, '/');
+	char *real = NULL;
+
+	base = base ? base + 1 : p->dir;
+	if (!*base || !strcmp(base, ".") || !strcmp(base, "..")) {
+		real = realpath(p->dir, NULL);
+		base = real ? strrchr(real, '/') + 1 : "";
+	}
+	if (!*base || strlen(base) > NAME_MAX) {
+		free(real);
+		fail(p->err, p->errlen, "%s: cannot name the trace after this directory", p->dir);
+		return -EINVAL;
+	}
+	snprintf(p->name, sizeof(p->name), "%s", base);
+	free(real);
+	return 0;
+}
+
+static int write_all(struct pack *p, const struct ltt_layout *l, struct ltt_manifest *m)
+{
+	time_t newest = 0;
+	char *xml = NULL;
+	size_t len = 0, k = 0;
+	int ret = 0;
+
+	for (size_t i = 0; i < l->n && !ret; i++) {
+		const struct ltt_layout_entry *le = &l->e[i];
+
+		if (le->mtime.tv_sec > newest)
+			newest = le->mtime.tv_sec;
+		if (le->kind == LTT_LAYOUT_DIR)
+			ret = write_header(p, le->rel, 1, 0, le->mtime.tv_sec);
+		else
+			ret = write_file(p, le, &m->files[k++]);
+	}
+	if (ret)
+		return ret;
+	ret = ltt_manifest_format(m, &xml, &len);
+	if (ret) {
+		fail(p->err, p->errlen, "%s: %s", p->out, strerror(-ret));
+		return ret;
+	}
+	ret = write_header(p, LTT_MANIFEST_PATH, 0, len, newest);
+	if (!ret && archive_write_data(p->a, xml, len) != (la_ssize_t)len)
+		ret = archive_failed(p, LTT_MANIFEST_PATH);
+	free(xml);
+	if (!ret && archive_write_close(p->a) != ARCHIVE_OK)
+		ret = archive_failed(p, "writing");
+	if (!ret && p->opt && p->opt->progress)
+		p->opt->progress(p->done, p->total, p->opt->progress_arg);
+	return ret;
+}
+
+/* Opens the archive writer on fd: gzip at the chosen level, pax (restricted) tar. */
+static int open_writer(struct pack *p, int fd)
+{
+	char level[8];
+	int lv = p->opt && p->opt->level ? p->opt->level : LTT_PACK_DEFAULT_LEVEL;
+
+	if (lv < 1 || lv > 9) {
+		fail(p->err, p->errlen, "%s: gzip level %d is not in 1..9", p->out, lv);
+		return -EINVAL;
+	}
+	snprintf(level, sizeof(level), "%d", lv);
+	p->a = archive_write_new();
+	p->entry = archive_entry_new();
+	if (!p->a || !p->entry) {
+		fail(p->err, p->errlen, "%s: out of memory", p->out);
+		return -ENOMEM;
+	}
+	if (archive_write_add_filter_gzip(p->a) != ARCHIVE_OK ||
+	    archive_write_set_filter_option(p->a, "gzip", "compression-level", level) != ARCHIVE_OK ||
+	    archive_write_set_format_pax_restricted(p->a) != ARCHIVE_OK ||
+	    archive_write_set_bytes_in_last_block(p->a, 1) != ARCHIVE_OK)
+		return archive_failed(p, "setting up");
+	/* No time stamp in the gzip header: packing the same trace twice gives the same bytes. */
+	archive_write_set_filter_option(p->a, "gzip", "timestamp", NULL);
+	if (archive_write_open_fd(p->a, fd) != ARCHIVE_OK)
+		return archive_failed(p, "opening");
+	return 0;
+}
+
+static int fill_manifest(struct pack *p, const struct ltt_layout *l, struct ltt_manifest *m,
+			 char *host, size_t hostlen)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		n += l->e[i].kind != LTT_LAYOUT_DIR;
+	m->files = calloc(n + 1, sizeof(*m->files));
+	if (!m->files) {
+		fail(p->err, p->errlen, "%s: out of memory", p->dir);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		if (l->e[i].kind == LTT_LAYOUT_DIR)
+			continue;
+		m->files[m->n].path = l->e[i].rel;	/* borrowed from the layout */
+		m->files[m->n].events = m->files[m->n].lost = LTT_MANIFEST_NO_COUNT;
+		m->n++;
+	}
+	if (gethostname(host, hostlen) < 0)
+		snprintf(host, hostlen, "unknown");
+	host[hostlen - 1] = '\0';
+	m->host = host;
+	m->ltt_version = (char *)LTT_VERSION;
+	m->reader_problems = LTT_MANIFEST_NO_COUNT;
+	return 0;
+}
+
+int ltt_archive_pack(const char *trace_dir, const char *out_path, const struct ltt_pack_options *opt,
+		     char *err, size_t errlen)
+{
+	struct pack p = { .out = out_path, .opt = opt, .err = err, .errlen = errlen };
+	struct ltt_layout l = { 0 };
+	struct ltt_manifest m = { 0 };
+	char *dir = strdup(trace_dir), *tmp = NULL, host[256];
+	int fd = -1, ret;
+	mode_t mask;
+
+	if (!dir) {
+		fail(err, errlen, "%s: out of memory", trace_dir);
+		return -ENOMEM;
+	}
+	for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
+		dir[n - 1] = '\0';
+	p.dir = dir;
+	ret = trace_name(&p);
+	if (!ret)
+		ret = ltt_layout_list(dir, LTT_LAYOUT_STRICT, &l, err, errlen);
+	if (ret)
+		goto out;
+	if (l.n < 3 || strcmp(l.e[1].rel, "info") || strcmp(l.e[2].rel, "info/system.xml")) {
+		fail(err, errlen, "%s: not a trace directory (no info/system.xml)", dir);
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = fill_manifest(&p, &l, &m, host, sizeof(host));
+	if (ret)
+		goto out;
+	ltt_archive_count_events(dir, &m);
+	p.total = l.file_bytes;
+	p.buf = malloc(PACK_BUF);
+	if (!p.buf || asprintf(&tmp, "%s.tmp-XXXXXX", out_path) < 0) {
+		tmp = NULL;
+		ret = -ENOMEM;
+		fail(err, errlen, "%s: out of memory", out_path);
+		goto out;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		fail(err, errlen, "%s: %s", out_path, strerror(errno));
+		free(tmp);
+		tmp = NULL;
+		goto out;
+	}
+	mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);	/* mkostemp made it 0600; an archive is for sharing */
+	ret = open_writer(&p, fd);
+	if (!ret)
+		ret = write_all(&p, &l, &m);
+	if (!ret && close(fd) < 0) {
+		ret = -errno;
+		fail(err, errlen, "%s: %s", out_path, strerror(errno));
+	}
+	fd = -1;
+	if (!ret && rename(tmp, out_path) < 0) {
+		ret = -errno;
+		fail(err, errlen, "%s: %s", out_path, strerror(errno));
+	}
+out:
+	if (p.a)
+		archive_write_free(p.a);
+	if (p.entry)
+		archive_entry_free(p.entry);
+	if (fd >= 0)
+		close(fd);
+	if (tmp) {
+		if (ret)
+			unlink(tmp);
+		free(tmp);
+	}
+	free(m.files);
+	free(p.buf);
+	ltt_layout_free(&l);
+	free(dir);
+	return ret;
+}

@@ -1,0 +1,154 @@
+/* ltt pack: a trace directory as one gzip'd tar with a manifest (doc/shipping.md). */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../reader/archive.h"
+#include "cmd.h"
+
+#define PROGRESS_MIN_BYTES (64ull << 20)	/* smaller traces pack too fast for a bar to help */
+
+struct bar {
+	int shown;
+	int last_pct;
+};
+
+static void draw(uint64_t done, uint64_t total, void *arg)
+{
+	struct bar *b = arg;
+	int pct, width = 30, fill;
+
+	if (total < PROGRESS_MIN_BYTES)
+		return;
+	pct = (int)(done * 100 / total);
+	if (pct == b->last_pct)
+		return;
+	b->last_pct = pct;
+	b->shown = 1;
+	fill = pct * width / 100;
+	fprintf(stderr, "\rltt pack: [%.*s%*s] %3d%% %" PRIu64 "/%" PRIu64 " MiB", fill,
+		"##############################", width - fill, "", pct, done >> 20, total >> 20);
+	fflush(stderr);
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	ltt_archive_interrupt();
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static int run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "level", required_argument, NULL, 'l' },
+		{ "force", no_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ltt_pack_options po = { 0 };
+	struct bar b = { 0, -1 };
+	const char *out = NULL;
+	char *def = NULL, err[1024];
+	struct stat st;
+	int c, force = 0, ret;
+
+	while ((c = getopt_long(argc, argv, "o:l:f", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'l': {
+			char *end;
+			long lv = strtol(optarg, &end, 10);
+
+			if (*end || lv < 1 || lv > 9) {
+				ltt_tool_error("pack", "--level %s: not a gzip level 1..9", optarg);
+				return 2;
+			}
+			po.level = (int)lv;
+			break;
+		}
+		case 'f':
+			force = 1;
+			break;
+		default:
+			fputs(ltt_cmd_pack.usage, stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fputs(ltt_cmd_pack.usage, stderr);
+		return 2;
+	}
+	if (!out) {
+		size_t n = strlen(argv[optind]);
+
+		while (n > 1 && argv[optind][n - 1] == '/')
+			n--;
+		if (asprintf(&def, "%.*s.tar.gz", (int)n, argv[optind]) < 0) {
+			ltt_tool_error("pack", "out of memory");
+			return 1;
+		}
+		out = def;
+	}
+	if (!force && lstat(out, &st) == 0) {
+		ltt_tool_error("pack", "%s: already exists (--force replaces it)", out);
+		free(def);
+		return 1;
+	}
+	if (isatty(STDERR_FILENO)) {
+		po.progress = draw;
+		po.progress_arg = &b;
+	}
+	catch_signals();
+	ret = ltt_archive_pack(argv[optind], out, &po, err, sizeof(err));
+	if (b.shown)
+		fprintf(stderr, "\r%*s\r", 70, "");
+	if (ret) {
+		ltt_tool_error("pack", "%s", err);
+		free(def);
+		return 1;
+	}
+	if (stat(out, &st) == 0)
+		printf("%s: %" PRIu64 " bytes\n", out, (uint64_t)st.st_size);
+	free(def);
+	return 0;
+}
+
+const struct ltt_cmd ltt_cmd_pack = {
+	.name = "pack",
+	.summary = "pack a trace directory into one .tar.gz for shipping",
+	.usage =
+	"usage: ltt pack TRACE [-o FILE.tar.gz] [--level N] [--force]\n"
+	"\n"
+	"Writes the trace directory TRACE as a gzip-compressed tar (default TRACE.tar.gz) whose entries\n"
+	"sit under one directory named after TRACE, with info/manifest.xml added: the size and SHA-256 of\n"
+	"every file, and the event and lost-event counts of every tracefile. `ltt unpack` and every\n"
+	"reader command (dump, stats, check) read the archive. See doc/shipping.md.\n"
+	"\n"
+	"  -o, --output FILE   the archive to write (written beside it, then renamed into place)\n"
+	"  -l, --level N       gzip level, 1 (fastest, default) to 9 (smallest)\n"
+	"  -f, --force         replace FILE if it exists\n"
+	"\n"
+	"Refuses files outside the trace layout (doc/format.md section 1), symbolic links and special\n"
+	"files. Shows a progress bar on stderr when it is a terminal and the trace is 64 MiB or more.\n",
+	.run = run,
+};

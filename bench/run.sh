@@ -209,6 +209,14 @@ t_end=$(now_ns)
 			r = "-"
 			if (peer[i] != "-" && (peer[i] in idx) && med[idx[peer[i]]] != "NA" && med[idx[peer[i]]] > 0)
 				r = sprintf("%.2f", med[i] / med[idx[peer[i]]])
+			# 2-thread rows: total throughput relative to the same row with 1 thread
+			if (key[i] ~ /-2t$/) {
+				k1 = key[i]; sub(/-2t$/, "-1t", k1)
+				if ((k1 in idx) && med[idx[k1]] != "NA" && med[i] > 0) {
+					s = sprintf("2 threads = %.2fx the throughput of 1", 2 * med[idx[k1]] / med[i])
+					note[i] = (note[i] == "-") ? s : s "; " note[i]
+				}
+			}
 			b = (bpe[i] == "-") ? "-" : sprintf("%.1f", bpe[i])
 			printf "  %-44s %10.2f %10.2f-%-10.2f %13s %8s %9s%s\n", lab[i], med[i], lo[i], hi[i], \
 				lost[i], b, r, (note[i] != "-" ? "  " note[i] : "")

@@ -1,1 +1,0 @@
-LTT_CMD(version)

@@ -1,1 +1,0 @@
-build/obj/eventdefs/placeholder.o: eventdefs/placeholder.c

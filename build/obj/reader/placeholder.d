@@ -1,1 +1,0 @@
-build/obj/reader/placeholder.o: reader/placeholder.c

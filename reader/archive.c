@@ -18,12 +18,12 @@
 #include <archive_entry.h>
 
 #include "archive.h"
+#include "archive_gunzip.h"
 #include "archive_int.h"
 #include "manifest.h"
 
 #define MAX_ENTRIES (1u << 18)
-#define READ_BLOCK (1u << 20)
-#define HOLE_CHUNK 16384u	/* granularity of the zero check when writing */
+#define HOLE_CHUNK 4096u	/* granularity of the zero check when writing */
 
 volatile sig_atomic_t ltt_archive_stop_;
 
@@ -113,6 +113,7 @@ static const char *const subdirs[] = { "info", "eventdefs", "control", "cpu" };
 struct extract {
 	const char *path;		/* the archive, for messages */
 	struct archive *a;
+	struct ltt_gunzip *gz;		/* a's input */
 	int parentfd;			/* where the trace directory is created (private mode), or -1 */
 	int rootfd;			/* the trace directory being filled; -1 until made */
 	int subfd[4];			/* its subdirectories (subdirs[]), -1 until made */
@@ -137,52 +138,60 @@ static const char *shown(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+static void close_archive(struct extract *x)
+{
+	if (x->a)
+		archive_read_free(x->a);
+	ltt_gunzip_free(x->gz);
+	x->a = NULL;
+	x->gz = NULL;
+}
+
 static int archive_failure(struct extract *x, const char *what)
 {
 	int e = archive_errno(x->a);
 	const char *msg = archive_error_string(x->a);
 
-	fail(x->err, x->errlen, "%s: offset %" PRId64 ": %s: %s", x->path, (int64_t)archive_filter_bytes(x->a, -1),
-	     what, msg ? msg : "unknown error");
+	if (ltt_gunzip_failed(x->gz))
+		what = "corrupt archive";	/* the gzip layer, whatever tar was doing */
+	fail(x->err, x->errlen, "%s: offset %" PRIu64 ": %s: %s", x->path, ltt_gunzip_offset(x->gz), what,
+	     msg ? msg : "unknown error");
 	return e == ENOMEM ? -ENOMEM : -EBADMSG;
 }
 
-static int open_archive(const char *path, struct archive **out, char *err, size_t errlen)
+/* Opens x->path for reading (x->a, x->gz); on failure the message is set and nothing is left open. */
+static int open_archive(struct extract *x)
 {
-	struct archive *a;
 	struct stat st;
+	int ret;
 
-	*out = NULL;
-	if (stat(path, &st) < 0) {
-		int e = errno;
-
-		fail(err, errlen, "%s: %s", path, strerror(e));
-		return -e;
+	if (stat(x->path, &st) < 0) {
+		ret = -errno;
+		fail(x->err, x->errlen, "%s: %s", x->path, strerror(errno));
+		return ret;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		fail(err, errlen, "%s: not a regular file", path);
+		fail(x->err, x->errlen, "%s: not a regular file", x->path);
 		return -EINVAL;
 	}
-	if (!ltt_archive_is_packed(path)) {
-		fail(err, errlen, "%s: not a gzip file (a packed trace is a .tar.gz)", path);
+	if (!ltt_archive_is_packed(x->path)) {
+		fail(x->err, x->errlen, "%s: not a gzip file (a packed trace is a .tar.gz)", x->path);
 		return -EBADMSG;
 	}
-	a = archive_read_new();
-	if (!a) {
-		fail(err, errlen, "%s: out of memory", path);
+	x->a = archive_read_new();
+	if (!x->a) {
+		fail(x->err, x->errlen, "%s: out of memory", x->path);
 		return -ENOMEM;
 	}
-	archive_read_support_filter_gzip(a);
-	archive_read_support_format_tar(a);
-	if (archive_read_open_filename(a, path, READ_BLOCK) != ARCHIVE_OK) {
-		int e = archive_errno(a);
-
-		fail(err, errlen, "%s: %s", path, archive_error_string(a));
-		archive_read_free(a);
-		return e > 0 ? -e : -EBADMSG;
-	}
-	*out = a;
-	return 0;
+	archive_read_support_format_tar(x->a);	/* no filter: ltt_gunzip decodes the gzip layer */
+	ret = ltt_gunzip_open(x->a, x->path, &x->gz);
+	if (ret == -EBADMSG)
+		ret = archive_failure(x, "not a tar archive");
+	else if (ret)
+		fail(x->err, x->errlen, "%s: %s", x->path, strerror(-ret));
+	if (ret)
+		close_archive(x);
+	return ret;
 }
 
 /* Checks an entry's path and splits it: *name the top-level directory (malloc'd when x->name is
@@ -522,7 +531,7 @@ static int extract_all(struct extract *x)
 
 	for (int i = 0; i < 4; i++)
 		x->subfd[i] = -1;
-	ret = open_archive(x->path, &x->a, x->err, x->errlen);
+	ret = open_archive(x);
 	if (ret)
 		return ret;
 	while ((r = archive_read_next_header(x->a, &e)) != ARCHIVE_EOF) {
@@ -534,6 +543,8 @@ static int extract_all(struct extract *x)
 		if (ret)
 			break;
 	}
+	if (!ret && ltt_gunzip_finish(x->a, x->gz))
+		ret = archive_failure(x, "corrupt archive");
 	if (!ret && !x->entries) {
 		fail(x->err, x->errlen, "%s: empty archive", x->path);
 		ret = -EBADMSG;
@@ -544,8 +555,7 @@ static int extract_all(struct extract *x)
 	for (int i = 0; i < 4; i++)
 		if (x->subfd[i] >= 0)
 			close(x->subfd[i]);
-	archive_read_free(x->a);
-	x->a = NULL;
+	close_archive(x);
 	return ret;
 }
 
@@ -682,7 +692,7 @@ int ltt_archive_trace_name(const char *path, char **name_out, char *err, size_t 
 	int r, ret;
 
 	*name_out = NULL;
-	ret = open_archive(path, &x.a, err, errlen);
+	ret = open_archive(&x);
 	if (ret)
 		return ret;
 	r = archive_read_next_header(x.a, &e);
@@ -694,7 +704,7 @@ int ltt_archive_trace_name(const char *path, char **name_out, char *err, size_t 
 	} else {
 		ret = check_path(&x, archive_entry_pathname(e), rel, sizeof(rel), name_out);
 	}
-	archive_read_free(x.a);
+	close_archive(&x);
 	return ret;
 }
 

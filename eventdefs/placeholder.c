@@ -1,3 +1,0 @@
-/* PLACEHOLDER until the facility model lands. */
-int ltt_eventdefs_placeholder_(void);
-int ltt_eventdefs_placeholder_(void) { return 0; }

@@ -40,6 +40,8 @@ int ltt_manifest_verify(const char *trace_dir, char *err, size_t errlen);
 
 struct ltt_pack_options {
 	int level;		/* gzip level 1..9; 0 = LTT_PACK_DEFAULT_LEVEL */
+	unsigned threads;	/* compressing threads; 0 = one per online CPU (at most 8). The
+				 * archive's bytes do not depend on it. */
 	/* Called now and then with the bytes of trace data read so far and their total; may be NULL. */
 	void (*progress)(uint64_t done, uint64_t total, void *arg);
 	void *progress_arg;
@@ -47,7 +49,8 @@ struct ltt_pack_options {
 
 #define LTT_PACK_DEFAULT_LEVEL 1
 
-/* Writes the trace directory `trace_dir` as a gzip'd tar to `out_path`: every entry under one
+/* Writes the trace directory `trace_dir` as a gzip'd tar to `out_path` (one gzip member per MiB of
+ * tar, compressed in parallel): every entry under one
  * top-level directory named after the trace directory, info/manifest.xml (generated; one already in
  * the directory is replaced) last. Refuses files outside the trace layout, symbolic links and special
  * files. The archive is written to a temporary file beside `out_path` and renamed at the end; an

@@ -18,6 +18,7 @@
 #include "archive_int.h"
 #include "manifest.h"
 #include "archive_count.h"
+#include "archive_gzwrite.h"
 
 #define fail ltt_archive_err_
 #define PACK_BUF (1u << 20)
@@ -29,6 +30,7 @@ struct pack {
 	char name[NAME_MAX + 1];	/* top-level directory in the archive */
 	struct archive *a;
 	struct archive_entry *entry;
+	struct ltt_gzwrite *gz;		/* the gzip layer under a's tar stream */
 	unsigned char *buf;
 	const struct ltt_pack_options *opt;
 	uint64_t done, total, next_progress;
@@ -191,36 +193,51 @@ static int write_all(struct pack *p, const struct ltt_layout *l, struct ltt_mani
 	free(xml);
 	if (!ret && archive_write_close(p->a) != ARCHIVE_OK)
 		ret = archive_failed(p, "writing");
+	if (!ret && (ret = ltt_gzwrite_close(p->gz)))
+		fail(p->err, p->errlen, "%s: %s", p->out, strerror(-ret));
 	if (!ret && p->opt && p->opt->progress)
 		p->opt->progress(p->done, p->total, p->opt->progress_arg);
 	return ret;
 }
 
-/* Opens the archive writer on fd: gzip at the chosen level, pax (restricted) tar. */
+static la_ssize_t tar_out(struct archive *a, void *client, const void *buf, size_t len)
+{
+	struct pack *p = client;
+	int ret = ltt_gzwrite_write(p->gz, buf, len);
+
+	if (ret) {
+		archive_set_error(a, -ret, "%s", strerror(-ret));
+		return -1;
+	}
+	return (la_ssize_t)len;
+}
+
+/* Opens the archive writer on fd: pax (restricted) tar into our gzip writer at the chosen level. */
 static int open_writer(struct pack *p, int fd)
 {
-	char level[8];
 	int lv = p->opt && p->opt->level ? p->opt->level : LTT_PACK_DEFAULT_LEVEL;
+	int ret;
 
 	if (lv < 1 || lv > 9) {
 		fail(p->err, p->errlen, "%s: gzip level %d is not in 1..9", p->out, lv);
 		return -EINVAL;
 	}
-	snprintf(level, sizeof(level), "%d", lv);
+	ret = ltt_gzwrite_open(&p->gz, fd, lv, p->opt ? p->opt->threads : 0);
+	if (ret) {
+		fail(p->err, p->errlen, "%s: %s", p->out, strerror(-ret));
+		return ret;
+	}
 	p->a = archive_write_new();
 	p->entry = archive_entry_new();
 	if (!p->a || !p->entry) {
 		fail(p->err, p->errlen, "%s: out of memory", p->out);
 		return -ENOMEM;
 	}
-	if (archive_write_add_filter_gzip(p->a) != ARCHIVE_OK ||
-	    archive_write_set_filter_option(p->a, "gzip", "compression-level", level) != ARCHIVE_OK ||
-	    archive_write_set_format_pax_restricted(p->a) != ARCHIVE_OK ||
+	if (archive_write_set_format_pax_restricted(p->a) != ARCHIVE_OK ||
+	    archive_write_set_bytes_per_block(p->a, 64 << 10) != ARCHIVE_OK ||
 	    archive_write_set_bytes_in_last_block(p->a, 1) != ARCHIVE_OK)
 		return archive_failed(p, "setting up");
-	/* No time stamp in the gzip header: packing the same trace twice gives the same bytes. */
-	archive_write_set_filter_option(p->a, "gzip", "timestamp", NULL);
-	if (archive_write_open_fd(p->a, fd) != ARCHIVE_OK)
+	if (archive_write_open(p->a, p, NULL, tar_out, NULL) != ARCHIVE_OK)
 		return archive_failed(p, "opening");
 	return 0;
 }
@@ -320,6 +337,7 @@ out:
 		archive_write_free(p.a);
 	if (p.entry)
 		archive_entry_free(p.entry);
+	ltt_gzwrite_free(p.gz);
 	if (fd >= 0)
 		close(fd);
 	if (tmp) {

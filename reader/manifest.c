@@ -473,7 +473,8 @@ int ltt_manifest_parse(const char *xml, size_t len, const char *label, struct lt
 		m->n++;
 		ret = -EBADMSG;
 	}
-	qsort(m->files, m->n, sizeof(*m->files), cmp_files);
+	if (m->n)
+		qsort(m->files, m->n, sizeof(*m->files), cmp_files);
 	for (size_t i = 1; i < m->n; i++) {
 		if (!strcmp(m->files[i].path, m->files[i - 1].path)) {
 			fail(err, errlen, "%s: '%s' is listed twice", label, m->files[i].path);
@@ -515,7 +516,8 @@ int ltt_manifest_compare(const struct ltt_manifest *m, const struct ltt_manifest
 	}
 #define PROBLEM(...) do { if (!problems++) snprintf(first, sizeof(first), __VA_ARGS__); } while (0)
 	for (size_t i = 0; i < n; i++) {
-		const struct ltt_manifest_file *f = bsearch(&found[i], m->files, m->n, sizeof(*m->files), cmp_files);
+		const struct ltt_manifest_file *f = m->n ? bsearch(&found[i], m->files, m->n, sizeof(*m->files),
+								    cmp_files) : NULL;
 
 		if (!f) {
 			PROBLEM("%s/%s: not listed in the manifest", prefix, found[i].path);

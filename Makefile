@@ -119,7 +119,7 @@ GEN_XML   := $(wildcard eventdefs/*.xml tests/eventdefs/*.xml examples/*.xml ben
 GEN_STAMP := $(BUILD)/gen/facilities.stamp
 $(GEN_STAMP): $(GEN_XML) $(LTT)
 	@mkdir -p $(@D)
-	if $(LTT) help gen >/dev/null 2>&1 && $(LTT) help | grep -q "^  gen "; then $(LTT) gen $(GEN_XML) -o $(BUILD)/gen; fi
+	$(LTT) gen $(GEN_XML) -o $(BUILD)/gen
 	@touch $@
 
 # ---- compile ---------------------------------------------------------------------------------

@@ -734,7 +734,7 @@ int ltt_archive_unpack(const char *path, const char *target, struct ltt_unpack_o
 		goto out;
 	}
 	slash = strrchr(t, '/');
-	ret = asprintf(&tmp, "%.*s%s.%s.unpack-XXXXXX", slash ? (int)(slash - t) : 0, t,
+	ret = asprintf(&tmp, "%.*s%s.%.200s.unpack-XXXXXX", slash ? (int)(slash - t) : 0, t,
 		       slash ? "/" : "", slash ? slash + 1 : t);
 	if (ret < 0) {
 		tmp = NULL;

@@ -4,12 +4,13 @@
 # leaves its rows "not available", with the reason, and the rest still runs.
 
 BENCH_DIR   := $(BUILD)/bench
-BENCH_PROGS := $(BENCH_DIR)/bench_floor $(BENCH_DIR)/bench_lttng $(BENCH_DIR)/bench_ltt
+BENCH_LTT   := bench_ltt bench_region bench_count
+BENCH_PROGS := $(addprefix $(BENCH_DIR)/,bench_floor bench_lttng $(BENCH_LTT))
 LTTNG_UST_LIBS ?= $(shell pkg-config --libs lttng-ust 2>/dev/null || echo -llttng-ust -llttng-ust-common -ldl)
 
 # lttng-ust's macros include the provider header by the name "./lttng_tp.h": -Ibench finds it.
 $(O)/bench/%.o: CPPFLAGS += -Ibench
-$(O)/bench/bench_ltt.o: $(GEN_STAMP)
+$(O)/bench/bench_ltt.o $(O)/bench/bench_region.o: $(GEN_STAMP)
 
 $(BENCH_DIR)/bench_floor: $(O)/bench/bench_floor.o
 	@mkdir -p $(@D)
@@ -17,7 +18,8 @@ $(BENCH_DIR)/bench_floor: $(O)/bench/bench_floor.o
 $(BENCH_DIR)/bench_lttng: $(O)/bench/bench_lttng.o $(O)/bench/lttng_tp.o
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LTTNG_UST_LIBS) -lpthread
-$(BENCH_DIR)/bench_ltt: $(O)/bench/bench_ltt.o $(STATIC_LIBS)
+# The ltt programs link the static libraries, as a traced program would link libltt.
+$(addprefix $(BENCH_DIR)/,$(BENCH_LTT)): $(BENCH_DIR)/%: $(O)/bench/%.o $(STATIC_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $< $(STATIC_LIBS) $(ALL_LIBS)
 

@@ -1,0 +1,78 @@
+/* recorder/flight.h: flight-recorder mode (doc/flight-recorder.md): snapshots of the rings into numbered
+ * trace directories (from code, a signal, exit, a fatal signal), and rings kept in a file under
+ * LTT_SHM_DIR for `ltt recover`. Private to libltt; called from control.c and facility.c by one-line
+ * hooks. */
+#ifndef LTT_RECORDER_FLIGHT_H
+#define LTT_RECORDER_FLIGHT_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "recorder.h"
+
+/* What snapshots need, prepared at start so that a signal handler only reads it. */
+struct ltt_flight {
+	int active;			/* a flight trace is recording (or stopping) */
+	int pid;			/* the process that started it (a forked child takes no snapshot) */
+	struct ltt_region *rg;
+	uint32_t ncpu, block_size, blocks;
+	char path[PATH_MAX];		/* the trace directory */
+	char *sys_head, *sys_tail;	/* info/system.xml cut where ltt_snapshot="N" goes */
+	size_t sys_head_len, sys_tail_len;
+	char *scratch[2];		/* one block each: [0] snapshots, [1] the fatal-signal snapshot */
+	unsigned snap_no;		/* snapshots numbered so far (atomic) */
+	int owner;			/* tid of the thread taking a snapshot, 0 when none (atomic) */
+	int at_exit;			/* LTT_SNAPSHOT_AT_EXIT */
+	int snap_signal;		/* LTT_SNAPSHOT_SIGNAL, 0 for none */
+	int shm_fd;			/* the rings' file, -1 when in memory */
+	char shm_path[PATH_MAX];
+};
+extern struct ltt_flight ltt_fl;
+
+/* ---- hooks (control.c, facility.c) ---- */
+
+/* Flight mode, before the region is created: reads LTT_SNAPSHOT_SIGNAL and LTT_SNAPSHOT_AT_EXIT and,
+ * with opt->shm_dir, creates the file the region is mapped from. Returns its descriptor, -1 when the
+ * rings live in memory, or a negative errno below -1 (why filled in) for a bad setting or a file
+ * that cannot be made. */
+int ltt_flight_prepare(const struct ltt_options *opt, const struct ltt_region_geom *g, char *why,
+		       size_t whylen);
+/* After info/system.xml is written: prepares snapshots, installs the signal handlers, writes the
+ * recovery metadata into the file. shm_fd is what ltt_flight_shm_create returned. */
+int ltt_flight_start(const struct ltt_trace_state *t, int shm_fd);
+/* From ltt_stop() once the rings are closed: the snapshot at exit, handlers restored, file removed. */
+void ltt_flight_stop(void);
+/* A facility was registered while recording: its XML goes into the file too. */
+void ltt_flight_facility(const struct ltt_facility *fac);
+
+/* ---- snapshot.c ---- */
+
+/* Writes a snapshot of every ring into TRACE/snapshot-NNNN (async-signal-safe: no allocation, stdio
+ * or lock; waits at most wait_ns for writers still committing). scratch: one block. out gets the
+ * directory. Returns 0 or a negative errno. The caller holds ltt_fl.owner. */
+int ltt_snapshot_write(char *out, size_t outlen, char *scratch, uint64_t wait_ns);
+
+/* Takes the snapshot lock for thread tid, waiting at most wait_ns: 1 taken, 0 busy, -EDEADLK when
+ * tid holds it already (a signal handler interrupted this thread's snapshot). */
+int ltt_flight_lock(int tid, uint64_t wait_ns);
+void ltt_flight_unlock(void);
+int ltt_flight_tid(void);
+
+/* ---- shm.c ---- */
+/* Creates DIR/ltt-PROGRAM-PID.ring of the region's size: descriptor or negative errno. */
+int ltt_shm_create(const char *dir, size_t size, char *path, size_t pathlen);
+/* Fills the metadata of the region mapped from fd: header words, system.xml, the trace path. */
+int ltt_shm_start(struct ltt_region *rg, int fd, const char *trace, const char *sys, size_t syslen);
+/* Appends a facility's XML. */
+void ltt_shm_facility(const struct ltt_facility *fac);
+/* Clean stop: marks the file stopped, frees its pages and removes it. */
+void ltt_shm_stop(void);
+
+/* ---- flight_signal.c ---- */
+/* Reads LTT_SNAPSHOT_SIGNAL into ltt_fl.snap_signal: 0 or a negative errno (why filled in). */
+int ltt_flight_signal_parse(char *why, size_t whylen);
+void ltt_flight_signals_install(void);
+void ltt_flight_signals_restore(void);
+
+#endif

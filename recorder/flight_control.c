@@ -1,0 +1,233 @@
+/* recorder/flight_control.c: flight-recorder mode's life cycle (settings, start, stop, the snapshot at
+ * exit) and the public ltt_snapshot() (doc/flight-recorder.md). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "flight.h"
+
+#define CODE_WAIT_NS	5000000000ull	/* ltt_snapshot() waits this long for another snapshot */
+#define SNAP_WAIT_NS	200000000ull	/* a snapshot waits this long for writers still committing */
+
+struct ltt_flight ltt_fl = { .shm_fd = -1, .at_exit = 1 };
+static int at_exit_set;		/* ltt_snapshot_at_exit() was called: the environment does not apply */
+
+int ltt_flight_tid(void)
+{
+	return (int)syscall(SYS_gettid);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int ltt_flight_lock(int tid, uint64_t wait_ns)
+{
+	uint64_t deadline = mono_ns() + wait_ns;
+
+	for (;;) {
+		/* Full barrier: the previous owner's snapshot happens before ours (pairs with the
+		 * release in ltt_flight_unlock()). */
+		int o = ltt_cmpxchg(&ltt_fl.owner, 0, tid);
+
+		if (!o)
+			return 1;
+		if (o == tid)
+			return -EDEADLK;
+		if (mono_ns() >= deadline)
+			return 0;
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	}
+}
+
+void ltt_flight_unlock(void)
+{
+	/* Full barrier: our snapshot is done before the next owner's CAS sees the lock free. */
+	ltt_smp_mb();
+	ltt_set(&ltt_fl.owner, 0);
+}
+
+/* ---- settings -------------------------------------------------------------------------------------- */
+
+static int parse_at_exit(char *why, size_t whylen)
+{
+	const char *v = getenv("LTT_SNAPSHOT_AT_EXIT");
+
+	if (at_exit_set || !v || !*v)
+		return 0;
+	if (!strcmp(v, "1"))
+		ltt_fl.at_exit = 1;
+	else if (!strcmp(v, "0"))
+		ltt_fl.at_exit = 0;
+	else {
+		snprintf(why, whylen, "LTT_SNAPSHOT_AT_EXIT=%s: not 1 or 0", v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int ltt_flight_prepare(const struct ltt_options *opt, const struct ltt_region_geom *g, char *why,
+		       size_t whylen)
+{
+	int rc = parse_at_exit(why, whylen), fd;
+
+	if (!rc)
+		rc = ltt_flight_signal_parse(why, whylen);
+	if (rc)
+		return rc < -1 ? rc : -EINVAL;
+	ltt_fl.shm_path[0] = 0;
+	if (!opt->shm_dir || !*opt->shm_dir)
+		return -1;
+	fd = ltt_shm_create(opt->shm_dir, ltt_region_size(g), ltt_fl.shm_path, sizeof(ltt_fl.shm_path));
+	if (fd < 0) {
+		snprintf(why, whylen, "LTT_SHM_DIR=%s: %s", opt->shm_dir, strerror(-fd));
+		return fd < -1 ? fd : -EINVAL;
+	}
+	return fd;
+}
+
+/* Reads the whole file at path into a new NUL-terminated buffer. */
+static char *read_file(const char *path, size_t *len)
+{
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		ssize_t r;
+
+		if (n + 1 >= cap) {
+			char *nb = realloc(buf, cap ? cap * 2 : 4096);
+
+			if (!nb)
+				goto fail;
+			buf = nb;
+			cap = cap ? cap * 2 : 4096;
+		}
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			goto fail;
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = 0;
+	*len = n;
+	return buf;
+fail:
+	close(fd);
+	free(buf);
+	return NULL;
+}
+
+int ltt_flight_start(const struct ltt_trace_state *t, int shm_fd)
+{
+	char p[PATH_MAX + 32];
+	size_t len;
+	char *sys, *cut;
+	int rc = 0;
+
+	snprintf(p, sizeof(p), "%s/info/system.xml", t->path);
+	sys = read_file(p, &len);
+	if (!sys)
+		return -errno ? -errno : -EIO;
+	/* ltt_snapshot="N" goes just before the '>' that ends <system ...'s attributes (values are
+	 * escaped, so the first '>' is that one). */
+	cut = strchr(sys, '>');
+	if (!cut) {
+		free(sys);
+		return -EINVAL;
+	}
+	free(ltt_fl.sys_head);
+	free(ltt_fl.scratch[0]);
+	free(ltt_fl.scratch[1]);
+	ltt_fl.sys_head = sys;
+	ltt_fl.sys_head_len = (size_t)(cut - sys);
+	ltt_fl.sys_tail = cut;
+	ltt_fl.sys_tail_len = len - ltt_fl.sys_head_len;
+	ltt_fl.scratch[0] = malloc(t->block_size);
+	ltt_fl.scratch[1] = malloc(t->block_size);
+	if (!ltt_fl.scratch[0] || !ltt_fl.scratch[1])
+		return -ENOMEM;
+	snprintf(ltt_fl.path, sizeof(ltt_fl.path), "%s", t->path);
+	ltt_fl.rg = t->rg;
+	ltt_fl.ncpu = t->ncpu;
+	ltt_fl.block_size = t->block_size;
+	ltt_fl.blocks = t->blocks;
+	ltt_fl.pid = (int)getpid();
+	ltt_set(&ltt_fl.snap_no, 0);
+	ltt_fl.shm_fd = shm_fd;
+	if (shm_fd >= 0)
+		rc = ltt_shm_start(t->rg, shm_fd, t->path, sys, len);
+	if (rc)
+		return rc;
+	/* Release: everything above is set before a handler can see the trace active. */
+	ltt_set(&ltt_fl.active, 1);
+	ltt_flight_signals_install();
+	return 0;
+}
+
+void ltt_flight_stop(void)
+{
+	int tid = ltt_flight_tid(), locked;
+
+	if (!ltt_read(&ltt_fl.active))
+		return;
+	locked = ltt_flight_lock(tid, CODE_WAIT_NS) == 1;
+	if (ltt_fl.at_exit) {
+		char where[PATH_MAX];
+		int rc = ltt_snapshot_write(where, sizeof(where), ltt_fl.scratch[0], SNAP_WAIT_NS);
+
+		if (rc)
+			ltt_warn("snapshot at exit: %s: %s", ltt_fl.path, strerror(-rc));
+	}
+	ltt_flight_signals_restore();
+	ltt_set(&ltt_fl.active, 0);
+	if (ltt_fl.shm_fd >= 0)
+		ltt_shm_stop();
+	ltt_fl.shm_fd = -1;
+	if (locked)
+		ltt_flight_unlock();
+}
+
+void ltt_flight_facility(const struct ltt_facility *fac)
+{
+	if (ltt_fl.shm_fd >= 0)
+		ltt_shm_facility(fac);
+}
+
+/* ---- public API ------------------------------------------------------------------------------------ */
+
+int ltt_snapshot(char *path, size_t len)
+{
+	int tid = ltt_flight_tid(), rc;
+
+	if (!ltt_read(&ltt_fl.active) || (int)getpid() != ltt_fl.pid)
+		return -ENODEV;
+	rc = ltt_flight_lock(tid, CODE_WAIT_NS);
+	if (rc != 1)
+		return rc ? rc : -EBUSY;
+	rc = ltt_read(&ltt_fl.active) ? ltt_snapshot_write(path, len, ltt_fl.scratch[0], SNAP_WAIT_NS) : -ENODEV;
+	ltt_flight_unlock();
+	return rc;
+}
+
+void ltt_snapshot_at_exit(int on)
+{
+	ltt_fl.at_exit = !!on;
+	at_exit_set = 1;
+}

@@ -125,10 +125,19 @@ int ltt_gunzip_open(struct archive *a, const char *path, struct ltt_gunzip **out
 
 int ltt_gunzip_finish(struct archive *a, struct ltt_gunzip *g)
 {
+	uint64_t after = 0;
 	la_ssize_t r;
 
-	while ((r = decode(a, g)) > 0)
-		;
+	/* Tar writers pad to their record size (10 KiB for most); a lot more is a decompression bomb
+	 * hidden after the archive, not worth inflating to the end. */
+	while ((r = decode(a, g)) > 0) {
+		after += (uint64_t)r;
+		if (after > LTT_GUNZIP_MAX_AFTER) {
+			archive_set_error(a, EINVAL, "more than %u bytes after the end of the tar archive",
+					  LTT_GUNZIP_MAX_AFTER);
+			return -EBADMSG;
+		}
+	}
 	return r < 0 ? -EBADMSG : 0;
 }
 

@@ -14,8 +14,11 @@ struct ltt_gunzip;
  * (archive_read_open with our callbacks). 0 or -errno; on failure `a` is not opened. */
 int ltt_gunzip_open(struct archive *a, const char *path, struct ltt_gunzip **out);
 
+#define LTT_GUNZIP_MAX_AFTER (16u << 20)	/* decoded bytes tolerated after the tar archive's end */
+
 /* Reads what the tar reader left (its padding) to the end of the file, checking the trailers.
- * 0, or -EBADMSG with the reason in `a`'s error string. */
+ * 0, or -EBADMSG with the reason in `a`'s error string (also when more than LTT_GUNZIP_MAX_AFTER
+ * bytes follow the archive). */
 int ltt_gunzip_finish(struct archive *a, struct ltt_gunzip *g);
 
 /* Compressed bytes consumed so far: where in the file a problem was met. */

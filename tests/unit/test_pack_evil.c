@@ -213,6 +213,42 @@ START_TEST(gzip_but_not_tar)
 }
 END_TEST
 
+/* A tar archive followed, inside the gzip stream, by much more than any tar padding. */
+START_TEST(bomb_after_the_archive)
+{
+	static char tarbuf[64 << 10];
+	static const char zeros[1 << 16];
+	struct archive *a = archive_write_new();
+	struct archive_entry *en = archive_entry_new();
+	struct ltt_unpack_options uo = { 0 };
+	size_t used = 0;
+	gzFile g;
+
+	ck_assert_int_eq(archive_write_set_format_pax_restricted(a), ARCHIVE_OK);
+	ck_assert_int_eq(archive_write_open_memory(a, tarbuf, sizeof(tarbuf), &used), ARCHIVE_OK);
+	archive_entry_set_pathname(en, "t/info/system.xml");
+	archive_entry_set_filetype(en, AE_IFREG);
+	archive_entry_set_perm(en, 0644);
+	archive_entry_set_size(en, (int64_t)strlen(SYS));
+	ck_assert_int_eq(archive_write_header(a, en), ARCHIVE_OK);
+	ck_assert_int_eq(archive_write_data(a, SYS, strlen(SYS)), (ssize_t)strlen(SYS));
+	ck_assert_int_eq(archive_write_close(a), ARCHIVE_OK);
+	archive_write_free(a);
+	archive_entry_free(en);
+	g = gzopen("evil.tar.gz", "wb");
+	ck_assert_ptr_nonnull(g);
+	ck_assert_int_eq(gzwrite(g, tarbuf, (unsigned)used), (int)used);
+	for (int i = 0; i < 17 * 16; i++)	/* 17 MiB of zeros */
+		ck_assert_int_eq(gzwrite(g, zeros, sizeof(zeros)), (int)sizeof(zeros));
+	ck_assert_int_eq(gzclose(g), Z_OK);
+	ck_assert_int_eq(ltt_archive_unpack("evil.tar.gz", "out", &uo, err, sizeof(err)), -EBADMSG);
+	ck_assert_msg(!strncmp(err, "evil.tar.gz: offset ", 20) &&
+		      strstr(err, ": corrupt archive: more than 16777216 bytes after the end of the tar archive"),
+		      "got: %s", err);
+	ck_assert_int_eq(count_entries("."), 1);
+}
+END_TEST
+
 START_TEST(empty_archive)
 {
 	mk_archive("evil.tar.gz", NULL, 0);
@@ -242,6 +278,7 @@ int main(void)
 	tcase_add_test(tc, no_system_xml);
 	tcase_add_test(tc, not_gzip);
 	tcase_add_test(tc, gzip_but_not_tar);
+	tcase_add_test(tc, bomb_after_the_archive);
 	tcase_add_test(tc, empty_archive);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -182,9 +182,10 @@ static int no_children(struct pctx *c, const xmlNode *n)
 {
 	for (const xmlNode *k = n->children; k; k = k->next)
 		if (!is_ignorable(k))
-			return FAIL(c, k, "unexpected %s in <%s>",
-				    k->type == XML_ELEMENT_NODE ? (const char *)k->name : "text",
-				    (const char *)n->name);
+			return k->type == XML_ELEMENT_NODE ?
+				FAIL(c, k, "unknown element <%s> in <%s>", (const char *)k->name,
+				     (const char *)n->name) :
+				FAIL(c, k, "unexpected text in <%s>", (const char *)n->name);
 	return 0;
 }
 
@@ -309,7 +310,7 @@ static int parse_enum(struct pctx *c, const xmlNode *n, struct type_node *t)
 				count++;
 			}
 		} else {
-			return FAIL(c, k, "unexpected <%s> in <enum>", (const char *)k->name);
+			return FAIL(c, k, "unknown element <%s> in <enum> (only <label>)", (const char *)k->name);
 		}
 	}
 	for (uint32_t i = 0; i < count; i++)
@@ -334,9 +335,10 @@ static int parse_fields(struct pctx *c, const xmlNode *n, struct type_node *t)
 		if (is_ignorable(k))
 			continue;
 		if (!is_elem(k, "field"))
-			return FAIL(c, k, "unexpected %s in <%s> (only <field>)",
-				    k->type == XML_ELEMENT_NODE ? (const char *)k->name : "text",
-				    (const char *)n->name);
+			return k->type == XML_ELEMENT_NODE ?
+				FAIL(c, k, "unknown element <%s> in <%s> (only <field>)", (const char *)k->name,
+				     (const char *)n->name) :
+				FAIL(c, k, "unexpected text in <%s>", (const char *)n->name);
 		count++;
 	}
 	fields = arena_alloc(c->arena, (count ? count : 1) * sizeof(*fields));
@@ -560,8 +562,10 @@ static int parse_facility(struct pctx *c, const xmlNode *n, struct ltt_facility_
 		else if (is_elem(k, "type"))
 			nt++;
 		else if (!is_ignorable(k) && !is_elem(k, "description"))
-			return FAIL(c, k, "unexpected %s in <facility> (<description>, <event> or <type>)",
-				    k->type == XML_ELEMENT_NODE ? (const char *)k->name : "text");
+			return k->type == XML_ELEMENT_NODE ?
+				FAIL(c, k, "unknown element <%s> in <facility> (<description>, <event> or <type>)",
+				     (const char *)k->name) :
+				FAIL(c, k, "unexpected text in <facility>");
 	}
 	if (ne > LTT_MAX_EVENTS)
 		return FAIL(c, n, "facility '%s' has %u events (at most %u)", fac->name, ne, LTT_MAX_EVENTS);
@@ -613,9 +617,41 @@ static int parse_facility(struct pctx *c, const xmlNode *n, struct ltt_facility_
 	return 0;
 }
 
+/* The first error libxml2 reports while parsing. */
+struct first_err {
+	int set;
+	unsigned line;
+	char msg[256];
+};
+
+static void first_error(void *user, xmlErrorPtr e)
+{
+	xmlParserCtxtPtr ctxt = user;
+	struct first_err *fe = ctxt ? ctxt->_private : NULL;
+
+	if (!fe || fe->set || !e || e->level < XML_ERR_ERROR)
+		return;
+	fe->set = 1;
+	fe->line = e->line > 0 ? (unsigned)e->line : 0;
+	snprintf(fe->msg, sizeof(fe->msg), "%s", e->message ? e->message : "not well-formed XML");
+	/* an element left open at the end of the file meets the pre-pass's closing root tag */
+	if (strstr(fe->msg, "ltt-eventdefs")) {
+		char tag[64];
+		unsigned line;
+
+		if (sscanf(fe->msg, "Opening and ending tag mismatch: %63s line %u and", tag, &line) == 2) {
+			snprintf(fe->msg, sizeof(fe->msg), "<%s> not closed at the end of the file", tag);
+			fe->line = line;
+		} else {
+			snprintf(fe->msg, sizeof(fe->msg), "unexpected end of the file");
+		}
+	}
+}
+
 static int parse_doc(struct pctx *c, const char *xml, size_t len, struct eventdefs_owner *o)
 {
 	xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
+	struct first_err fe = { 0 };
 	struct ltt_facility_desc *facs;
 	xmlDocPtr doc;
 	xmlNode *root;
@@ -629,17 +665,19 @@ static int parse_doc(struct pctx *c, const char *xml, size_t len, struct eventde
 		eventdefs_error(c->err, c->errlen, c->file, 0, "file too large");
 		return -EFBIG;
 	}
+	/* keep the first error: later ones are usually consequences (and name the wrapper root) */
+	ctxt->sax->serror = first_error;
+	ctxt->_private = &fe;
 	doc = xmlCtxtReadMemory(ctxt, xml, (int)len, c->file, "UTF-8",
 				XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES);
-	if (!doc) {
-		const xmlError *e = xmlCtxtGetLastError(ctxt);
-		const char *msg = e && e->message ? e->message : "not well-formed XML";
+	if (!doc || fe.set) {
+		const char *msg = fe.set ? fe.msg : "not well-formed XML";
 		size_t ml = strlen(msg);
 
 		while (ml && (msg[ml - 1] == '\n' || msg[ml - 1] == ' '))
 			ml--;
-		eventdefs_error(c->err, c->errlen, c->file, e && e->line > 0 ? (unsigned)e->line : 0,
-				"%.*s", (int)ml, msg);
+		eventdefs_error(c->err, c->errlen, c->file, fe.set ? fe.line : 0, "%.*s", (int)ml, msg);
+		xmlFreeDoc(doc);
 		xmlFreeParserCtxt(ctxt);
 		return -EINVAL;
 	}
@@ -648,8 +686,9 @@ static int parse_doc(struct pctx *c, const char *xml, size_t len, struct eventde
 		if (is_elem(k, "facility")) {
 			n++;
 		} else if (!is_ignorable(k)) {
-			r = FAIL(c, k, "unexpected %s outside <facility>",
-				 k->type == XML_ELEMENT_NODE ? (const char *)k->name : "text");
+			r = k->type == XML_ELEMENT_NODE ?
+				FAIL(c, k, "unknown element <%s> outside <facility>", (const char *)k->name) :
+				FAIL(c, k, "unexpected text outside <facility>");
 			goto out;
 		}
 	}

@@ -7,6 +7,7 @@
 
 struct rctx {
 	const struct ltt_facility_desc *fac;
+	struct type_node *path[LTT_MAX_DEPTH + 2];	/* the layout walk's current nesting */
 	struct ltt_named_type *types;
 	char *err;
 	size_t errlen;
@@ -35,7 +36,7 @@ static int follow(struct rctx *r, const struct ltt_type_desc *t, const struct lt
 		if (!nt)
 			return RFAIL(r, t->line, "typeref to unknown type '%s'", name);
 		if (hops > r->fac->n_types)
-			return RFAIL(r, first->line, "typeref cycle through type '%s'", name);
+			return RFAIL(r, first->line, "typeref cycle: type '%s' refers to itself", name);
 		t = nt->type;
 	}
 	*out = t;
@@ -101,10 +102,20 @@ static int layout(struct rctx *r, struct type_node *n, unsigned level)
 
 	if (n->state == 2)
 		return 0;
-	if (n->state == 1)
-		return RFAIL(r, t->line, "typeref cycle through type '%s'", t->name ? t->name : "?");
+	if (n->state == 1) {
+		/* n is on the path: name the first named type of the cycle (there is one: only
+		 * typerefs make cycles, and they refer to named types) */
+		const struct type_node *named = n;
+
+		for (unsigned i = level; i-- > 0 && r->path[i] != n;)
+			if (r->path[i]->t.name)
+				named = r->path[i];
+		return RFAIL(r, named->t.line, "typeref cycle: type '%s' contains itself",
+			     named->t.name ? named->t.name : "?");
+	}
 	if (level > LTT_MAX_DEPTH)
 		return RFAIL(r, t->line, "types nested more than %u deep", LTT_MAX_DEPTH);
+	r->path[level] = n;
 	n->state = 1;
 	n->nodes = 1;
 	n->depth = 1;

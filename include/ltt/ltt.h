@@ -51,7 +51,7 @@ struct ltt_facility {
 	const char *xml;		/* the <facility> element, as text: written to eventdefs/ */
 	uint32_t checksum;
 	uint16_t n_events;
-	uint16_t base_code;		/* set by ltt_facility_register(); 0 until then */
+	uint16_t base_code;		/* set by ltt_facility_register(); 0 until then (or if refused) */
 	struct ltt_facility *next;	/* libltt's list of registered facilities */
 };
 
@@ -74,7 +74,22 @@ int ltt_facility_register(struct ltt_facility *fac);
  *
  * ltt_event_reserve() writes the event header (id, time) itself and returns 1 with s.payload pointing
  * at PAYLOAD_BYTES writable bytes, or 0 when the event is not recorded (not recording, or dropped and
- * counted). Between reserve and commit the caller may not block; signal handlers may trace. */
+ * counted). Between reserve and commit the caller may not block; signal handlers may trace.
+ * payload_len must not exceed the block size minus 134 bytes: larger events are counted lost (too_big).
+ * Events with LTT_EVENT_PERSISTENT go to a control tracefile: the core facility's `interrupt` to
+ * control/interrupts, its other events to control/processes, other facilities' to control/persistent. */
+
+/* ---- flight recorder (LTT_MODE=flight; doc/flight-recorder.md) -------------------------------- */
+
+/* Writes the history the rings hold now as a complete trace directory TRACE/snapshot-NNNN (numbered
+ * from 0001) while recording goes on, and puts its path in path[len] (path may be NULL). Returns 0,
+ * -ENODEV when no flight-mode trace is recording, -EBUSY when another snapshot did not end within 5 s,
+ * or a negative errno from the file system. Also taken on LTT_SNAPSHOT_SIGNAL (SIGUSR2 by default), at
+ * ltt_stop() and exit (LTT_SNAPSHOT_AT_EXIT=1, the default), and on SIGSEGV, SIGBUS, SIGILL, SIGFPE,
+ * SIGABRT before the signal's default action. */
+int ltt_snapshot(char *path, size_t len);
+/* Whether ltt_stop() (and so exit) takes a snapshot; overrides LTT_SNAPSHOT_AT_EXIT. */
+void ltt_snapshot_at_exit(int on);
 #pragma GCC visibility pop
 
 #include <ltt/static/event.h>

@@ -1,37 +1,93 @@
-/* PLACEHOLDER until the recorder lands: the inline event path of libltt (see ltt/ltt.h).
- * The recorder replaces this file; the signatures below are the contract generated code uses. */
+/* ltt/static/event.h: the inline event path of libltt (contract in ltt/ltt.h, algorithm in
+ * doc/recorder.md). Reserve: one compare-and-swap on the ring's write offset, the time read inside the
+ * loop; commit: one atomic add. Everything rare (opening and closing blocks, heartbeats, drops,
+ * persistent events, unregistered facilities) is out of line in recorder/ring.c. */
 #ifndef LTT_STATIC_EVENT_H
 #define LTT_STATIC_EVENT_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
-#define ltt_likely(x)   __builtin_expect(!!(x), 1)
-#define ltt_unlikely(x) __builtin_expect(!!(x), 0)
+#ifndef LTT_LTT_H
+#include <ltt/ltt.h>	/* struct ltt_facility; includes this file back at its end */
+#endif
+#include <ltt/static/ring.h>
 
 struct ltt_facility;
 
 struct ltt_slot {
-	char *payload;
+	char *payload;		/* where the caller writes the payload */
+	uint64_t *commit;	/* the block slot's commit word */
+	uint64_t delta;		/* what commit adds to it: bytes reserved + 2^32 per counted event */
 };
 
-extern int ltt_recording_flag;
+#pragma GCC visibility push(default)
+int ltt_event_reserve_slow(struct ltt_slot *s, struct ltt_facility *fac, unsigned event_index,
+			   size_t payload_len, unsigned event_flags);
+int ltt_ring_reserve_slow(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, size_t payload_len,
+			  int counted);
+#pragma GCC visibility pop
 
+/* Nonzero while a trace records (one relaxed load: the branch generated code takes first). */
 static inline int ltt_is_recording(void)
 {
-	return __atomic_load_n(&ltt_recording_flag, __ATOMIC_RELAXED);
+	return ltt_read(&ltt_rt.recording);
 }
 
+/* Reserves LTT_EVENT_HEADER + payload_len bytes in the ring of this CPU, writes the header and
+ * returns 1 with s->payload set, or 0 when the event is not recorded (dropped events are counted). */
 static inline int ltt_event_reserve(struct ltt_slot *s, struct ltt_facility *fac, unsigned event_index,
 				    size_t payload_len, unsigned event_flags)
 {
-	(void)s; (void)fac; (void)event_index; (void)payload_len; (void)event_flags;
-	return 0;
+	const size_t size = LTT_EVENT_HEADER + payload_len;
+	struct ltt_region *rg;
+	struct ltt_ring *r;
+	uint64_t old, tsc, pos;
+	unsigned cpu;
+	uint16_t id;
+	char *p;
+
+	if (ltt_unlikely(event_flags & 1u /* LTT_EVENT_PERSISTENT */))
+		return ltt_event_reserve_slow(s, fac, event_index, payload_len, event_flags);
+	/* Acquire: pairs with the release store of the base code in ltt_facility_register(). */
+	id = ltt_read(&fac->base_code);
+	if (ltt_unlikely(!id))
+		return ltt_event_reserve_slow(s, fac, event_index, payload_len, event_flags);
+	id = (uint16_t)(id + event_index);
+	/* Acquire: pairs with the release store of ltt_start() that publishes the initialised region. */
+	rg = ltt_read(&ltt_rt.region);
+	if (ltt_unlikely(!rg))
+		return 0;
+	cpu = ltt_cpu_id();
+	if (ltt_unlikely(cpu >= rg->ncpu))
+		cpu %= rg->ncpu;
+	r = &rg->rings[cpu];
+	do {
+		old = ltt_read(&r->write_off);
+		tsc = ltt_clock_now();
+		pos = old & r->pos_mask;	/* LTT_RING_CLOSED makes pos too large to fit */
+		if (ltt_unlikely(pos == 0 || payload_len > r->max_payload || pos + size > r->limit ||
+				 tsc - ltt_read(&r->last_tsc) >= LTT_HEARTBEAT_CYCLES))
+			return ltt_ring_reserve_slow(s, r, id, payload_len, 1);
+		/* Full barrier (B6): orders this reservation with flushes and other writers of the ring. */
+	} while (ltt_unlikely(ltt_cmpxchg(&r->write_off, old, old + size) != old));
+	ltt_set(&r->last_tsc, tsc);
+	p = r->data + (old & r->ring_mask);
+	memcpy(p, &id, 2);
+	memcpy(p + 2, &(uint32_t){ (uint32_t)tsc }, 4);
+	s->payload = p + LTT_EVENT_HEADER;
+	s->commit = &r->commit[(old >> r->shift) & r->slot_mask];
+	s->delta = size + (1ull << 32);
+	return 1;
 }
 
+/* Publishes the event reserved in s. */
 static inline void ltt_event_commit(struct ltt_slot *s)
 {
-	(void)s;
+	/* Full barrier (B1): the event's bytes are written before the commit count says so; pairs with
+	 * the consumer's read barrier after it sees the block complete (B2). */
+	ltt_add(s->commit, s->delta);
 }
 
 #endif

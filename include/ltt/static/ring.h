@@ -1,0 +1,138 @@
+/* ltt/static/ring.h: the shared-memory layout of libltt's per-CPU ring buffers, the clock and the CPU
+ * id, as the inline event path (ltt/static/event.h) needs them. Not an API: doc/recorder.md describes
+ * the algorithm; recorder/ring.h has the out-of-line operations. */
+#ifndef LTT_STATIC_RING_H
+#define LTT_STATIC_RING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <ltt/static/atomic.h>
+
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
+#include <sys/rseq.h>
+#define LTT_HAVE_RSEQ 1
+#endif
+
+#define ltt_likely(x)   __builtin_expect(!!(x), 1)
+#define ltt_unlikely(x) __builtin_expect(!!(x), 0)
+
+#pragma GCC visibility push(default)
+
+#define LTT_EVENT_HEADER	6		/* uint16 id + uint32 time */
+#define LTT_RING_CLOSED		(1ull << 63)	/* write_off: the ring takes no more reservations */
+#define LTT_HEARTBEAT_CYCLES	(1ull << 30)	/* a heartbeat precedes an event this far after the last */
+#define LTT_LOST_CAUSES		5		/* buffer_full too_big nested torn internal */
+
+enum ltt_clock_kind {
+	LTT_CLOCK_TSC = 0,	/* rdtsc, inline */
+	LTT_CLOCK_OTHER = 1,	/* ltt_clock_now_slow(): CLOCK_MONOTONIC, or a test clock */
+};
+
+/* One ring: n block slots of block_size bytes (doc/recorder.md, "The ring"). */
+struct ltt_ring {
+	/* Line 1: written by every writer (CAS on write_off), with what writers read. */
+	uint64_t write_off;	/* seq << shift | pos; LTT_RING_CLOSED */
+	uint64_t last_tsc;	/* cycle count of a recent reservation (a lower bound of the last) */
+	char *data;		/* slot 0 (process-local pointer) */
+	uint64_t *commit;	/* per slot: bytes (low 32) and events (high 32) committed, mod 2^32 */
+	uint64_t pos_mask;	/* (block_size - 1) | LTT_RING_CLOSED */
+	uint64_t ring_mask;	/* blocks * block_size - 1: data offset of write_off */
+	uint32_t shift;		/* log2(block_size) */
+	uint32_t slot_mask;	/* blocks - 1 */
+	uint32_t limit;		/* block_size - 30: reservations end at or before it */
+	uint32_t max_payload;	/* largest payload recorded: block_size - 128 - 6 */
+	/* Line 2: read-only after creation. */
+	uint32_t index;		/* ring number in the region */
+	uint32_t blocks_log2;
+	uint32_t overwrite;	/* flight mode: openers take the oldest complete block */
+	uint32_t block_size;
+	uint64_t data_off, commit_off, base_off;	/* offsets from the region start */
+	uint32_t *base;		/* per slot: high half of commit when its block was opened */
+	uint64_t pad1[3];
+	/* Line 3: events dropped and not yet reported in an events_lost record, per cause. */
+	uint64_t lost[8];
+	/* Line 4: the consumer (discard mode): next block sequence number to write. */
+	uint64_t consumed;
+	uint64_t pad2[7];
+	/* Line 5: flight mode accounting, by openers. */
+	uint64_t overwritten_blocks;
+	uint64_t overwritten_events;
+	/* Flight snapshot in progress: nonzero k + 1 keeps blocks >= k from being overwritten (openers
+	 * drop instead, counted buffer_full); 0: none. Written by the snapshot (recorder/snapshot.c). */
+	uint64_t snap_hold;
+	uint64_t pad3[5];
+} __attribute__((aligned(64)));
+
+#define LTT_REGION_MAGIC	"LTTRING1"
+#define LTT_REGION_OVERWRITE	1u	/* flags: flight mode (the CPU rings overwrite) */
+
+/* The region: this header, the rings, then commit words, bases and blocks (doc/recorder.md). */
+struct ltt_region {
+	char magic[8];
+	uint32_t version;	/* 1 */
+	uint32_t flags;		/* LTT_REGION_* */
+	uint32_t ncpu;		/* CPU rings 0 .. ncpu - 1 */
+	uint32_t nrings;	/* ncpu + LTT_CONTROL_RINGS */
+	uint32_t block_size;
+	uint32_t blocks;	/* per ring */
+	uint64_t size;		/* bytes of the whole region */
+	int32_t pid;		/* the recording process */
+	uint32_t clock_kind;
+	uint64_t cycles_per_second;
+	uint64_t start_cycles;
+	uint64_t start_time_ns;	/* CLOCK_REALTIME at start_cycles, ns since the Epoch */
+	uint64_t reserved[18];	/* for the flight recorder (recovery metadata) */
+	struct ltt_ring rings[];
+} __attribute__((aligned(64)));
+
+/* Control rings follow the CPU rings, in this order. */
+enum ltt_control_ring {
+	LTT_RING_FACILITIES,
+	LTT_RING_PROCESSES,
+	LTT_RING_INTERRUPTS,
+	LTT_RING_PERSISTENT,
+	LTT_CONTROL_RINGS
+};
+
+/* What the event path reads: one cache line. */
+struct ltt_runtime {
+	int recording;			/* ltt_is_recording() */
+	uint32_t clock_kind;		/* enum ltt_clock_kind */
+	struct ltt_region *region;	/* NULL when not recording; never unmapped (doc/recorder.md) */
+};
+extern struct ltt_runtime ltt_rt;
+
+uint64_t ltt_clock_now_slow(void);
+unsigned ltt_cpu_id_slow(void);
+
+#pragma GCC visibility pop
+
+/* The cycle counter (doc/format.md section 5). */
+static inline uint64_t ltt_clock_now(void)
+{
+#if defined(__x86_64__)
+	if (ltt_likely(ltt_rt.clock_kind == LTT_CLOCK_TSC))
+		return __builtin_ia32_rdtsc();
+#endif
+	return ltt_clock_now_slow();
+}
+
+/* The CPU this thread runs on (a hint: the reservation stays correct if it migrates). */
+static inline unsigned ltt_cpu_id(void)
+{
+#if defined(LTT_HAVE_RSEQ) && defined(__x86_64__)
+	if (ltt_likely(__rseq_size != 0)) {
+		char *tp;
+		int32_t cpu;
+
+		__asm__ ("mov %%fs:0, %0" : "=r"(tp));
+		cpu = *(const volatile int32_t *)(tp + __rseq_offset + offsetof(struct rseq, cpu_id));
+		if (ltt_likely(cpu >= 0))
+			return (unsigned)cpu;
+	}
+#endif
+	return ltt_cpu_id_slow();
+}
+
+#endif

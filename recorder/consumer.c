@@ -1,0 +1,258 @@
+/* recorder/consumer.c: the consumer thread of discard mode: writes each complete block of every ring
+ * to its tracefile, in order, never blocking writers; counts blocks that could not be written and
+ * announces them with summary blocks (doc/format.md section 7, doc/recorder.md "Faults"). */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "recorder.h"
+#include "threads.h"
+
+#define POLL_NS		1000000		/* idle poll period: 1 ms */
+#define FINAL_WAIT_NS	2000000000ull	/* stop waits this long for writers still committing */
+
+struct out {
+	int fd;			/* -1: not open yet */
+	int open_failed;
+	uint64_t fblocks;	/* blocks in the file */
+	uint32_t lost_blocks;	/* not written since the last block that was */
+	uint64_t lost_events;
+};
+
+static struct {
+	struct ltt_trace_state *t;
+	struct out *outs;
+	char *scratch;		/* one block: summary and final blocks */
+	pthread_t thread;
+	int running;
+	int stop;		/* ltt_set by ltt_consumer_stop(), read by the thread */
+	int warned;
+} C;
+
+static void ring_name(unsigned i, char *buf, size_t n)
+{
+	static const char *const ctl[] = { "facilities", "processes", "interrupts", "persistent" };
+
+	if (i < C.t->ncpu)
+		snprintf(buf, n, "cpu/%u", i);
+	else
+		snprintf(buf, n, "control/%s", ctl[i - C.t->ncpu]);
+}
+
+static void warn_once(unsigned i, int err)
+{
+	char name[64];
+
+	if (C.warned++)
+		return;
+	ring_name(i, name, sizeof(name));
+	ltt_warn("%s/%s: %s (blocks lost are counted in the trace)", C.t->path, name, strerror(err));
+}
+
+static int out_open(unsigned i)
+{
+	struct out *o = &C.outs[i];
+	char name[64], p[PATH_MAX + 64];
+
+	if (o->fd >= 0)
+		return 0;
+	if (o->open_failed)
+		return -1;
+	ring_name(i, name, sizeof(name));
+	snprintf(p, sizeof(p), "%s/%s", C.t->path, name);
+	o->fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (o->fd < 0) {
+		o->open_failed = 1;
+		warn_once(i, errno);
+		return -1;
+	}
+	return 0;
+}
+
+static int pwrite_all(int fd, const char *b, size_t n, off_t off)
+{
+	while (n) {
+		ssize_t w = pwrite(fd, b, n, off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return errno;
+		if (w == 0)
+			return ENOSPC;
+		b += w;
+		n -= (size_t)w;
+		off += w;
+	}
+	return 0;
+}
+
+/* Writes one block of ring i (events: its non-builtin events, for the count if it is lost). */
+static void put_block(unsigned i, const char *blk, uint64_t events)
+{
+	struct out *o = &C.outs[i];
+	uint32_t bs = C.t->block_size;
+	int err;
+
+	if (out_open(i))
+		goto lost;
+	if (o->lost_blocks) {
+		ltt_block_summary(C.scratch, bs, blk, o->lost_blocks, o->lost_events);
+		err = pwrite_all(o->fd, C.scratch, bs, (off_t)(o->fblocks * bs));
+		if (err) {
+			warn_once(i, err);
+			goto lost;
+		}
+		o->fblocks++;
+		o->lost_blocks = 0;
+		o->lost_events = 0;
+	}
+	err = pwrite_all(o->fd, blk, bs, (off_t)(o->fblocks * bs));
+	if (err) {
+		warn_once(i, err);
+		goto lost;
+	}
+	o->fblocks++;
+	return;
+lost:
+	o->lost_blocks++;
+	o->lost_events += events;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Writes the complete blocks of ring i. final: the ring is closed; wait for blocks still being
+ * committed until deadline, then count them lost. Returns the number of blocks handled. */
+static unsigned drain(unsigned i, int final, uint64_t deadline)
+{
+	struct ltt_ring *r = &C.t->rg->rings[i];
+	unsigned n = 0;
+
+	for (;;) {
+		uint64_t seq = ltt_read(&r->consumed);
+
+		if (!ltt_ring_block_complete(r, seq)) {
+			if (!final || seq >= ltt_ring_head_seq(r))
+				return n;
+			if (now_ns() < deadline) {
+				nanosleep(&(struct timespec){ 0, 100000 }, NULL);
+				continue;
+			}
+			/* A writer never committed: the block cannot be written. */
+			C.outs[i].lost_blocks++;
+			C.outs[i].lost_events += ltt_ring_block_events(r, seq);
+		} else {
+			put_block(i, ltt_ring_block(r, seq), ltt_ring_block_events(r, seq));
+		}
+		/* Full barrier (B3): done reading the slot before releasing it; pairs with B5. */
+		ltt_smp_mb();
+		ltt_set(&r->consumed, seq + 1);
+		n++;
+	}
+}
+
+static int ring_is_written(unsigned i)
+{
+	/* flight mode: no I/O while recording; control rings stay in memory for every snapshot */
+	(void)i;
+	return C.t->mode != LTT_MODE_FLIGHT;
+}
+
+static void *consumer_main(void *arg)
+{
+	sigset_t all;
+
+	(void)arg;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	while (!ltt_read(&C.stop)) {
+		unsigned work = 0;
+
+		for (unsigned i = 0; i < C.t->rg->nrings; i++)
+			if (ring_is_written(i))
+				work += drain(i, 0, 0);
+		if (!work)
+			nanosleep(&(struct timespec){ 0, POLL_NS }, NULL);
+	}
+	return NULL;
+}
+
+int ltt_consumer_start(struct ltt_trace_state *t)
+{
+	unsigned n = t->rg->nrings;
+	int rc;
+
+	memset(&C, 0, sizeof(C));
+	C.t = t;
+	C.outs = calloc(n, sizeof(*C.outs));
+	C.scratch = malloc(t->block_size);
+	if (!C.outs || !C.scratch) {
+		free(C.outs);
+		free(C.scratch);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < n; i++)
+		C.outs[i].fd = -1;
+	/* control/facilities, processes and interrupts always exist (doc/format.md section 1). */
+	for (unsigned i = t->ncpu; i < t->ncpu + LTT_RING_PERSISTENT; i++)
+		if (out_open(i))
+			break;
+	rc = ltt_real_pthread_create(&C.thread, NULL, consumer_main, NULL);
+	if (rc) {
+		for (unsigned i = 0; i < n; i++)
+			if (C.outs[i].fd >= 0)
+				close(C.outs[i].fd);
+		free(C.outs);
+		free(C.scratch);
+		return -rc;
+	}
+	C.running = 1;
+	return 0;
+}
+
+void ltt_consumer_stop(void)
+{
+	uint64_t deadline = now_ns() + FINAL_WAIT_NS;
+
+	if (!C.running)
+		return;
+	ltt_set(&C.stop, 1);
+	pthread_join(C.thread, NULL);
+	C.running = 0;
+	for (unsigned i = 0; i < C.t->rg->nrings; i++) {
+		struct ltt_ring *r = &C.t->rg->rings[i];
+		struct out *o = &C.outs[i];
+		int lost = 0;
+
+		if (!ring_is_written(i))
+			continue;
+		drain(i, 1, deadline);
+		for (unsigned c = 0; c < LTT_LOST_CAUSES; c++)
+			lost |= ltt_read(&r->lost[c]) != 0;
+		/* Pending lost counts go in one last block (doc/format.md section 7); it also carries
+		 * the summary of blocks that could not be written before it. */
+		if (lost || o->lost_blocks) {
+			ltt_block_lost_only(C.scratch, r, ltt_clock_now(), (uint32_t)ltt_ring_head_seq(r));
+			memcpy(ltt_ring_block(r, ltt_ring_head_seq(r)), C.scratch, C.t->block_size);
+			put_block(i, ltt_ring_block(r, ltt_ring_head_seq(r)), 0);
+		}
+		if (o->fd >= 0 && close(o->fd) && !C.warned++)
+			ltt_warn("%s: %s", C.t->path, strerror(errno));
+	}
+	free(C.outs);
+	free(C.scratch);
+	C.outs = NULL;
+	C.scratch = NULL;
+}

@@ -1,0 +1,328 @@
+/* recorder/control.c: starting and stopping a trace (from LTT_TRACE or the API), exit and fork, and
+ * the out-of-line entry of the event path. */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "flight.h"
+#include "recorder.h"
+#include "threads.h"
+
+#define DEFAULT_BLOCK_SIZE	(1u << 20)
+#define DEFAULT_BLOCKS		16u
+#define MAX_BLOCKS		65536u
+
+struct ltt_runtime ltt_rt;
+struct ltt_trace_state ltt_cur;
+
+static pthread_mutex_t ctl_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct ltt_region *spare;	/* a stopped trace's region, kept mapped (doc/recorder.md) */
+static int atexit_done, atfork_done;
+
+void ltt_warn(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	fprintf(stderr, "ltt: %s\n", buf);
+}
+
+unsigned ltt_cpu_id_slow(void)
+{
+	int c = sched_getcpu();
+
+	return c < 0 ? 0 : (unsigned)c;
+}
+
+int ltt_event_reserve_slow(struct ltt_slot *s, struct ltt_facility *fac, unsigned event_index,
+			   size_t payload_len, unsigned event_flags)
+{
+	struct ltt_region *rg;
+	uint16_t base;
+
+	if (!fac)
+		return 0;
+	base = ltt_read(&fac->base_code);
+	if (!base) {
+		ltt_facility_register(fac);
+		base = ltt_read(&fac->base_code);
+		if (!base)
+			return 0;
+	}
+	if (event_index >= fac->n_events)
+		return 0;
+	/* Acquire: pairs with the release store of ltt_start(). */
+	rg = ltt_read(&ltt_rt.region);
+	if (!rg)
+		return 0;
+	return ltt_ring_reserve_slow(s, ltt_event_ring(rg, fac, event_index, event_flags),
+				     (uint16_t)(base + event_index), payload_len, 1);
+}
+
+/* ---- options -------------------------------------------------------------------------------------- */
+
+static int parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -EINVAL;
+	if (*end == 'k' || *end == 'K')
+		v <<= 10, end++;
+	else if (*end == 'm' || *end == 'M')
+		v <<= 20, end++;
+	if (*end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+static int check_geometry(size_t bs, unsigned blocks, char *why, size_t n)
+{
+	if (!pow2(bs) || bs < LTT_BLOCK_SIZE_MIN || bs > LTT_BLOCK_SIZE_MAX) {
+		snprintf(why, n, "block size %zu: not a power of two in [4096, 256M]", bs);
+		return -EINVAL;
+	}
+	if (!pow2(blocks) || blocks < 2 || blocks > MAX_BLOCKS) {
+		snprintf(why, n, "blocks %u: not a power of two in [2, %u]", blocks, MAX_BLOCKS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- start / stop --------------------------------------------------------------------------------- */
+
+static void atexit_stop(void)
+{
+	ltt_stop();
+}
+
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&ctl_lock);
+	ltt_registry_lock();
+}
+
+static void fork_parent(void)
+{
+	ltt_registry_unlock();
+	pthread_mutex_unlock(&ctl_lock);
+}
+
+/* The child records nothing: its copy of the rings is never written or read again. It may call
+ * ltt_start() for a trace of its own (the consumer thread does not exist in it). */
+static void fork_child(void)
+{
+	ltt_set(&ltt_rt.recording, 0);
+	ltt_set(&ltt_rt.region, NULL);
+	ltt_cur.rg = NULL;
+	spare = NULL;
+	ltt_registry_unlock();
+	pthread_mutex_unlock(&ctl_lock);
+}
+
+static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
+{
+	struct ltt_region_geom g;
+	struct ltt_region *rg = NULL;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	size_t bs = opt->block_size ? opt->block_size : DEFAULT_BLOCK_SIZE;
+	unsigned blocks = opt->blocks ? opt->blocks : DEFAULT_BLOCKS;
+	int rc, shm_fd;
+
+	if (ltt_cur.rg)
+		return -EBUSY;
+	rc = check_geometry(bs, blocks, why, whylen);
+	if (rc)
+		return rc;
+	if (opt->mode != LTT_MODE_DISCARD && opt->mode != LTT_MODE_FLIGHT) {
+		snprintf(why, whylen, "mode %d: unknown", (int)opt->mode);
+		return -EINVAL;
+	}
+	if (ncpu < 1)
+		ncpu = 1;
+	g.ncpu = (uint32_t)ncpu;
+	g.block_size = (uint32_t)bs;
+	g.blocks = blocks;
+	g.flags = opt->mode == LTT_MODE_FLIGHT ? LTT_REGION_OVERWRITE : 0;
+	rc = ltt_tracedir_make(opt->path, ltt_cur.path, sizeof(ltt_cur.path));
+	if (rc) {
+		snprintf(why, whylen, "%s: %s", opt->path ? opt->path : "(null)", strerror(-rc));
+		return rc;
+	}
+	/* flight mode: settings, and the rings' file under LTT_SHM_DIR (recorder/flight_control.c) */
+	shm_fd = opt->mode == LTT_MODE_FLIGHT ? ltt_flight_prepare(opt, &g, why, whylen) : -1;
+	if (shm_fd < -1)
+		return shm_fd;
+	if (shm_fd < 0 && spare && spare->ncpu == g.ncpu && spare->block_size == g.block_size &&
+	    spare->blocks == g.blocks) {
+		rg = spare;
+		spare = NULL;
+		ltt_region_reset(rg, g.flags);
+	} else {
+		rc = ltt_region_create(&rg, &g, shm_fd);
+		if (rc) {
+			snprintf(why, whylen, "ring buffers of %zu bytes: %s", ltt_region_size(&g), strerror(-rc));
+			return rc;
+		}
+	}
+	ltt_cur.mode = opt->mode;
+	ltt_cur.rg = rg;
+	ltt_cur.block_size = g.block_size;
+	ltt_cur.blocks = g.blocks;
+	ltt_cur.ncpu = g.ncpu;
+	ltt_clock_start();
+	rg->clock_kind = ltt_rt.clock_kind;
+	rg->cycles_per_second = ltt_timemap.cycles_per_second;
+	rg->start_cycles = ltt_timemap.start_cycles;
+	rg->start_time_ns = ltt_timemap.start_ns;
+	rc = ltt_tracedir_system_xml(&ltt_cur);
+	if (!rc && opt->mode == LTT_MODE_FLIGHT)
+		rc = ltt_flight_start(&ltt_cur, shm_fd);
+	if (!rc)
+		rc = ltt_consumer_start(&ltt_cur);
+	if (rc) {
+		snprintf(why, whylen, "%s: %s", ltt_cur.path, strerror(-rc));
+		ltt_cur.rg = NULL;
+		spare = rg;
+		return rc;
+	}
+	/* Release: the region and clock are initialised before writers can see them; pairs with the
+	 * acquire loads in ltt_event_reserve() (and ltt_is_recording()). */
+	ltt_set(&ltt_rt.region, rg);
+	ltt_set(&ltt_rt.recording, 1);
+	ltt_facilities_emit_all();
+	ltt_core_emit_processes();
+	ltt_core_emit_interrupts();
+	if (!atexit_done++)
+		atexit(atexit_stop);
+	if (!atfork_done++)
+		pthread_atfork(fork_prepare, fork_parent, fork_child);
+	return 0;
+}
+
+int ltt_start(const struct ltt_options *opt)
+{
+	char why[PATH_MAX + 128] = "";
+	int rc;
+
+	if (!opt)
+		return -EINVAL;
+	pthread_mutex_lock(&ctl_lock);
+	rc = start_locked(opt, why, sizeof(why));
+	pthread_mutex_unlock(&ctl_lock);
+	return rc;
+}
+
+int ltt_stop(void)
+{
+	struct ltt_region *rg;
+
+	pthread_mutex_lock(&ctl_lock);
+	rg = ltt_cur.rg;
+	if (!rg) {
+		pthread_mutex_unlock(&ctl_lock);
+		return 0;
+	}
+	/* B7: no new event starts after this; those that loaded the region find its rings closed. */
+	ltt_set(&ltt_rt.recording, 0);
+	ltt_set(&ltt_rt.region, NULL);
+	for (unsigned i = 0; i < rg->nrings; i++)
+		ltt_ring_flush(&rg->rings[i], 1);
+	ltt_consumer_stop();
+	if (rg->flags & LTT_REGION_OVERWRITE) {
+		ltt_flight_stop();	/* the snapshot at exit (recorder/flight_control.c) */
+	}
+	ltt_region_release_data(rg);
+	ltt_cur.rg = NULL;
+	spare = rg;
+	pthread_mutex_unlock(&ctl_lock);
+	return 0;
+}
+
+int ltt_recording(void)
+{
+	return ltt_is_recording();
+}
+
+const char *ltt_trace_path(void)
+{
+	return ltt_cur.rg ? ltt_cur.path : NULL;
+}
+
+/* ---- LTT_TRACE ------------------------------------------------------------------------------------ */
+
+static int env_options(struct ltt_options *o, char *why, size_t n)
+{
+	const char *mode = getenv("LTT_MODE"), *bs = getenv("LTT_BLOCK_SIZE"), *bl = getenv("LTT_BLOCKS");
+	uint64_t v;
+
+	memset(o, 0, sizeof(*o));
+	o->path = getenv("LTT_TRACE");
+	o->shm_dir = getenv("LTT_SHM_DIR");
+	if (mode && *mode) {
+		if (!strcmp(mode, "discard"))
+			o->mode = LTT_MODE_DISCARD;
+		else if (!strcmp(mode, "flight"))
+			o->mode = LTT_MODE_FLIGHT;
+		else {
+			snprintf(why, n, "LTT_MODE=%s: not discard or flight", mode);
+			return -EINVAL;
+		}
+	}
+	if (bs && *bs) {
+		if (parse_size(bs, &v) || !pow2(v) || v < LTT_BLOCK_SIZE_MIN || v > LTT_BLOCK_SIZE_MAX) {
+			snprintf(why, n, "LTT_BLOCK_SIZE=%s: not a power of two in [4096, 256M]", bs);
+			return -EINVAL;
+		}
+		o->block_size = (size_t)v;
+	}
+	if (bl && *bl) {
+		if (parse_size(bl, &v) || !pow2(v) || v < 2 || v > MAX_BLOCKS) {
+			snprintf(why, n, "LTT_BLOCKS=%s: not a power of two in [2, %u]", bl, MAX_BLOCKS);
+			return -EINVAL;
+		}
+		o->blocks = (unsigned)v;
+	}
+	return 0;
+}
+
+__attribute__((constructor(102))) static void env_start(void)
+{
+	char why[PATH_MAX + 128] = "";
+	struct ltt_options o;
+	const char *path = getenv("LTT_TRACE");
+	int rc;
+
+	if (!path || !*path)
+		return;
+	rc = env_options(&o, why, sizeof(why));
+	if (!rc) {
+		pthread_mutex_lock(&ctl_lock);
+		rc = start_locked(&o, why, sizeof(why));
+		pthread_mutex_unlock(&ctl_lock);
+	}
+	if (rc)
+		ltt_warn("%s; not tracing", why[0] ? why : strerror(-rc));
+}

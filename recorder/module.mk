@@ -1,0 +1,7 @@
+# recorder: the core facility's XML is compiled into libltt (libltt registers it itself and must not
+# depend on libxml2): $(BUILD)/gen/ltt-core-xml.h holds the <facility> element as a C string.
+$(BUILD)/gen/ltt-core-xml.h: eventdefs/core.xml recorder/module.mk
+	@mkdir -p $(@D)
+	sed -n '/<facility/,/<\/facility>/p' $< | sed -e 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' > $@.tmp
+	mv $@.tmp $@
+$(O)/recorder/core.o: $(BUILD)/gen/ltt-core-xml.h

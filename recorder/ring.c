@@ -1,0 +1,402 @@
+/* recorder/ring.c: the out-of-line half of the ring buffer: opening and sealing blocks, heartbeats,
+ * drops, flushes, and the region's memory (doc/recorder.md). */
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "ring.h"
+
+#define ALIGN_UP(x, a) (((x) + (a) - 1) & ~((uint64_t)(a) - 1))
+
+static unsigned log2u(uint64_t v)
+{
+	return (unsigned)__builtin_ctzll(v);
+}
+
+static uint64_t region_page(void)
+{
+	long p = sysconf(_SC_PAGESIZE);
+
+	return p > 0 ? (uint64_t)p : 4096u;
+}
+
+/* Offsets of the region's parts. */
+struct layout {
+	uint64_t commit_off, base_off, data_off, size;
+};
+
+static void layout_of(const struct ltt_region_geom *g, struct layout *l)
+{
+	uint64_t nrings = g->ncpu + LTT_CONTROL_RINGS;
+	uint64_t slots = nrings * g->blocks;
+	uint64_t page = region_page();
+
+	l->commit_off = ALIGN_UP(sizeof(struct ltt_region) + nrings * sizeof(struct ltt_ring), 64);
+	l->base_off = ALIGN_UP(l->commit_off + slots * sizeof(uint64_t), 64);
+	l->data_off = ALIGN_UP(l->base_off + slots * sizeof(uint32_t), page);
+	l->size = l->data_off + slots * g->block_size;
+}
+
+size_t ltt_region_size(const struct ltt_region_geom *g)
+{
+	struct layout l;
+
+	layout_of(g, &l);
+	return l.size;
+}
+
+static void ring_init(struct ltt_region *rg, unsigned i, uint32_t flags)
+{
+	struct ltt_ring *r = &rg->rings[i];
+	char *base = (char *)rg;
+	struct layout l;
+	struct ltt_region_geom g = { rg->ncpu, rg->block_size, rg->blocks, flags };
+	uint32_t bs = rg->block_size;
+
+	layout_of(&g, &l);
+	memset(r, 0, sizeof(*r));
+	r->index = i;
+	r->block_size = bs;
+	r->shift = log2u(bs);
+	r->blocks_log2 = log2u(rg->blocks);
+	r->slot_mask = rg->blocks - 1;
+	r->ring_mask = (uint64_t)rg->blocks * bs - 1;
+	r->pos_mask = (uint64_t)(bs - 1) | LTT_RING_CLOSED;
+	r->limit = bs - LTT_BLOCK_MARK_SIZE - 4;
+	r->max_payload = bs - 128 - LTT_EVENT_HEADER;
+	/* Control rings never overwrite: the state they hold must survive (doc/format.md s. 8). */
+	r->overwrite = (flags & LTT_REGION_OVERWRITE) && i < rg->ncpu;
+	r->data_off = l.data_off + (uint64_t)i * rg->blocks * bs;
+	r->commit_off = l.commit_off + (uint64_t)i * rg->blocks * sizeof(uint64_t);
+	r->base_off = l.base_off + (uint64_t)i * rg->blocks * sizeof(uint32_t);
+	r->data = base + r->data_off;
+	r->commit = (uint64_t *)(base + r->commit_off);
+	r->base = (uint32_t *)(base + r->base_off);
+	memset(r->commit, 0, rg->blocks * sizeof(uint64_t));
+	memset(r->base, 0, rg->blocks * sizeof(uint32_t));
+}
+
+void ltt_region_reset(struct ltt_region *rg, uint32_t flags)
+{
+	rg->flags = flags;
+	for (unsigned i = 0; i < rg->nrings; i++)
+		ring_init(rg, i, flags);
+}
+
+int ltt_region_create(struct ltt_region **out, const struct ltt_region_geom *g, int fd)
+{
+	struct ltt_region *rg;
+	struct layout l;
+	void *m;
+
+	if (g->ncpu == 0 || g->block_size < LTT_BLOCK_SIZE_MIN || g->block_size > LTT_BLOCK_SIZE_MAX ||
+	    (g->block_size & (g->block_size - 1)) || g->blocks < 2 || (g->blocks & (g->blocks - 1)))
+		return -EINVAL;
+	layout_of(g, &l);
+	if (fd < 0)
+		m = mmap(NULL, l.size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	else
+		m = mmap(NULL, l.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		return -errno;
+	rg = m;
+	memset(rg, 0, sizeof(*rg));
+	memcpy(rg->magic, LTT_REGION_MAGIC, sizeof(rg->magic));
+	rg->version = 1;
+	rg->ncpu = g->ncpu;
+	rg->nrings = g->ncpu + LTT_CONTROL_RINGS;
+	rg->block_size = g->block_size;
+	rg->blocks = g->blocks;
+	rg->size = l.size;
+	rg->pid = (int32_t)getpid();
+	ltt_region_reset(rg, g->flags);
+	*out = rg;
+	return 0;
+}
+
+void ltt_region_release_data(struct ltt_region *rg)
+{
+	char *data = (char *)rg + rg->rings[0].data_off;
+	size_t len = (size_t)rg->nrings * rg->blocks * rg->block_size;
+
+	/* Pages read back as zeros; a late writer of a closed ring never gets to write there. */
+	madvise(data, len, MADV_DONTNEED);
+}
+
+/* ---- blocks --------------------------------------------------------------------------------------- */
+
+static void put16(char *p, uint16_t v) { memcpy(p, &v, 2); }
+static void put32(char *p, uint32_t v) { memcpy(p, &v, 4); }
+static void put64(char *p, uint64_t v) { memcpy(p, &v, 8); }
+
+static void header(char *p, uint16_t id, uint64_t c)
+{
+	put16(p, id);
+	put32(p + 2, (uint32_t)c);
+}
+
+void ltt_block_mark(char *p, uint16_t id, uint64_t c, uint32_t block_id)
+{
+	uint32_t sec, nsec;
+
+	ltt_clock_anchor(c, &sec, &nsec);
+	header(p, id, c);
+	put32(p + 6, sec);
+	put32(p + 10, nsec);
+	put64(p + 14, c);
+	put32(p + 22, block_id);
+}
+
+static void heartbeat(char *p, uint64_t c)
+{
+	uint32_t sec, nsec;
+
+	ltt_clock_anchor(c, &sec, &nsec);
+	header(p, LTT_B_HEARTBEAT, c);
+	put32(p + 6, sec);
+	put32(p + 10, nsec);
+	put64(p + 14, c);
+}
+
+static void lost_record(char *p, uint64_t c, uint64_t count, uint8_t cause)
+{
+	header(p, LTT_B_EVENTS_LOST, c);
+	put64(p + 6, count);
+	p[14] = (char)cause;
+}
+
+/* Writes block_end at pos, the zero fill and the trailer of block seq (its slot at blk). */
+static void seal(char *blk, uint32_t bs, uint64_t pos, uint64_t c, uint64_t seq)
+{
+	ltt_block_mark(blk + pos, LTT_B_BLOCK_END, c, (uint32_t)seq);
+	memset(blk + pos + LTT_BLOCK_MARK_SIZE, 0, bs - 4 - pos - LTT_BLOCK_MARK_SIZE);
+	put32(blk + bs - 4, (uint32_t)pos);
+}
+
+void ltt_block_summary(char *buf, uint32_t bs, const char *next_block, uint32_t blocks, uint64_t events)
+{
+	uint64_t c;
+	char *p = buf;
+
+	memset(buf, 0, bs);
+	memcpy(p, next_block, LTT_BLOCK_MARK_SIZE);
+	put32(p + 22, LTT_SUMMARY_BLOCK_ID);
+	memcpy(&c, next_block + 14, 8);
+	p += LTT_BLOCK_MARK_SIZE;
+	header(p, LTT_B_BLOCKS_LOST, c);
+	put32(p + 6, blocks);
+	put64(p + 10, events);
+	p += LTT_BLOCKS_LOST_SIZE;
+	memcpy(p, next_block, LTT_BLOCK_MARK_SIZE);
+	put16(p, LTT_B_BLOCK_END);
+	put32(p + 22, LTT_SUMMARY_BLOCK_ID);
+	put32(buf + bs - 4, (uint32_t)(p - buf));
+}
+
+int ltt_block_lost_only(char *buf, struct ltt_ring *r, uint64_t c, uint32_t block_id)
+{
+	uint32_t bs = r->block_size;
+	uint64_t pos = LTT_BLOCK_MARK_SIZE;
+	int any = 0;
+
+	memset(buf, 0, bs);
+	ltt_block_mark(buf, LTT_B_BLOCK_START, c, block_id);
+	for (unsigned i = 0; i < LTT_LOST_CAUSES; i++) {
+		uint64_t n = ltt_xchg(&r->lost[i], 0);
+
+		if (!n)
+			continue;
+		lost_record(buf + pos, c, n, (uint8_t)i);
+		pos += LTT_LOST_RECORD_SIZE;
+		any = 1;
+	}
+	seal(buf, bs, pos, c, block_id);
+	return any;
+}
+
+char *ltt_ring_block(const struct ltt_ring *r, uint64_t seq)
+{
+	return r->data + ((seq & r->slot_mask) << r->shift);
+}
+
+/* Low half of a slot's commit word once block seq (of lap seq >> blocks_log2) is complete. */
+static uint32_t complete_mark(const struct ltt_ring *r, uint64_t seq)
+{
+	return (uint32_t)(((seq >> r->blocks_log2) + 1) << r->shift);
+}
+
+int ltt_ring_block_complete(const struct ltt_ring *r, uint64_t seq)
+{
+	/* Acquire (B2): pairs with the committers' full barriers (B1, B4); the caller reads the block
+	 * after this returns 1. */
+	uint64_t w = ltt_read(&r->commit[seq & r->slot_mask]);
+	int done = (uint32_t)w == complete_mark(r, seq);
+
+	ltt_smp_rmb();
+	return done;
+}
+
+uint32_t ltt_ring_block_events(const struct ltt_ring *r, uint64_t seq)
+{
+	uint64_t w = ltt_read(&r->commit[seq & r->slot_mask]);
+	uint32_t carry = complete_mark(r, seq) == 0;
+
+	return (uint32_t)(w >> 32) - ltt_read(&r->base[seq & r->slot_mask]) - carry;
+}
+
+int ltt_ring_block_opened(const struct ltt_ring *r, uint64_t seq)
+{
+	uint64_t w = ltt_read(&r->write_off) & ~LTT_RING_CLOSED;
+
+	return (w >> r->shift) > seq || ((w >> r->shift) == seq && (w & (r->block_size - 1)));
+}
+
+/* ---- reservation ---------------------------------------------------------------------------------- */
+
+/* Can block nseq be opened in its slot? *w gets the slot's commit word (stable when it can). */
+static int slot_free(struct ltt_ring *r, uint64_t nseq, uint64_t *w)
+{
+	uint64_t slot = nseq & r->slot_mask;
+
+	if (r->overwrite) {
+		uint64_t hold = ltt_read(&r->snap_hold);
+
+		/* A snapshot is copying block nseq - n: drop rather than overwrite it. Read after
+		 * write_off (acquire), so a snapshot's hold stored before its flush CAS (B6) is seen
+		 * by every opener whose CAS comes after that flush (recorder/snapshot.c, F1). */
+		if (hold && nseq > r->slot_mask && nseq - r->slot_mask - 1 >= hold - 1)
+			return 0;
+		/* Acquire: pairs with B1/B4 of the writers of the slot's previous block. */
+		*w = ltt_read(&r->commit[slot]);
+		return (uint32_t)*w == (uint32_t)((nseq >> r->blocks_log2) << r->shift);
+	}
+	if (nseq > r->slot_mask && ltt_read(&r->consumed) + r->slot_mask < nseq)
+		return 0;
+	/* Read barrier (B5): the consumer's release of the slot (B3) is seen before its commit word. */
+	ltt_smp_rmb();
+	*w = ltt_read(&r->commit[slot]);
+	return 1;
+}
+
+int ltt_ring_reserve_slow(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, size_t payload_len,
+			  int counted)
+{
+	uint64_t old, nw, tsc, pos, seq, nseq = 0, w = 0, hb;
+	uint64_t size = LTT_EVENT_HEADER + (uint64_t)payload_len;
+	unsigned pending = 0, npending = 0;
+	uint32_t bs = r->block_size;
+	char *p;
+
+	if (payload_len > r->max_payload) {
+		if (!(ltt_read(&r->write_off) & LTT_RING_CLOSED))
+			ltt_add(&r->lost[LTT_LOST_CAUSE_TOO_BIG], 1);
+		return 0;
+	}
+	for (;;) {
+		old = ltt_read(&r->write_off);
+		if (old & LTT_RING_CLOSED)
+			return 0;	/* the event began after stop: not recorded, not lost */
+		tsc = ltt_clock_now();
+		pos = old & (bs - 1);
+		seq = old >> r->shift;
+		hb = 0;
+		if (pos && tsc - ltt_read(&r->last_tsc) >= LTT_HEARTBEAT_CYCLES)
+			hb = LTT_HEARTBEAT_SIZE;
+		if (pos && pos + hb + size <= r->limit) {
+			nw = old + hb + size;
+		} else {
+			nseq = pos ? seq + 1 : seq;
+			if (!slot_free(r, nseq, &w)) {
+				ltt_add(&r->lost[LTT_LOST_CAUSE_BUFFER_FULL], 1);
+				return 0;
+			}
+			pending = npending = 0;
+			for (unsigned i = 0; i < LTT_LOST_CAUSES; i++)
+				if (ltt_read(&r->lost[i])) {
+					pending |= 1u << i;
+					npending++;
+				}
+			hb = LTT_BLOCK_MARK_SIZE + npending * LTT_LOST_RECORD_SIZE;
+			nw = (nseq << r->shift) + hb + size;
+		}
+		/* Full barrier (B5, B6): the slot was seen free before we write into it; orders us with
+		 * other writers and flushes of the ring. */
+		if (ltt_cmpxchg(&r->write_off, old, nw) == old)
+			break;
+	}
+	ltt_set(&r->last_tsc, tsc);
+	if (nw >> r->shift == seq && pos) {
+		/* In the open block: an optional heartbeat, then the event. */
+		p = r->data + (old & r->ring_mask);
+		if (hb) {
+			heartbeat(p, tsc);
+			p += LTT_HEARTBEAT_SIZE;
+		}
+	} else {
+		char *blk = ltt_ring_block(r, nseq);
+		uint64_t slot = nseq & r->slot_mask;
+
+		if (pos) {
+			/* Seal the block that was open; full barrier (B4): block_end and the trailer are
+			 * written before they are counted. */
+			seal(ltt_ring_block(r, seq), bs, pos, tsc, seq);
+			ltt_add(&r->commit[seq & r->slot_mask], bs - pos);
+		}
+		if (r->overwrite && nseq > r->slot_mask) {
+			uint32_t carry = complete_mark(r, nseq - r->slot_mask - 1) == 0;
+
+			/* Events first, then the block, each a full barrier: a snapshot that reads
+			 * overwritten_blocks == k then sees the events of all k blocks (F2). */
+			ltt_add(&r->overwritten_events,
+				(uint32_t)(w >> 32) - ltt_read(&r->base[slot]) - carry);
+			ltt_add(&r->overwritten_blocks, 1);
+		}
+		ltt_set(&r->base[slot], (uint32_t)(w >> 32));
+		ltt_block_mark(blk, LTT_B_BLOCK_START, tsc, (uint32_t)nseq);
+		p = blk + LTT_BLOCK_MARK_SIZE;
+		for (unsigned i = 0; i < LTT_LOST_CAUSES; i++) {
+			if (!(pending & (1u << i)))
+				continue;
+			lost_record(p, tsc, ltt_xchg(&r->lost[i], 0), (uint8_t)i);
+			p += LTT_LOST_RECORD_SIZE;
+		}
+		old = nseq << r->shift;
+	}
+	put16(p, id);
+	put32(p + 2, (uint32_t)tsc);
+	s->payload = p + LTT_EVENT_HEADER;
+	s->commit = &r->commit[(old >> r->shift) & r->slot_mask];
+	s->delta = hb + size + (counted ? 1ull << 32 : 0);
+	return 1;
+}
+
+int ltt_ring_flush(struct ltt_ring *r, int close)
+{
+	uint64_t old, nw, tsc, pos, seq;
+	uint32_t bs = r->block_size;
+
+	for (;;) {
+		old = ltt_read(&r->write_off);
+		if (old & LTT_RING_CLOSED)
+			return 0;
+		tsc = ltt_clock_now();
+		pos = old & (bs - 1);
+		seq = old >> r->shift;
+		if (!pos && !close)
+			return 0;
+		nw = pos ? (seq + 1) << r->shift : old;
+		if (close)
+			nw |= LTT_RING_CLOSED;
+		/* Full barrier (B6): pairs with the writers' CAS on the same word. */
+		if (ltt_cmpxchg(&r->write_off, old, nw) == old)
+			break;
+	}
+	if (!pos)
+		return 0;
+	seal(ltt_ring_block(r, seq), bs, pos, tsc, seq);
+	/* Full barrier (B4): pairs with B2 of the consumer. */
+	ltt_add(&r->commit[seq & r->slot_mask], bs - pos);
+	return 1;
+}

@@ -1,0 +1,83 @@
+/* recorder/ring.h: the ring buffer's out-of-line operations (doc/recorder.md: the block state machine,
+ * the barrier pairs). Used by the consumer, the control code and the flight recorder. */
+#ifndef LTT_RECORDER_RING_H
+#define LTT_RECORDER_RING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <ltt/ltt.h>
+
+/* Builtin event ids and sizes (doc/format.md section 6). */
+enum {
+	LTT_B_FACILITY_LOAD = 0,
+	LTT_B_EVENTS_LOST = 1,
+	LTT_B_BLOCKS_LOST = 2,
+	LTT_B_BLOCK_START = 17,
+	LTT_B_BLOCK_END = 18,
+	LTT_B_HEARTBEAT = 19,
+};
+#define LTT_BLOCK_MARK_SIZE	26	/* block_start / block_end: header + 20 */
+#define LTT_HEARTBEAT_SIZE	22	/* header + 16 */
+#define LTT_LOST_RECORD_SIZE	15	/* events_lost: header + 9 */
+#define LTT_BLOCKS_LOST_SIZE	18	/* blocks_lost: header + 12 */
+#define LTT_SUMMARY_BLOCK_ID	0xFFFFFFFFu
+#define LTT_BLOCK_SIZE_MIN	4096u
+#define LTT_BLOCK_SIZE_MAX	(256u << 20)
+
+enum ltt_lost_cause_rec { LTT_LOST_CAUSE_BUFFER_FULL, LTT_LOST_CAUSE_TOO_BIG, LTT_LOST_CAUSE_NESTED,
+			  LTT_LOST_CAUSE_TORN, LTT_LOST_CAUSE_INTERNAL };
+
+struct ltt_region_geom {
+	uint32_t ncpu;		/* CPU rings; LTT_CONTROL_RINGS more are added */
+	uint32_t block_size;	/* power of two in [LTT_BLOCK_SIZE_MIN, LTT_BLOCK_SIZE_MAX] */
+	uint32_t blocks;	/* per ring, power of two >= 2 */
+	uint32_t flags;		/* LTT_REGION_OVERWRITE */
+};
+
+/* Bytes of a region of this geometry (page aligned). */
+size_t ltt_region_size(const struct ltt_region_geom *g);
+/* Maps and initialises a region: fd < 0 anonymous memory, else MAP_SHARED of the file (which must
+ * already be ltt_region_size() bytes). Rings start empty with no block opened. */
+int ltt_region_create(struct ltt_region **out, const struct ltt_region_geom *g, int fd);
+/* Re-initialises the rings of a region (all blocks free, counters zero) for a new trace. Only when no
+ * writer can reserve in it (the rings are closed). */
+void ltt_region_reset(struct ltt_region *rg, uint32_t flags);
+/* Releases the memory of the blocks (MADV_DONTNEED); the mapping and ring headers stay valid. */
+void ltt_region_release_data(struct ltt_region *rg);
+
+/* Seals the open block of r (writes its block_end); close != 0 also closes the ring for good.
+ * Safe against concurrent writers. Returns 1 if a block was sealed, else 0. */
+int ltt_ring_flush(struct ltt_ring *r, int close);
+/* Nonzero when every byte of block seq is committed (B2: the caller may then read it). */
+int ltt_ring_block_complete(const struct ltt_ring *r, uint64_t seq);
+/* The block slot that holds (or will hold) block seq. */
+char *ltt_ring_block(const struct ltt_ring *r, uint64_t seq);
+/* Non-builtin events committed in block seq (complete blocks only). */
+uint32_t ltt_ring_block_events(const struct ltt_ring *r, uint64_t seq);
+/* Sequence number of the block write_off is in (the next to open when its position is 0). */
+static inline uint64_t ltt_ring_head_seq(const struct ltt_ring *r)
+{
+	return (ltt_read(&r->write_off) & ~LTT_RING_CLOSED) >> r->shift;
+}
+/* Nonzero when block seq has been opened or passed (write_off beyond its start). */
+int ltt_ring_block_opened(const struct ltt_ring *r, uint64_t seq);
+
+/* Writes a block_start/block_end (id) at p: anchor of cycle count c, block_id. */
+void ltt_block_mark(char *p, uint16_t id, uint64_t c, uint32_t block_id);
+/* Builds in buf (block_size bytes) a summary block (doc/format.md section 7) whose anchor repeats the
+ * block_start of next_block. */
+void ltt_block_summary(char *buf, uint32_t block_size, const char *next_block, uint32_t blocks,
+		       uint64_t events);
+/* Builds in buf a block with block_id id holding one events_lost record per non-zero count of lost[]
+ * (taken from the ring's counters) at cycle count c. Returns 1 if any count was non-zero, else 0. */
+int ltt_block_lost_only(char *buf, struct ltt_ring *r, uint64_t c, uint32_t block_id);
+
+/* Reserves an event of id (builtin or control events of the recorder): as ltt_event_reserve. */
+static inline int ltt_ring_reserve(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, size_t payload_len,
+				   int counted)
+{
+	return ltt_ring_reserve_slow(s, r, id, payload_len, counted);
+}
+
+#endif

@@ -1,0 +1,250 @@
+/* recorder/tracedir.c: the trace directory: its name, info/system.xml, eventdefs/ files
+ * (doc/format.md sections 1 and 3). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "recorder.h"
+
+/* mkdir -p of path's parents and path itself (EEXIST is not an error for parents). */
+static int mkdirs(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(path, 0777) && errno != EEXIST) {
+			int e = -errno;
+
+			*p = '/';
+			return e;
+		}
+		*p = '/';
+	}
+	return 0;
+}
+
+static int program_name(char *buf, size_t n)
+{
+	FILE *f = fopen("/proc/self/comm", "re");
+
+	snprintf(buf, n, "prog");
+	if (!f)
+		return -errno;
+	if (fgets(buf, (int)n, f))
+		buf[strcspn(buf, "\n")] = 0;
+	fclose(f);
+	for (char *p = buf; *p; p++)
+		if (*p == '/' || *p == ' ')
+			*p = '_';
+	return 0;
+}
+
+static int make_sub(const char *dir)
+{
+	static const char *const subs[] = { "eventdefs", "info", "control", "cpu" };
+	char p[PATH_MAX];
+
+	for (unsigned i = 0; i < 4; i++) {
+		if ((size_t)snprintf(p, sizeof(p), "%s/%s", dir, subs[i]) >= sizeof(p))
+			return -ENAMETOOLONG;
+		if (mkdir(p, 0777) && errno != EEXIST)
+			return -errno;
+	}
+	return 0;
+}
+
+int ltt_tracedir_make(const char *path, char *out, size_t outlen)
+{
+	struct stat st;
+	char prog[64], stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	int rc;
+
+	if (!path || !*path)
+		return -EINVAL;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		gmtime_r(&now, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S", &tm);
+		program_name(prog, sizeof(prog));
+		for (unsigned i = 1; i < 1000; i++) {
+			size_t n = i == 1 ? (size_t)snprintf(out, outlen, "%s/%s-%d-%s", path, prog, (int)getpid(), stamp)
+					  : (size_t)snprintf(out, outlen, "%s/%s-%d-%s-%u", path, prog, (int)getpid(),
+							     stamp, i);
+			if (n >= outlen)
+				return -ENAMETOOLONG;
+			if (mkdir(out, 0777) == 0)
+				return make_sub(out);
+			if (errno != EEXIST)
+				return -errno;
+		}
+		return -EEXIST;
+	}
+	if ((size_t)snprintf(out, outlen, "%s", path) >= outlen)
+		return -ENAMETOOLONG;
+	rc = mkdirs(out);
+	if (rc)
+		return rc;
+	if (mkdir(out, 0777) && errno != EEXIST)
+		return -errno;
+	return make_sub(out);
+}
+
+/* Writes s XML-escaped. */
+static void xml_str(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default:
+			if ((unsigned char)*s >= 0x20 || *s == '\t')
+				fputc(*s, f);
+		}
+	}
+}
+
+static void attr(FILE *f, const char *name, const char *value)
+{
+	fprintf(f, "%s=\"", name);
+	xml_str(f, value);
+	fputs("\"\n", f);
+}
+
+int ltt_tracedir_system_xml(const struct ltt_trace_state *t)
+{
+	char p[PATH_MAX], dom[256] = "(none)", prog[64], num[64];
+	struct utsname u;
+	FILE *f;
+	int rc = 0;
+
+	if ((size_t)snprintf(p, sizeof(p), "%s/info/system.xml", t->path) >= sizeof(p))
+		return -ENAMETOOLONG;
+	f = fopen(p, "we");
+	if (!f)
+		return -errno;
+	if (uname(&u))
+		memset(&u, 0, sizeof(u));
+	if (getdomainname(dom, sizeof(dom) - 1) || !dom[0])
+		snprintf(dom, sizeof(dom), "(none)");
+	program_name(prog, sizeof(prog));
+	fputs("<system\n", f);
+	attr(f, "node_name", u.nodename);
+	attr(f, "domainname", dom);
+	snprintf(num, sizeof(num), "%u", t->ncpu);
+	attr(f, "cpu", num);
+	attr(f, "arch_size", sizeof(long) == 8 ? (sizeof(int) == 8 ? "ILP64" : "LP64")
+					       : (sizeof(int) == 4 ? "ILP32" : "LP32"));
+	attr(f, "endian", __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? "little" : "big");
+	attr(f, "kernel_name", u.sysname);
+	attr(f, "kernel_release", u.release);
+	attr(f, "kernel_version", u.version);
+	attr(f, "machine", u.machine);
+	attr(f, "processor", "unknown");
+	attr(f, "hardware_platform", "unknown");
+	attr(f, "operating_system", "GNU/Linux");
+	attr(f, "ltt_major_version", "2");
+	attr(f, "ltt_minor_version", "10");
+	snprintf(num, sizeof(num), "%u", t->block_size);
+	attr(f, "ltt_block_size", num);
+	attr(f, "ltt_writer", "ltt " LTT_VERSION);
+	attr(f, "ltt_clock", ltt_timemap.clock_name);
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)ltt_timemap.cycles_per_second);
+	attr(f, "ltt_cycles_per_second", num);
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)ltt_timemap.start_cycles);
+	attr(f, "ltt_start_cycles", num);
+	snprintf(num, sizeof(num), "%llu.%09llu", (unsigned long long)(ltt_timemap.start_ns / 1000000000u),
+		 (unsigned long long)(ltt_timemap.start_ns % 1000000000u));
+	attr(f, "ltt_start_time", num);
+	attr(f, "ltt_mode", t->mode == LTT_MODE_FLIGHT ? "flight" : "discard");
+	attr(f, "ltt_program", prog);
+	snprintf(num, sizeof(num), "%d", (int)getpid());
+	attr(f, "ltt_pid", num);
+	fputs(">\nltt trace of ", f);
+	xml_str(f, prog);
+	fprintf(f, " (pid %d)\n</system>\n", (int)getpid());
+	if (ferror(f))
+		rc = -EIO;
+	if (fclose(f) && !rc)
+		rc = -errno;
+	return rc;
+}
+
+/* The facility text as written: xml with a final newline. */
+static int write_all(int fd, const char *s, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, s, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -EIO;
+		s += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Writes the file if it does not exist: 0 written or already there with the same text, 1 there with
+ * another text, negative errno on failure. */
+static int write_new(const char *p, const char *xml)
+{
+	size_t n = strlen(xml);
+	int nl = !n || xml[n - 1] != '\n';
+	char *buf;
+	ssize_t r;
+	int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666), rc;
+
+	if (fd >= 0) {
+		rc = write_all(fd, xml, n);
+		if (!rc && nl)
+			rc = write_all(fd, "\n", 1);
+		close(fd);
+		return rc;
+	}
+	if (errno != EEXIST)
+		return -errno;
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	buf = malloc(n + 2);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	r = read(fd, buf, n + 2);
+	close(fd);
+	rc = !(r == (ssize_t)(n + (size_t)nl) && !memcmp(buf, xml, n));
+	free(buf);
+	return rc;
+}
+
+int ltt_tracedir_facility_xml(const char *dir, const struct ltt_facility *fac)
+{
+	char p[PATH_MAX];
+	int rc;
+
+	if (!fac->xml)
+		return 0;
+	if ((size_t)snprintf(p, sizeof(p), "%s/eventdefs/%s.xml", dir, fac->name) >= sizeof(p))
+		return -ENAMETOOLONG;
+	rc = write_new(p, fac->xml);
+	if (rc != 1)
+		return rc;
+	if ((size_t)snprintf(p, sizeof(p), "%s/eventdefs/%s.%08x.xml", dir, fac->name, fac->checksum) >=
+	    sizeof(p))
+		return -ENAMETOOLONG;
+	rc = write_new(p, fac->xml);
+	return rc == 1 ? 0 : rc;	/* same name and checksum: one file is enough */
+}

@@ -32,10 +32,28 @@ static inline void store_be32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
+#define S0(x) (ror(x, 2) ^ ror(x, 13) ^ ror(x, 22))
+#define S1(x) (ror(x, 6) ^ ror(x, 11) ^ ror(x, 25))
+#define s0(x) (ror(x, 7) ^ ror(x, 18) ^ ((x) >> 3))
+#define s1(x) (ror(x, 17) ^ ror(x, 19) ^ ((x) >> 10))
+#define CH(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
+#define MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
+
+/* One round: the eight working variables are renamed instead of moved (the caller rotates the
+ * argument order), so only d and h change. W is the 16-word window of the message schedule. */
+#define ROUND(a, b, c, d, e, f, g, h, t)						\
+	do {										\
+		uint32_t t1 = h + S1(e) + CH(e, f, g) + K[t] + w[(t) & 15];		\
+		d += t1;								\
+		h = t1 + S0(a) + MAJ(a, b, c);						\
+	} while (0)
+/* Schedule word t >= 16, computed in place of word t - 16. */
+#define SCHED(t) (w[(t) & 15] += s1(w[((t) - 2) & 15]) + w[((t) - 7) & 15] + s0(w[((t) - 15) & 15]))
+
 /* Processes n whole blocks. */
 static void blocks_generic(uint32_t h[8], const uint8_t *p, size_t n)
 {
-	uint32_t w[64];
+	uint32_t w[16];
 
 	for (; n; n--, p += 64) {
 		uint32_t a = h[0], b = h[1], c = h[2], d = h[3];
@@ -43,24 +61,19 @@ static void blocks_generic(uint32_t h[8], const uint8_t *p, size_t n)
 
 		for (int t = 0; t < 16; t++)
 			w[t] = load_be32(p + 4 * t);
-		for (int t = 16; t < 64; t++) {
-			uint32_t s0 = ror(w[t - 15], 7) ^ ror(w[t - 15], 18) ^ (w[t - 15] >> 3);
-			uint32_t s1 = ror(w[t - 2], 17) ^ ror(w[t - 2], 19) ^ (w[t - 2] >> 10);
-
-			w[t] = w[t - 16] + s0 + w[t - 7] + s1;
-		}
-		for (int t = 0; t < 64; t++) {
-			uint32_t t1 = hh + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & f) ^ (~e & g)) + K[t] + w[t];
-			uint32_t t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-
-			hh = g;
-			g = f;
-			f = e;
-			e = d + t1;
-			d = c;
-			c = b;
-			b = a;
-			a = t1 + t2;
+		for (int t = 0; t < 64; t += 8) {
+			if (t >= 16) {
+				for (int k = t; k < t + 8; k++)
+					SCHED(k);
+			}
+			ROUND(a, b, c, d, e, f, g, hh, t);
+			ROUND(hh, a, b, c, d, e, f, g, t + 1);
+			ROUND(g, hh, a, b, c, d, e, f, t + 2);
+			ROUND(f, g, hh, a, b, c, d, e, t + 3);
+			ROUND(e, f, g, hh, a, b, c, d, t + 4);
+			ROUND(d, e, f, g, hh, a, b, c, t + 5);
+			ROUND(c, d, e, f, g, hh, a, b, t + 6);
+			ROUND(b, c, d, e, f, g, hh, a, t + 7);
 		}
 		h[0] += a;
 		h[1] += b;
@@ -73,11 +86,86 @@ static void blocks_generic(uint32_t h[8], const uint8_t *p, size_t n)
 	}
 }
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+
+/* The same function with the SHA extensions (Intel SHA-NI, also on AMD Zen): SHA256RNDS2 does two
+ * rounds on the state kept as ABEF and CDGH, SHA256MSG1/MSG2 extend the schedule four words at a time:
+ * W[t..t+3] = MSG2(MSG1(W[t-16..t-13], W[t-12..t-9]) + W[t-7..t-4], W[t-4..t-1]). */
+__attribute__((target("sha,sse4.1,ssse3")))
+static void blocks_shani(uint32_t h[8], const uint8_t *p, size_t n)
+{
+	const __m128i bswap = _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3);
+	__m128i abcd = _mm_loadu_si128((const __m128i *)&h[0]);	/* dwords A B C D, low first */
+	__m128i efgh = _mm_loadu_si128((const __m128i *)&h[4]);	/* E F G H */
+	__m128i badc = _mm_shuffle_epi32(abcd, 0xB1);		/* B A D C */
+	__m128i hgfe = _mm_shuffle_epi32(efgh, 0x1B);		/* H G F E */
+	__m128i abef = _mm_alignr_epi8(badc, hgfe, 8);		/* F E B A: A in the top dword */
+	__m128i cdgh = _mm_blend_epi16(hgfe, badc, 0xF0);	/* H G D C */
+
+	for (; n; n--, p += 64) {
+		__m128i save_abef = abef, save_cdgh = cdgh, m[4];
+
+		for (int i = 0; i < 4; i++)
+			m[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * i)), bswap);
+		for (int g = 0; g < 16; g++) {
+			__m128i wk;
+
+			if (g >= 4) {
+				__m128i x = _mm_sha256msg1_epu32(m[g & 3], m[(g + 1) & 3]);
+
+				x = _mm_add_epi32(x, _mm_alignr_epi8(m[(g + 3) & 3], m[(g + 2) & 3], 4));
+				m[g & 3] = _mm_sha256msg2_epu32(x, m[(g + 3) & 3]);
+			}
+			wk = _mm_add_epi32(m[g & 3], _mm_loadu_si128((const __m128i *)&K[4 * g]));
+			cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);	/* rounds 4g, 4g+1 */
+			wk = _mm_shuffle_epi32(wk, 0x0E);
+			abef = _mm_sha256rnds2_epu32(abef, cdgh, wk);	/* rounds 4g+2, 4g+3 */
+		}
+		abef = _mm_add_epi32(abef, save_abef);
+		cdgh = _mm_add_epi32(cdgh, save_cdgh);
+	}
+	badc = _mm_shuffle_epi32(abef, 0x1B);			/* A B E F */
+	hgfe = _mm_shuffle_epi32(cdgh, 0xB1);			/* G H C D */
+	_mm_storeu_si128((__m128i *)&h[0], _mm_blend_epi16(badc, hgfe, 0xF0));	/* A B C D */
+	_mm_storeu_si128((__m128i *)&h[4], _mm_alignr_epi8(hgfe, badc, 8));	/* E F G H */
+}
+
+static int have_shani(void)
+{
+	unsigned a, b, c, d;
+
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_SSE4_1) || !(c & bit_SSSE3))
+		return 0;
+	return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_SHA);
+}
+#endif
+
 static void (*blocks)(uint32_t h[8], const uint8_t *p, size_t n) = blocks_generic;
+
+/* Chosen once when the library is loaded, before any thread can hash. */
+__attribute__((constructor))
+static void pick_blocks(void)
+{
+#if defined(__x86_64__)
+	if (have_shani())
+		blocks = blocks_shani;
+#endif
+}
 
 const char *ltt_sha256_impl(void)
 {
-	return "generic";
+	return blocks == blocks_generic ? "generic" : "x86-sha";
+}
+
+int ltt_sha256_use_generic(int on)
+{
+	if (on)
+		blocks = blocks_generic;
+	else
+		pick_blocks();
+	return blocks == blocks_generic;
 }
 
 void ltt_sha256_init(struct ltt_sha256 *c)

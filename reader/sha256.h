@@ -27,4 +27,8 @@ void ltt_sha256(const void *data, size_t len, uint8_t out[LTT_SHA256_LEN]);
 /* Name of the block function in use ("generic" or "x86-sha"); for tests and benchmarks. */
 const char *ltt_sha256_impl(void);
 
+/* Tests: 1 forces the portable code, 0 goes back to the best the CPU offers. Returns 1 if the
+ * portable code is now in use. Not thread-safe: call before hashing starts. */
+int ltt_sha256_use_generic(int on);
+
 #endif

@@ -1,0 +1,372 @@
+/* Facilities of a trace (doc/format.md sections 1, 6, 10): the builtin facility, eventdefs/NAME.xml,
+ * control/facilities, and the per-id decode plan built from them. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "reader_internal.h"
+
+static const char builtin_xml[] =
+	"<facility name=\"builtin\">\n"
+	"<event name=\"facility_load\"><struct>\n"
+	"  <field name=\"name\"><string/></field>\n"
+	"  <field name=\"checksum\"><uint size=\"4\"/></field>\n"
+	"  <field name=\"base_code\"><uint size=\"4\"/></field></struct></event>\n"
+	"<event name=\"events_lost\"><struct>\n"
+	"  <field name=\"count\"><uint size=\"8\"/></field>\n"
+	"  <field name=\"cause\"><enum size=\"1\">buffer_full too_big nested torn internal</enum></field>"
+	"</struct></event>\n"
+	"<event name=\"blocks_lost\"><struct>\n"
+	"  <field name=\"blocks\"><uint size=\"4\"/></field>\n"
+	"  <field name=\"events\"><uint size=\"8\"/></field></struct></event>\n"
+	"<event name=\"block_start\"><typeref name=\"block_timestamp\"/></event>\n"
+	"<event name=\"block_end\"><typeref name=\"block_timestamp\"/></event>\n"
+	"<event name=\"time_heartbeat\"><typeref name=\"timestamp\"/></event>\n"
+	"<type name=\"block_timestamp\"><struct>\n"
+	"  <field name=\"timestamp\"><typeref name=\"timestamp\"/></field>\n"
+	"  <field name=\"block_id\"><uint size=\"4\"/></field></struct></type>\n"
+	"<type name=\"timestamp\"><struct>\n"
+	"  <field name=\"time\"><typeref name=\"timespec\"/></field>\n"
+	"  <field name=\"cycle_count\"><uint size=\"8\"/></field></struct></type>\n"
+	"<type name=\"timespec\"><struct>\n"
+	"  <field name=\"seconds\"><uint size=\"4\"/></field>\n"
+	"  <field name=\"nanoseconds\"><uint size=\"4\"/></field></struct></type>\n"
+	"</facility>\n";
+
+static const struct { const char *name; uint16_t id; uint8_t kind; } builtin_ids[] = {
+	{ "facility_load", LTT_ID_FACILITY_LOAD, EVK_FACILITY_LOAD },
+	{ "events_lost", LTT_ID_EVENTS_LOST, EVK_EVENTS_LOST },
+	{ "blocks_lost", LTT_ID_BLOCKS_LOST, EVK_BLOCKS_LOST },
+	{ "block_start", LTT_ID_BLOCK_START, EVK_BLOCK_START },
+	{ "block_end", LTT_ID_BLOCK_END, EVK_BLOCK_END },
+	{ "time_heartbeat", LTT_ID_TIME_HEARTBEAT, EVK_HEARTBEAT },
+};
+
+static int plan_grow(struct trace *t, size_t n)
+{
+	struct ev_plan *p;
+
+	if (n <= t->nplan)
+		return 0;
+	p = realloc(t->plan, n * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	memset(p + t->nplan, 0, (n - t->nplan) * sizeof(*p));
+	t->plan = p;
+	t->nplan = n;
+	return 0;
+}
+
+/* Gives id to event ev of facility fac. */
+static int assign(struct trace *t, const struct ltt_facility_desc *fac, const struct ltt_event_desc *ev,
+		  unsigned id, uint8_t kind, int builtin)
+{
+	struct ltt_event_type *ty, **types;
+	struct ev_plan *p;
+	int ret = plan_grow(t, (size_t)id + 1);
+
+	if (ret)
+		return ret;
+	ty = calloc(1, sizeof(*ty));
+	types = realloc(t->types, (t->ntypes + 1) * sizeof(*types));
+	if (!ty || !types) {
+		free(ty);
+		if (types)
+			t->types = types;
+		return -ENOMEM;
+	}
+	t->types = types;
+	types[t->ntypes++] = ty;
+	ty->facility = fac->name;
+	ty->name = ev->name;
+	ty->id = (uint16_t)id;
+	ty->index = (uint16_t)ev->index;
+	ty->checksum = builtin ? 0 : fac->checksum;
+	ty->fac = fac;
+	ty->desc = ev;
+	ty->body = ev->body;
+	ty->builtin = (unsigned)builtin;
+	if (!ev->body)
+		ty->fixed_size = 0;
+	else if (ev->body->variable)
+		ty->fixed_size = LTT_SIZE_VARIABLE;
+	else
+		ty->fixed_size = ev->body->fixed_size[t->info.arch_size];
+	p = &t->plan[id];
+	p->fixed = ty->fixed_size;
+	p->kind = kind;
+	p->hidden = (uint8_t)builtin;
+	p->type = ty;
+	return 0;
+}
+
+static int load_builtin(struct trace *t, char *err, size_t errlen)
+{
+	const struct ltt_facility_desc *fac;
+	int ret = ltt_eventdefs_parse_mem(builtin_xml, sizeof(builtin_xml) - 1, "builtin", &t->builtin_defs,
+					  err, errlen);
+
+	if (ret)
+		return ret;
+	fac = &t->builtin_defs->facilities[0];
+	for (size_t i = 0; i < sizeof(builtin_ids) / sizeof(builtin_ids[0]); i++) {
+		const struct ltt_event_desc *ev = ltt_facility_find_event(fac, builtin_ids[i].name);
+
+		if (!ev)
+			return -EINVAL;
+		ret = assign(t, fac, ev, builtin_ids[i].id, builtin_ids[i].kind, 1);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Parses every eventdefs/NAME.xml; files that fail are reported and skipped. */
+static int load_eventdefs(struct trace *t)
+{
+	char path[4096], **names = NULL;
+	size_t n = 0;
+	struct dirent *de;
+	DIR *d;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s/eventdefs", t->dir);
+	d = opendir(path);
+	if (!d) {
+		rd_problem(t->reader, t, "eventdefs", -1, 0, "cannot open the directory: %s", strerror(errno));
+		return 0;
+	}
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		char **nn;
+
+		if (l < 5 || strcmp(de->d_name + l - 4, ".xml") || de->d_name[0] == '.')
+			continue;
+		nn = realloc(names, (n + 1) * sizeof(*nn));
+		if (!nn || !(nn[n] = strdup(de->d_name))) {
+			names = nn ? nn : names;
+			ret = -ENOMEM;
+			break;
+		}
+		names = nn;
+		n++;
+	}
+	closedir(d);
+	if (names)
+		qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < n && !ret; i++) {
+		struct ltt_eventdefs *defs = NULL, **dd;
+		char err[512], rel[300];
+
+		snprintf(path, sizeof(path), "%s/eventdefs/%s", t->dir, names[i]);
+		snprintf(rel, sizeof(rel), "eventdefs/%s", names[i]);
+		if (ltt_eventdefs_parse_file(path, &defs, err, sizeof(err))) {
+			const char *msg = strstr(err, ".xml:");
+
+			rd_problem(t->reader, t, rel, -1, 0, "%s", msg ? msg + 5 + (msg[5] == ' ') : err);
+			continue;
+		}
+		dd = realloc(t->defs, (t->ndefs + 1) * sizeof(*dd));
+		if (!dd) {
+			ltt_eventdefs_free(defs);
+			ret = -ENOMEM;
+			break;
+		}
+		t->defs = dd;
+		dd[t->ndefs++] = defs;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return ret;
+}
+
+static const struct ltt_facility_desc *find_facility(struct trace *t, const char *name, uint32_t checksum,
+						     int any_checksum, const struct ltt_facility_desc **other)
+{
+	*other = NULL;
+	for (size_t i = 0; i < t->ndefs; i++)
+		for (uint32_t k = 0; k < t->defs[i]->n_facilities; k++) {
+			const struct ltt_facility_desc *f = &t->defs[i]->facilities[k];
+
+			if (strcmp(f->name, name))
+				continue;
+			if (any_checksum || f->checksum == checksum)
+				return f;
+			*other = f;
+		}
+	return NULL;
+}
+
+/* Gives the facility the ids base .. base + n_events - 1. */
+static int place_facility(struct trace *t, const struct ltt_facility_desc *fac, uint32_t base,
+			  const char *file, int64_t off)
+{
+	int ret;
+
+	if ((uint64_t)base + fac->n_events > 65536) {
+		rd_problem(t->reader, t, file, off, 0, "facility %s: base code %u + %u events passes id 65535",
+			   fac->name, base, fac->n_events);
+		return 0;
+	}
+	for (uint32_t i = 0; i < fac->n_events; i++) {
+		unsigned id = base + i;
+
+		if (id < t->nplan && t->plan[id].kind != EVK_NONE) {
+			const struct ltt_event_type *o = t->plan[id].type;
+
+			if (o->fac == fac && o->index == i)
+				continue;	/* the same facility loaded twice */
+			rd_problem(t->reader, t, file, off, 0,
+				   "facility %s: id %u is already event %s.%s; its events from there are ignored",
+				   fac->name, id, o->facility, o->name);
+			return 0;
+		}
+		ret = assign(t, fac, &fac->events[i], id, EVK_NORMAL, 0);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static struct tracefile *find_tracefile(struct trace *t, const char *name)
+{
+	for (size_t i = 0; i < t->ntf; i++)
+		if (!strcmp(t->tf[i]->info.name, name))
+			return t->tf[i];
+	return NULL;
+}
+
+/* Reads control/facilities (builtin ids only at this point) and places each facility it loads. */
+static int read_facility_loads(struct trace *t)
+{
+	struct tracefile *tf = find_tracefile(t, "control/facilities");
+	struct ltt_tracefile_info saved;
+	int ret = 0;
+
+	if (!tf)
+		return 0;
+	saved = tf->info;
+	t->reader->quiet = 1;	/* this pass is repeated when iterating: its damage is reported then */
+	while (!ret && rd_tracefile_fill(tf)) {
+		const struct blk_event *e = &tf->ev[tf->pos++];
+		const unsigned char *p = tf->blk + e->off + EV_HEADER;
+		size_t nlen = strnlen((const char *)p, e->size);
+		const struct ltt_facility_desc *fac, *other;
+		char name[256];
+		uint32_t sum, base;
+
+		if (e->id >= t->nplan || t->plan[e->id].kind != EVK_FACILITY_LOAD || nlen + 9 != e->size)
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)nlen, (const char *)p);
+		sum = rd_u32(p + nlen + 1, t->info.big_endian);
+		base = rd_u32(p + nlen + 5, t->info.big_endian);
+		fac = find_facility(t, name, sum, 0, &other);
+		t->reader->quiet = 0;
+		if (!fac && other)
+			rd_problem(t->reader, t, "control/facilities", (int64_t)(tf->blk_off + e->off), 0,
+				   "facility_load %s checksum 0x%08x: eventdefs has %s with checksum 0x%08x "
+				   "(%s); its events cannot be decoded", name, sum, name, other->checksum,
+				   other->file ? other->file : "?");
+		else if (!fac)
+			rd_problem(t->reader, t, "control/facilities", (int64_t)(tf->blk_off + e->off), 0,
+				   "facility_load %s checksum 0x%08x: no such facility in eventdefs/; its events "
+				   "cannot be decoded", name, sum);
+		else
+			ret = place_facility(t, fac, base, "control/facilities",
+					     (int64_t)(tf->blk_off + e->off));
+		t->reader->quiet = 1;
+	}
+	t->reader->quiet = 0;
+	/* rewind for the real pass */
+	tf->info = saved;
+	tf->next_block = 0;
+	tf->nev = tf->pos = 0;
+	tf->done = 0;
+	tf->have_prev = 0;
+	tf->have_expect = 0;
+	tf->last_ns = 0;
+	return ret;
+}
+
+/* The original dialects: core at base 0, holding the builtin events at their old ids. */
+static int load_legacy(struct trace *t)
+{
+	const struct ltt_facility_desc *core, *other;
+	int ret;
+
+	core = find_facility(t, "core", 0, 1, &other);
+	if (!core) {
+		rd_problem(t->reader, t, "eventdefs", -1, 0, "no core facility: this dialect needs it at base 0");
+		return 0;
+	}
+	for (uint32_t i = 0; i < core->n_events; i++) {
+		const struct ltt_event_desc *ev = &core->events[i];
+		uint8_t kind = EVK_NORMAL;
+		int builtin = 0;
+
+		for (size_t k = 0; k < sizeof(builtin_ids) / sizeof(builtin_ids[0]); k++)
+			if (builtin_ids[k].id == i && !strcmp(builtin_ids[k].name, ev->name)) {
+				kind = builtin_ids[k].kind;
+				builtin = 1;
+			}
+		ret = assign(t, core, ev, i, kind, builtin);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int rd_facilities_load(struct trace *t, char *err, size_t errlen)
+{
+	int ret = load_eventdefs(t);
+
+	if (ret)
+		goto fail;
+	if (t->v1 || t->v2) {
+		ret = load_legacy(t);
+	} else {
+		ret = load_builtin(t, err, errlen);
+		if (ret) {
+			if (ret != -ENOMEM)
+				rd_seterr(err, errlen, "%s: the builtin facility does not parse (%s)", t->path,
+					  err ? err : "");
+			return ret;
+		}
+	}
+	if (!ret)
+		ret = read_facility_loads(t);
+	if (!ret) {
+		t->info.event_types = (const struct ltt_event_type *const *)t->types;
+		t->info.nevent_types = (unsigned)t->ntypes;
+		return 0;
+	}
+fail:
+	rd_seterr(err, errlen, "%s: %s", t->path, strerror(-ret));
+	return ret;
+}
+
+void rd_facilities_free(struct trace *t)
+{
+	for (size_t i = 0; i < t->ntypes; i++)
+		free(t->types[i]);
+	free(t->types);
+	free(t->plan);
+	for (size_t i = 0; i < t->ndefs; i++)
+		ltt_eventdefs_free(t->defs[i]);
+	free(t->defs);
+	ltt_eventdefs_free(t->builtin_defs);
+}
+
+const struct ltt_event_type *ltt_trace_event_type(const struct ltt_trace_info *info, unsigned id)
+{
+	const struct trace *t = (const struct trace *)info;
+
+	return id < t->nplan ? t->plan[id].type : NULL;
+}

@@ -1,0 +1,165 @@
+/* libltt-reader internals: the trace, tracefile and reader objects shared by the reader sources. */
+#ifndef LTT_READER_INTERNAL_H
+#define LTT_READER_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <ltt/reader.h>
+
+#define likely(x)   __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+#define EV_HEADER 6u		/* uint16 id + uint32 time */
+#define BLOCK_TS_EVENT 26u	/* block_start / block_end: header + 20-byte payload */
+
+/* What the reader does with an id beyond sizing it (doc/format.md sections 6 and 7). */
+enum ev_kind {
+	EVK_NONE = 0,		/* unknown id: decoding of the block stops */
+	EVK_NORMAL,
+	EVK_FACILITY_LOAD,
+	EVK_EVENTS_LOST,
+	EVK_BLOCKS_LOST,
+	EVK_BLOCK_START,
+	EVK_BLOCK_END,
+	EVK_HEARTBEAT,
+};
+
+/* The decode plan of one id: enough to size and classify an event without touching the model. */
+struct ev_plan {
+	uint32_t fixed;			/* payload bytes, or LTT_SIZE_VARIABLE: ask the model */
+	uint8_t kind;			/* enum ev_kind */
+	uint8_t hidden;			/* not yielded */
+	struct ltt_event_type *type;
+};
+
+/* One event of the block being read: what the first pass over a block finds. */
+struct blk_event {
+	uint32_t off;		/* in the block */
+	uint32_t size;		/* payload bytes */
+	uint64_t cycles;
+	uint64_t ns;
+	uint16_t id;
+	uint8_t anchor;		/* block_start, heartbeat (not in 2004 traces), block_end */
+};
+
+struct trace;
+
+struct tracefile {
+	struct ltt_tracefile_info info;	/* public part; first member */
+	struct trace *trace;
+	char *path;			/* full path */
+	int fd;
+	unsigned rank;			/* merge tie order within the whole set */
+	int skip;
+	int done;
+	unsigned char *blk;		/* one block */
+	uint64_t next_block;		/* index of the next block to read */
+	uint64_t last_block;		/* stop after this block (time range), UINT64_MAX: none */
+	uint64_t blk_off;		/* file offset of the block in blk */
+	struct blk_event *ev;		/* events of the current block */
+	size_t nev, cap, pos;
+	uint64_t prev_cycles;		/* full count of the previous event (section 5) */
+	int have_prev;
+	uint64_t last_ns;		/* times never decrease within a tracefile */
+	uint64_t expect_id;		/* next block_id expected */
+	int have_expect;
+	/* merge state */
+	uint64_t key_ns;		/* time of ev[pos] */
+};
+
+struct trace {
+	struct ltt_trace_info info;	/* public part; first member */
+	struct ltt_reader *reader;
+	char *path;
+	char *dir;
+	char *archive_dir;		/* private unpacked copy, removed at close */
+	/* system.xml attributes */
+	size_t nattrs;
+	char **attr_names, **attr_values;
+	int v1;				/* 2004 dialect: trailer = block_size - E, microseconds */
+	int v2;				/* minor 3..9: trailer = unused bytes after block_end */
+	/* facilities */
+	struct ltt_eventdefs **defs;	/* one per eventdefs/NAME.xml parsed */
+	size_t ndefs;
+	struct ltt_eventdefs *builtin_defs;
+	struct ltt_event_type **types;	/* all types, owned */
+	size_t ntypes;
+	struct ev_plan *plan;		/* indexed by id, nplan entries */
+	size_t nplan;
+	struct tracefile **tf;
+	size_t ntf;
+};
+
+struct ltt_reader {
+	struct ltt_reader_options opt;
+	struct trace **traces;
+	size_t ntraces;
+	uint64_t nproblems;
+	int quiet;			/* problems are neither counted nor reported */
+	uint64_t from_ns, to_ns;
+	int started;
+	/* merge heap of tracefiles with a pending event, keyed by (key_ns, rank) */
+	struct tracefile **heap;
+	size_t nheap;
+	struct tracefile **all_tf;
+	size_t nall_tf;
+	size_t seq_tf;			/* unordered mode: the tracefile being read */
+	struct tracefile *last;		/* holds the event yielded last; advanced at the next call */
+};
+
+/* problem.c */
+void rd_problem(struct ltt_reader *r, const struct trace *t, const char *file, int64_t offset, int line,
+		const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+void rd_seterr(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* system.c: parses TRACE/info/system.xml into t's attributes and info. */
+int rd_system_load(struct trace *t, char *err, size_t errlen);
+
+/* facilities.c: loads eventdefs/, builtin, control/facilities; builds the id plan. */
+int rd_facilities_load(struct trace *t, char *err, size_t errlen);
+void rd_facilities_free(struct trace *t);
+
+/* tracefile.c */
+int rd_tracefiles_open(struct trace *t, char *err, size_t errlen);
+void rd_tracefile_close(struct tracefile *tf);
+/* Makes tf->ev[tf->pos] the next event (reading blocks as needed): 1, or 0 at the end. */
+int rd_tracefile_fill(struct tracefile *tf);
+/* Positions tf at the first block that may hold events at or after from_ns. */
+void rd_tracefile_seek(struct tracefile *tf, uint64_t from_ns);
+/* Time of the block_start (first=1) or block_end of block k; -1 when damaged. */
+int rd_block_anchor_ns(struct tracefile *tf, uint64_t k, int first, uint64_t *ns);
+
+/* Byte-order aware reads from the trace. */
+static inline uint16_t rd_u16(const unsigned char *p, int be)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	if (be != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+		v = __builtin_bswap16(v);
+	return v;
+}
+
+static inline uint32_t rd_u32(const unsigned char *p, int be)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	if (be != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+		v = __builtin_bswap32(v);
+	return v;
+}
+
+static inline uint64_t rd_u64(const unsigned char *p, int be)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	if (be != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+		v = __builtin_bswap64(v);
+	return v;
+}
+
+#endif

@@ -1,0 +1,557 @@
+/* Tracefiles: discovery (doc/format.md section 1), block walking and checking (sections 4, 9), full
+ * cycle counts and real time (section 5), lost-data accounting (section 7). One block is read at a
+ * time; its events are sized and timed in one pass into tf->ev, so memory is bounded by the block. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "reader_internal.h"
+
+/* ---- discovery ------------------------------------------------------------------------------------ */
+
+static int control_rank(const char *name)
+{
+	if (!strcmp(name, "facilities"))
+		return 0;
+	if (!strcmp(name, "processes"))
+		return 1;
+	if (!strcmp(name, "interrupts"))
+		return 2;
+	return 3;
+}
+
+static int cmp_tf(const void *a, const void *b)
+{
+	const struct tracefile *x = *(struct tracefile *const *)a, *y = *(struct tracefile *const *)b;
+	int rx, ry;
+
+	if ((x->info.cpu < 0) != (y->info.cpu < 0))
+		return x->info.cpu < 0 ? -1 : 1;
+	if (x->info.cpu >= 0)
+		return x->info.cpu < y->info.cpu ? -1 : x->info.cpu > y->info.cpu;
+	rx = control_rank(x->info.name + 8);
+	ry = control_rank(y->info.name + 8);
+	if (rx != ry)
+		return rx - ry;
+	return strcmp(x->info.name, y->info.name);
+}
+
+static int add_tracefile(struct trace *t, const char *sub, const char *name, int cpu)
+{
+	struct tracefile *tf, **v;
+	struct stat st;
+	char rel[300];
+	int fd;
+
+	snprintf(rel, sizeof(rel), "%s/%s", sub, name);
+	tf = calloc(1, sizeof(*tf));
+	if (!tf)
+		return -ENOMEM;
+	if (asprintf(&tf->path, "%s/%s", t->dir, rel) < 0) {
+		free(tf);
+		return -ENOMEM;
+	}
+	tf->info.name = strdup(rel);
+	fd = open(tf->path, O_RDONLY | O_CLOEXEC);
+	if (!tf->info.name || fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		int err = !tf->info.name ? -ENOMEM : fd < 0 ? -errno : 0;
+
+		if (fd >= 0)
+			close(fd);
+		if (err != -ENOMEM)
+			rd_problem(t->reader, t, rel, -1, 0, "%s", err ? strerror(-err) : "not a regular file");
+		free((char *)tf->info.name);
+		free(tf->path);
+		free(tf);
+		return err == -ENOMEM ? err : 0;
+	}
+	tf->fd = fd;
+	tf->trace = t;
+	tf->info.cpu = cpu;
+	tf->info.trace_index = t->info.index;
+	tf->info.file_size = (uint64_t)st.st_size;
+	tf->info.nblocks = (uint64_t)st.st_size / t->info.block_size;
+	tf->last_block = UINT64_MAX;
+	if (st.st_size % t->info.block_size)
+		rd_problem(t->reader, t, rel, (int64_t)(tf->info.nblocks * t->info.block_size), 0,
+			   "trailing partial block of %llu bytes ignored (file size %llu is not a multiple "
+			   "of the block size %u)", (unsigned long long)(st.st_size % t->info.block_size),
+			   (unsigned long long)st.st_size, t->info.block_size);
+	v = realloc(t->tf, (t->ntf + 1) * sizeof(*v));
+	if (!v) {
+		rd_tracefile_close(tf);
+		return -ENOMEM;
+	}
+	t->tf = v;
+	v[t->ntf++] = tf;
+	return 0;
+}
+
+static int parse_cpu(const char *s)
+{
+	long v = 0;
+
+	if (!*s || (s[0] == '0' && s[1]) || strlen(s) > 7)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	return (int)v;
+}
+
+static int scan_dir(struct trace *t, const char *sub)
+{
+	char path[4096];
+	struct dirent *de;
+	DIR *d;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", t->dir, sub);
+	d = opendir(path);
+	if (!d) {
+		if (errno != ENOENT || !strcmp(sub, "control"))
+			rd_problem(t->reader, t, sub, -1, 0, "cannot open the directory: %s", strerror(errno));
+		return 0;
+	}
+	while (!ret && (de = readdir(d))) {
+		int cpu = -1;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (!strcmp(sub, "cpu")) {
+			cpu = parse_cpu(de->d_name);
+			if (cpu < 0) {
+				rd_problem(t->reader, t, "cpu", -1, 0,
+					   "%s: not a CPU number; file ignored", de->d_name);
+				continue;
+			}
+			if (t->info.ncpus && (unsigned)cpu >= t->info.ncpus)
+				rd_problem(t->reader, t, "cpu", -1, 0,
+					   "cpu/%d: not below cpu=\"%u\" of info/system.xml", cpu, t->info.ncpus);
+		}
+		ret = add_tracefile(t, sub, de->d_name, cpu);
+	}
+	closedir(d);
+	return ret;
+}
+
+int rd_tracefiles_open(struct trace *t, char *err, size_t errlen)
+{
+	int ret = scan_dir(t, "control");
+
+	if (!ret)
+		ret = scan_dir(t, "cpu");
+	if (ret) {
+		rd_seterr(err, errlen, "%s: %s", t->path, strerror(-ret));
+		return ret;
+	}
+	qsort(t->tf, t->ntf, sizeof(*t->tf), cmp_tf);
+	t->info.tracefiles = (const struct ltt_tracefile_info *const *)t->tf;
+	t->info.ntracefiles = (unsigned)t->ntf;
+	return 0;
+}
+
+void rd_tracefile_close(struct tracefile *tf)
+{
+	if (!tf)
+		return;
+	if (tf->fd > 0)
+		close(tf->fd);
+	free(tf->blk);
+	free(tf->ev);
+	free(tf->path);
+	free((char *)tf->info.name);
+	free(tf);
+}
+
+/* ---- one block ------------------------------------------------------------------------------------ */
+
+static int read_block(struct tracefile *tf, uint64_t k)
+{
+	uint32_t bs = tf->trace->info.block_size;
+	size_t got = 0;
+
+	if (!tf->blk && !(tf->blk = malloc(bs)))
+		return -ENOMEM;
+	while (got < bs) {
+		ssize_t n = pread(tf->fd, tf->blk + got, bs - got, (off_t)(k * bs + got));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		got += (size_t)n;
+	}
+	tf->blk_off = k * bs;
+	return 0;
+}
+
+/* Offset of block_end from the trailer, per dialect; -1 when it cannot be one. */
+static int64_t block_end_offset(const struct trace *t, uint32_t trailer)
+{
+	int64_t bs = t->info.block_size, e;
+
+	if (t->v1)
+		e = bs - (int64_t)trailer;
+	else if (t->v2)
+		e = bs - 4 - (int64_t)trailer - BLOCK_TS_EVENT;
+	else
+		e = trailer;
+	return e;
+}
+
+static inline uint64_t anchor_ns(const struct trace *t, const unsigned char *payload)
+{
+	uint64_t s = rd_u32(payload, t->info.big_endian), n = rd_u32(payload + 4, t->info.big_endian);
+
+	return s * 1000000000ull + (t->v1 ? n * 1000 : n);
+}
+
+static struct blk_event *push(struct tracefile *tf)
+{
+	if (unlikely(tf->nev == tf->cap)) {
+		size_t cap = tf->cap ? tf->cap * 2 : 1024;
+		struct blk_event *v = realloc(tf->ev, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		tf->ev = v;
+		tf->cap = cap;
+	}
+	return &tf->ev[tf->nev++];
+}
+
+/* t = t_a + (c - c_a) * (t_b - t_a) / (c_b - c_a), rounded down (section 5). */
+static inline uint64_t interpolate(uint64_t c, uint64_t ca, uint64_t ta, uint64_t cb, uint64_t tb)
+{
+	__int128 num, q, den;
+
+	if (cb == ca)
+		return ta;
+	if (c >= ca && tb >= ta && cb > ca) {
+		uint64_t prod;
+
+		if (!__builtin_mul_overflow(c - ca, tb - ta, &prod))
+			return ta + prod / (cb - ca);
+	}
+	num = (__int128)((int64_t)(c - ca)) * (__int128)((int64_t)(tb - ta));
+	den = (__int128)(int64_t)(cb - ca);
+	q = num / den;
+	if ((num % den != 0) && ((num < 0) != (den < 0)))
+		q--;
+	return (uint64_t)((__int128)ta + q);
+}
+
+/* Second pass: real times for every event, then drop hidden ones. */
+static void time_block(struct tracefile *tf)
+{
+	const struct trace *t = tf->trace;
+	struct blk_event *ev = tf->ev;
+	size_t n = tf->nev, a = 0, b = 0, out = 0;
+	uint64_t last = tf->last_ns;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t ns;
+
+		if (ev[i].anchor) {
+			a = i;
+			for (b = i + 1; b < n && !ev[b].anchor; b++)
+				;
+			ns = ev[i].ns;
+		} else if (b < n) {
+			ns = interpolate(ev[i].cycles, ev[a].cycles, ev[a].ns, ev[b].cycles, ev[b].ns);
+		} else {
+			ns = ev[a].ns + (ev[i].cycles - ev[a].cycles);
+		}
+		if (ns < last)
+			ns = last;
+		last = ns;
+		if (i == 0 && !tf->info.events)
+			tf->info.first_ns = ns;
+		ev[i].ns = ns;
+	}
+	tf->last_ns = last;
+	if (n)
+		tf->info.last_ns = last;
+	tf->info.events += n;
+	for (size_t i = 0; i < n; i++)
+		if (!t->plan[ev[i].id].hidden)
+			ev[out++] = ev[i];
+	tf->nev = out;
+}
+
+/* Decodes block k into tf->ev; problems reported, damaged parts skipped. */
+static void scan_block(struct tracefile *tf, uint64_t k)
+{
+	struct trace *t = tf->trace;
+	struct ltt_reader *r = t->reader;
+	const int be = t->info.big_endian;
+	const uint32_t bs = t->info.block_size;
+	const char *name = tf->info.name;
+	const struct ev_plan *plan = t->plan;
+	const size_t nplan = t->nplan;
+	const unsigned char *b;
+	uint32_t trailer, p, end, bid, bid_end;
+	int64_t e;
+	uint64_t prev, off, cyc;
+	struct blk_event *x;
+	int ret;
+
+	tf->nev = tf->pos = 0;
+	ret = read_block(tf, k);
+	off = k * bs;
+	if (ret) {
+		rd_problem(r, t, name, (int64_t)off, 0, "cannot read block: %s", strerror(-ret));
+		tf->done = 1;
+		return;
+	}
+	b = tf->blk;
+	tf->info.blocks_read++;
+	trailer = rd_u32(b + bs - 4, be);
+	e = block_end_offset(t, trailer);
+	if (e < BLOCK_TS_EVENT || e > (int64_t)bs - 30) {
+		rd_problem(r, t, name, (int64_t)off, 0, "block %llu: trailer %u puts block_end at %lld, outside "
+			   "[26, %u]; block skipped", (unsigned long long)k, trailer, (long long)e, bs - 30);
+		goto damaged;
+	}
+	end = (uint32_t)e;
+	if (rd_u16(b, be) >= nplan || plan[rd_u16(b, be)].kind != EVK_BLOCK_START) {
+		rd_problem(r, t, name, (int64_t)off, 0, "block %llu: first event is id %u, not block_start; "
+			   "block skipped", (unsigned long long)k, rd_u16(b, be));
+		goto damaged;
+	}
+	if (rd_u16(b + end, be) >= nplan || plan[rd_u16(b + end, be)].kind != EVK_BLOCK_END) {
+		rd_problem(r, t, name, (int64_t)(off + end), 0, "block %llu: the trailer points at id %u, not "
+			   "block_end; block skipped", (unsigned long long)k, rd_u16(b + end, be));
+		goto damaged;
+	}
+	bid = rd_u32(b + EV_HEADER + 16, be);
+	bid_end = rd_u32(b + end + EV_HEADER + 16, be);
+	if (bid != bid_end)
+		rd_problem(r, t, name, (int64_t)(off + end), 0, "block %llu: block_end block_id %u differs from "
+			   "block_start block_id %u", (unsigned long long)k, bid_end, bid);
+	if (bid == UINT32_MAX) {
+		tf->info.summary_blocks++;
+	} else {
+		if (tf->have_expect && bid != tf->expect_id) {
+			if (bid > tf->expect_id) {
+				tf->info.gaps++;
+				tf->info.gap_blocks += bid - tf->expect_id;
+				rd_problem(r, t, name, (int64_t)off, 0, "block %llu: block_id jumps from %llu to %u: "
+					   "%llu blocks lost for an unknown reason", (unsigned long long)k,
+					   (unsigned long long)tf->expect_id, bid,
+					   (unsigned long long)(bid - tf->expect_id));
+			} else {
+				rd_problem(r, t, name, (int64_t)off, 0, "block %llu: block_id %u goes back (expected "
+					   "%llu)", (unsigned long long)k, bid, (unsigned long long)tf->expect_id);
+			}
+		}
+		tf->expect_id = (uint64_t)bid + 1;
+		tf->have_expect = 1;
+	}
+
+	/* block_start */
+	cyc = rd_u64(b + EV_HEADER + 8, be);
+	if (tf->have_prev && cyc < tf->prev_cycles)
+		rd_problem(r, t, name, (int64_t)off, 0, "time goes back: block_start cycle count %llu is below "
+			   "the previous event's %llu", (unsigned long long)cyc,
+			   (unsigned long long)tf->prev_cycles);
+	if (!(x = push(tf)))
+		goto nomem;
+	x->off = 0;
+	x->size = 20;
+	x->id = rd_u16(b, be);
+	x->cycles = cyc;
+	x->ns = anchor_ns(t, b + EV_HEADER);
+	x->anchor = 1;
+	prev = cyc;
+
+	for (p = BLOCK_TS_EVENT; p < end; ) {
+		const struct ev_plan *pl;
+		uint32_t time, id;
+		size_t size;
+		int32_t d;
+
+		if (unlikely(p + EV_HEADER > end)) {
+			rd_problem(r, t, name, (int64_t)(off + p), 0, "event header crosses block_end at offset "
+				   "%llu; rest of block skipped", (unsigned long long)(off + end));
+			goto cut;
+		}
+		id = rd_u16(b + p, be);
+		time = rd_u32(b + p + 2, be);
+		if (unlikely(id >= nplan || plan[id].kind == EVK_NONE)) {
+			rd_problem(r, t, name, (int64_t)(off + p), 0, "unknown event id %u; rest of block skipped",
+				   id);
+			goto cut;
+		}
+		pl = &plan[id];
+		size = pl->fixed;
+		if (unlikely(size == LTT_SIZE_VARIABLE)) {
+			ret = ltt_type_encoded_size(pl->type->body, t->info.arch_size, be, b + p + EV_HEADER,
+						    end - p - EV_HEADER, &size);
+			if (ret) {
+				rd_problem(r, t, name, (int64_t)(off + p), 0, "event %s.%s: %s before block_end; "
+					   "rest of block skipped", pl->type->facility, pl->type->name,
+					   ret == -ERANGE ? "union type code out of range" :
+					   "a string or sequence runs past its end");
+				goto cut;
+			}
+		}
+		if (unlikely(size > end - p - EV_HEADER)) {
+			rd_problem(r, t, name, (int64_t)(off + p), 0, "event %s.%s (%zu bytes) crosses block_end "
+				   "at offset %llu; rest of block skipped", pl->type->facility, pl->type->name,
+				   size + EV_HEADER, (unsigned long long)(off + end));
+			goto cut;
+		}
+		if (!(x = push(tf)))
+			goto nomem;
+		x->off = p;
+		x->size = (uint32_t)size;
+		x->id = (uint16_t)id;
+		x->anchor = 0;
+		d = (int32_t)(time - (uint32_t)prev);
+		if (unlikely(pl->kind != EVK_NORMAL)) {
+			const unsigned char *q = b + p + EV_HEADER;
+
+			switch (pl->kind) {
+			case EVK_HEARTBEAT:
+				tf->info.heartbeats++;
+				if (!t->v1 && !t->v2) {
+					d = 0;
+					prev = rd_u64(q + 8, be);
+					x->anchor = 1;
+					x->ns = anchor_ns(t, q);
+				}
+				break;
+			case EVK_EVENTS_LOST:
+				tf->info.events_lost[q[8] < LTT_LOST_UNKNOWN ? q[8] : LTT_LOST_UNKNOWN] +=
+					rd_u64(q, be);
+				break;
+			case EVK_BLOCKS_LOST:
+				tf->info.blocks_lost += rd_u32(q, be);
+				tf->info.blocks_lost_events += rd_u64(q + 4, be);
+				tf->expect_id += rd_u32(q, be);
+				break;
+			case EVK_BLOCK_START:
+			case EVK_BLOCK_END:
+				tf->nev--;
+				rd_problem(r, t, name, (int64_t)(off + p), 0, "%s inside a block (block_end is at "
+					   "offset %llu); rest of block skipped", pl->type->name,
+					   (unsigned long long)(off + end));
+				goto cut;
+			default:
+				break;
+			}
+		}
+		if (unlikely(d < 0)) {
+			rd_problem(r, t, name, (int64_t)(off + p), 0, "time goes back by %lld cycles",
+				   -(long long)d);
+		}
+		prev += (uint64_t)(int64_t)d;
+		x->cycles = prev;
+		p += EV_HEADER + (uint32_t)size;
+	}
+	goto finish;
+cut:
+	tf->info.blocks_cut++;
+finish:
+	/* block_end */
+	if (!(x = push(tf)))
+		goto nomem;
+	x->off = end;
+	x->size = 20;
+	x->id = rd_u16(b + end, be);
+	if (t->v1 || t->v2) {
+		int32_t d = (int32_t)(rd_u32(b + end + 2, be) - (uint32_t)prev);
+
+		x->cycles = prev + (uint64_t)(int64_t)d;
+	} else {
+		x->cycles = rd_u64(b + end + EV_HEADER + 8, be);
+		if (x->cycles < prev)
+			rd_problem(r, t, name, (int64_t)(off + end), 0, "time goes back: block_end cycle count %llu "
+				   "is below the previous event's %llu", (unsigned long long)x->cycles,
+				   (unsigned long long)prev);
+	}
+	x->ns = anchor_ns(t, b + end + EV_HEADER);
+	x->anchor = 1;
+	tf->prev_cycles = x->cycles;
+	tf->have_prev = 1;
+	if (!tf->info.events)
+		tf->info.first_cycles = tf->ev[0].cycles;
+	tf->info.last_cycles = x->cycles;
+	time_block(tf);
+	return;
+damaged:
+	tf->info.blocks_damaged++;
+	return;
+nomem:
+	rd_problem(r, t, name, (int64_t)off, 0, "out of memory; rest of tracefile skipped");
+	tf->nev = 0;
+	tf->done = 1;
+}
+
+int rd_tracefile_fill(struct tracefile *tf)
+{
+	while (tf->pos >= tf->nev) {
+		if (tf->done || tf->next_block >= tf->info.nblocks || tf->next_block > tf->last_block) {
+			tf->done = 1;
+			return 0;
+		}
+		scan_block(tf, tf->next_block++);
+	}
+	return 1;
+}
+
+/* ---- seeking ------------------------------------------------------------------------------------- */
+
+int rd_block_anchor_ns(struct tracefile *tf, uint64_t k, int first, uint64_t *ns)
+{
+	const struct trace *t = tf->trace;
+	const int be = t->info.big_endian;
+	unsigned char hdr[BLOCK_TS_EVENT], tr[4];
+	uint32_t bs = t->info.block_size;
+	int64_t e;
+	uint16_t id;
+
+	if (k >= tf->info.nblocks || pread(tf->fd, tr, 4, (off_t)((k + 1) * bs - 4)) != 4)
+		return -1;
+	e = block_end_offset(t, rd_u32(tr, be));
+	if (e < BLOCK_TS_EVENT || e > (int64_t)bs - 30)
+		return -1;
+	if (pread(tf->fd, hdr, sizeof(hdr), (off_t)(k * bs + (first ? 0 : (uint64_t)e))) != sizeof(hdr))
+		return -1;
+	id = rd_u16(hdr, be);
+	if (id >= t->nplan || t->plan[id].kind != (first ? EVK_BLOCK_START : EVK_BLOCK_END))
+		return -1;
+	*ns = anchor_ns(t, hdr + EV_HEADER);
+	return 0;
+}
+
+void rd_tracefile_seek(struct tracefile *tf, uint64_t from_ns)
+{
+	uint64_t lo = 0, hi, ns;
+
+	if (!tf->info.nblocks)
+		return;
+	hi = tf->info.nblocks - 1;
+	/* the last block starting strictly before from_ns: earlier blocks hold only earlier events */
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo + 1) / 2, m = mid;
+
+		while (m <= hi && rd_block_anchor_ns(tf, m, 1, &ns))
+			m++;
+		if (m > hi)
+			hi = mid - 1;
+		else if (ns < from_ns)
+			lo = m;
+		else
+			hi = mid - 1;
+	}
+	tf->next_block = lo;
+}

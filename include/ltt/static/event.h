@@ -75,7 +75,11 @@ static inline int ltt_event_reserve(struct ltt_slot *s, struct ltt_facility *fac
 	ltt_set(&r->last_tsc, tsc);
 	p = r->data + (old & r->ring_mask);
 	memcpy(p, &id, 2);
-	memcpy(p + 2, &(uint32_t){ (uint32_t)tsc }, 4);
+	{
+		uint32_t t32 = (uint32_t)tsc;	/* a variable, not a compound literal: C++ includes this */
+
+		memcpy(p + 2, &t32, 4);
+	}
 	s->payload = p + LTT_EVENT_HEADER;
 	s->commit = &r->commit[(old >> r->shift) & r->slot_mask];
 	s->delta = size + (1ull << 32);

@@ -34,7 +34,71 @@ struct reg_state {
 	size_t ne, cape;
 	struct reg_thread *t;
 	size_t nt, capt;
+	size_t *eh, *th;	/* hash indexes of e and t: index + 1, 0 when free; size a power of 2 */
+	size_t ehsize, thsize;
 };
+
+static uint64_t reg_fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n--)
+		h = (h ^ *c++) * 1099511628211u;
+	return h;
+}
+
+static uint64_t reg_hash_thread(unsigned trace, uint32_t tid)
+{
+	uint64_t h = reg_fnv(14695981039346656037u, &trace, sizeof(trace));
+
+	return reg_fnv(h, &tid, sizeof(tid));
+}
+
+static uint64_t reg_hash_entry(unsigned trace, uint32_t tid, const char *cat, const char *label)
+{
+	uint64_t h = reg_hash_thread(trace, tid);
+
+	h = reg_fnv(h, cat, strlen(cat) + 1);
+	return reg_fnv(h, label, strlen(label) + 1);
+}
+
+/* Makes room in a hash index for n items (at most half full), rehashing with hash(i) of item i. */
+static int reg_index_grow(size_t **tab, size_t *size, size_t n, uint64_t (*hash)(const struct reg_state *, size_t),
+			  const struct reg_state *s)
+{
+	size_t nsize = *size ? *size : 64, *nt;
+
+	if (n * 2 <= *size)
+		return 0;
+	while (n * 2 > nsize)
+		nsize *= 2;
+	nt = calloc(nsize, sizeof(*nt));
+	if (!nt)
+		return -ENOMEM;
+	for (size_t k = 0; k < *size; k++) {
+		size_t i;
+
+		if (!(*tab)[k])
+			continue;
+		for (i = hash(s, (*tab)[k] - 1) & (nsize - 1); nt[i]; i = (i + 1) & (nsize - 1))
+			;
+		nt[i] = (*tab)[k];
+	}
+	free(*tab);
+	*tab = nt;
+	*size = nsize;
+	return 0;
+}
+
+static uint64_t reg_thread_hash_at(const struct reg_state *s, size_t i)
+{
+	return reg_hash_thread(s->t[i].trace, s->t[i].tid);
+}
+
+static uint64_t reg_entry_hash_at(const struct reg_state *s, size_t i)
+{
+	return reg_hash_entry(s->e[i].trace, s->e[i].tid, s->e[i].category, s->e[i].label);
+}
 
 static void *reg_grow(void *p, size_t *cap, size_t need, size_t size)
 {
@@ -55,15 +119,21 @@ static struct reg_thread *reg_thread(struct reg_state *s, const struct t2_event 
 {
 	unsigned trace = e->ev->trace->index;
 	struct reg_thread *t, *nt;
+	size_t i;
 
-	for (size_t i = s->nt; i-- > 0;)	/* threads are few; recent ones last */
-		if (s->t[i].tid == e->tid && s->t[i].trace == trace)
-			return &s->t[i];
+	if (reg_index_grow(&s->th, &s->thsize, s->nt + 1, reg_thread_hash_at, s))
+		return NULL;
+	for (i = reg_hash_thread(trace, e->tid) & (s->thsize - 1); s->th[i]; i = (i + 1) & (s->thsize - 1)) {
+		t = &s->t[s->th[i] - 1];
+		if (t->tid == e->tid && t->trace == trace)
+			return t;
+	}
 	nt = reg_grow(s->t, &s->capt, s->nt + 1, sizeof(*nt));
 	if (!nt)
 		return NULL;
 	s->t = nt;
 	t = &s->t[s->nt++];
+	s->th[i] = s->nt;
 	memset(t, 0, sizeof(*t));
 	t->trace = trace;
 	t->tid = e->tid;
@@ -75,9 +145,12 @@ static struct reg_entry *reg_entry(struct reg_state *s, const struct t2_event *e
 	const char *cat = t2_str(e, "category"), *label = t2_str(e, "label");
 	unsigned trace = e->ev->trace->index;
 	struct reg_entry *x, *nx;
+	size_t i;
 
-	for (size_t i = 0; i < s->ne; i++) {
-		x = &s->e[i];
+	if (reg_index_grow(&s->eh, &s->ehsize, s->ne + 1, reg_entry_hash_at, s))
+		return NULL;
+	for (i = reg_hash_entry(trace, e->tid, cat, label) & (s->ehsize - 1); s->eh[i]; i = (i + 1) & (s->ehsize - 1)) {
+		x = &s->e[s->eh[i] - 1];
 		if (x->tid == e->tid && x->trace == trace && !strcmp(x->category, cat) && !strcmp(x->label, label))
 			return x;
 	}
@@ -96,7 +169,7 @@ static struct reg_entry *reg_entry(struct reg_state *s, const struct t2_event *e
 		free(x->label);
 		return NULL;
 	}
-	s->ne++;
+	s->eh[i] = ++s->ne;
 	return x;
 }
 
@@ -257,9 +330,11 @@ static void reg_print_header(FILE *out)
 
 static const char *reg_thread_name(const struct reg_state *s, unsigned trace, uint32_t tid)
 {
-	for (size_t i = 0; i < s->nt; i++)
-		if (s->t[i].trace == trace && s->t[i].tid == tid)
-			return s->t[i].name;
+	if (!s->thsize)
+		return "?";
+	for (size_t i = reg_hash_thread(trace, tid) & (s->thsize - 1); s->th[i]; i = (i + 1) & (s->thsize - 1))
+		if (s->t[s->th[i] - 1].trace == trace && s->t[s->th[i] - 1].tid == tid)
+			return s->t[s->th[i] - 1].name;
 	return "?";
 }
 
@@ -278,7 +353,7 @@ static int reg_print(struct reg_state *s, FILE *out, int json, unsigned ntraces)
 	size_t i, j;
 	int rc = 0, first;
 
-	qsort(s->e, s->ne, sizeof(*s->e), reg_cmp_entry);
+	qsort(s->e, s->ne, sizeof(*s->e), reg_cmp_entry);	/* s->eh is stale from here on */
 	if (json)
 		fputs("{\"threads\":[", out);
 	for (i = 0; i < s->ne && !rc; i = j) {
@@ -366,6 +441,8 @@ int regions_report(struct ltt_reader *r, FILE *out, int json)
 	for (size_t i = 0; i < s.nt; i++)
 		free(s.t[i].child);
 	free(s.t);
+	free(s.eh);
+	free(s.th);
 	t2_model_free(m);
 	return rc;
 }

@@ -480,6 +480,13 @@ finish:
 	}
 	x->ns = anchor_ns(t, b + end + EV_HEADER);
 	x->anchor = 1;
+	if (r->opt.flags & LTT_READ_CHECK)
+		for (uint32_t z = end + BLOCK_TS_EVENT; z < bs - 4; z++)
+			if (b[z]) {
+				rd_problem(r, t, name, (int64_t)(off + z), 0, "block %llu: nonzero byte 0x%02x in "
+					   "the zero fill after block_end", (unsigned long long)k, b[z]);
+				break;
+			}
 	tf->prev_cycles = x->cycles;
 	tf->have_prev = 1;
 	if (!tf->info.events)

@@ -136,6 +136,7 @@ struct ltt_reader;
 #define LTT_READ_BUILTIN 1u	/* also yield builtin events (block_start, facility_load, ...) */
 #define LTT_READ_UNORDERED 2u	/* no merge: every event of one tracefile, then the next (faster;
 				 * for statistics) */
+#define LTT_READ_CHECK 4u	/* also check what costs time: zero fill after block_end */
 
 struct ltt_reader_options {
 	unsigned flags;			/* LTT_READ_* */

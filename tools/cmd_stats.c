@@ -1,0 +1,333 @@
+/* ltt stats: what a trace holds: events per facility.event and per tracefile, time span, rates,
+ * blocks, heartbeats, lost and overwritten events, file sizes (doc/cli.md). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cmd.h"
+#include "dump_format.h"
+#include "reader_common.h"
+
+struct trace_counts {
+	unsigned nids;		/* highest id + 1 */
+	uint64_t *n;		/* [tracefile][id] */
+};
+
+static int count_all(struct ltt_reader *r, struct trace_counts *tc)
+{
+	const struct ltt_tracefile_info *last_tf = NULL;
+	uint64_t *row = NULL;
+	struct ltt_event ev;
+	int ret;
+
+	for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {
+		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
+
+		tc[i].nids = 1;
+		for (unsigned k = 0; k < t->nevent_types; k++)
+			if (t->event_types[k]->id + 1u > tc[i].nids)
+				tc[i].nids = t->event_types[k]->id + 1u;
+		tc[i].n = calloc((size_t)tc[i].nids * (t->ntracefiles ? t->ntracefiles : 1), sizeof(uint64_t));
+		if (!tc[i].n)
+			return -ENOMEM;
+	}
+	while ((ret = ltt_reader_next(r, &ev)) == 1) {
+		if (__builtin_expect(ev.tracefile != last_tf, 0)) {
+			const struct ltt_trace_info *t = ev.trace;
+			unsigned k = 0;
+
+			while (k < t->ntracefiles && t->tracefiles[k] != ev.tracefile)
+				k++;
+			row = tc[t->index].n + (size_t)k * tc[t->index].nids;
+			last_tf = ev.tracefile;
+		}
+		row[ev.id]++;
+	}
+	return ret;
+}
+
+static double span_s(uint64_t a, uint64_t b)
+{
+	return b > a ? (double)(b - a) / 1e9 : 0.0;
+}
+
+static void print_text(struct dump_out *o, struct ltt_reader *r, const struct trace_counts *tc)
+{
+	char line[512], cell[600];
+
+	for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {
+		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
+		uint64_t total = 0, user = 0, first = UINT64_MAX, last = 0, size = 0, blocks = 0, hb = 0;
+		uint64_t lost[LTT_LOST_NCAUSES] = { 0 }, blost = 0, blost_ev = 0, gaps = 0, damaged = 0;
+		const char *v, *m;
+
+		for (unsigned k = 0; k < t->ntracefiles; k++) {
+			const struct ltt_tracefile_info *f = t->tracefiles[k];
+
+			total += f->events;
+			size += f->file_size;
+			blocks += f->blocks_read;
+			hb += f->heartbeats;
+			blost += f->blocks_lost;
+			blost_ev += f->blocks_lost_events;
+			gaps += f->gap_blocks;
+			damaged += f->blocks_damaged + f->blocks_cut;
+			for (unsigned c = 0; c < LTT_LOST_NCAUSES; c++)
+				lost[c] += f->events_lost[c];
+			if (f->events) {
+				first = f->first_ns < first ? f->first_ns : first;
+				last = f->last_ns > last ? f->last_ns : last;
+			}
+		}
+		for (unsigned k = 0; k < t->ntracefiles; k++)
+			for (unsigned id = 0; id < tc[i].nids; id++) {
+				const struct ltt_event_type *ty = ltt_trace_event_type(t, id);
+
+				if (ty && !ty->builtin)
+					user += tc[i].n[(size_t)k * tc[i].nids + id];
+			}
+		snprintf(line, sizeof(line), "trace %s\n", t->path);
+		dump_out_str(o, line);
+		v = ltt_trace_attr(t, "node_name");
+		m = ltt_trace_attr(t, "machine");
+		snprintf(line, sizeof(line), "  system      %s, %s, %s, %s endian, %u CPUs, format 2.%u\n",
+			 v ? v : "?", m ? m : "?", ltt_arch_size_name(t->arch_size),
+			 t->big_endian ? "big" : "little", t->ncpus, t->minor_version);
+		dump_out_str(o, line);
+		if (first != UINT64_MAX) {
+			dump_out_str(o, "  time        ");
+			dump_out_time(o, first);
+			dump_out_str(o, " .. ");
+			dump_out_time(o, last);
+			snprintf(line, sizeof(line), " (%.6f s)\n", span_s(first, last));
+			dump_out_str(o, line);
+		}
+		snprintf(line, sizeof(line), "  events      %llu (%llu builtin), %.1f events/s\n",
+			 (unsigned long long)user, (unsigned long long)(total - user),
+			 span_s(first, last) > 0 ? (double)user / span_s(first, last) : 0.0);
+		dump_out_str(o, line);
+		snprintf(line, sizeof(line), "  blocks      %llu of %u bytes, %llu heartbeats, %llu bytes in files\n",
+			 (unsigned long long)blocks, t->block_size, (unsigned long long)hb,
+			 (unsigned long long)size);
+		dump_out_str(o, line);
+		snprintf(line, sizeof(line), "  lost        %llu events (buffer_full %llu, too_big %llu, nested %llu, "
+			 "torn %llu, internal %llu, unknown %llu)\n",
+			 (unsigned long long)(lost[0] + lost[1] + lost[2] + lost[3] + lost[4] + lost[5]),
+			 (unsigned long long)lost[0], (unsigned long long)lost[1], (unsigned long long)lost[2],
+			 (unsigned long long)lost[3], (unsigned long long)lost[4], (unsigned long long)lost[5]);
+		dump_out_str(o, line);
+		snprintf(line, sizeof(line), "  overwritten %llu blocks holding %llu events; %llu blocks missing "
+			 "without a record; %llu damaged blocks\n", (unsigned long long)blost,
+			 (unsigned long long)blost_ev, (unsigned long long)gaps, (unsigned long long)damaged);
+		dump_out_str(o, line);
+		snprintf(line, sizeof(line), "  %-22s %12s %8s %10s %10s %10s %10s\n", "tracefile", "bytes",
+			 "blocks", "events", "lost", "overwr.", "heartbeats");
+		dump_out_str(o, line);
+		for (unsigned k = 0; k < t->ntracefiles; k++) {
+			const struct ltt_tracefile_info *f = t->tracefiles[k];
+			uint64_t l = 0;
+
+			for (unsigned c = 0; c < LTT_LOST_NCAUSES; c++)
+				l += f->events_lost[c];
+			snprintf(line, sizeof(line), "  %-22s %12llu %8llu %10llu %10llu %10llu %10llu\n", f->name,
+				 (unsigned long long)f->file_size, (unsigned long long)f->blocks_read,
+				 (unsigned long long)f->events, (unsigned long long)l,
+				 (unsigned long long)f->blocks_lost_events, (unsigned long long)f->heartbeats);
+			dump_out_str(o, line);
+		}
+		snprintf(line, sizeof(line), "  %-32s %10s", "event", "total");
+		dump_out_str(o, line);
+		for (unsigned k = 0; k < t->ntracefiles; k++) {
+			snprintf(line, sizeof(line), " %10.10s", t->tracefiles[k]->name +
+				 (t->tracefiles[k]->cpu < 0 ? 8 : 0));
+			dump_out_str(o, line);
+		}
+		dump_out_char(o, '\n');
+		for (unsigned id = 0; id < tc[i].nids; id++) {
+			const struct ltt_event_type *ty = ltt_trace_event_type(t, id);
+			uint64_t sum = 0;
+
+			for (unsigned k = 0; k < t->ntracefiles; k++)
+				sum += tc[i].n[(size_t)k * tc[i].nids + id];
+			if (!ty || !sum)
+				continue;
+			snprintf(line, sizeof(line), "%s.%s", ty->facility, ty->name);
+			dump_out_str(o, "  ");
+			snprintf(cell, sizeof(cell), "%-32s %10llu", line, (unsigned long long)sum);
+			dump_out_str(o, cell);
+			for (unsigned k = 0; k < t->ntracefiles; k++) {
+				snprintf(cell, sizeof(cell), " %10llu",
+					 (unsigned long long)tc[i].n[(size_t)k * tc[i].nids + id]);
+				dump_out_str(o, cell);
+			}
+			dump_out_char(o, '\n');
+		}
+	}
+}
+
+static void json_u64(struct dump_out *o, const char *key, uint64_t v, int comma)
+{
+	if (comma)
+		dump_out_char(o, ',');
+	dump_out_json_string(o, key, strlen(key));
+	dump_out_char(o, ':');
+	dump_out_u64(o, v);
+}
+
+static void print_json(struct dump_out *o, struct ltt_reader *r, const struct trace_counts *tc)
+{
+	for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {
+		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
+		int first_ev = 1;
+
+		dump_out_str(o, "{\"trace\":");
+		dump_out_json_string(o, t->path, strlen(t->path));
+		json_u64(o, "block_size", t->block_size, 1);
+		json_u64(o, "cpus", t->ncpus, 1);
+		dump_out_str(o, ",\"tracefiles\":[");
+		for (unsigned k = 0; k < t->ntracefiles; k++) {
+			const struct ltt_tracefile_info *f = t->tracefiles[k];
+
+			dump_out_str(o, k ? ",{\"name\":" : "{\"name\":");
+			dump_out_json_string(o, f->name, strlen(f->name));
+			json_u64(o, "bytes", f->file_size, 1);
+			json_u64(o, "blocks", f->blocks_read, 1);
+			json_u64(o, "damaged_blocks", f->blocks_damaged, 1);
+			json_u64(o, "cut_blocks", f->blocks_cut, 1);
+			json_u64(o, "summary_blocks", f->summary_blocks, 1);
+			json_u64(o, "events", f->events, 1);
+			json_u64(o, "heartbeats", f->heartbeats, 1);
+			dump_out_str(o, ",\"events_lost\":{");
+			for (unsigned c = 0; c < LTT_LOST_NCAUSES; c++)
+				json_u64(o, ltt_lost_cause_name(c), f->events_lost[c], c > 0);
+			dump_out_char(o, '}');
+			json_u64(o, "blocks_lost", f->blocks_lost, 1);
+			json_u64(o, "blocks_lost_events", f->blocks_lost_events, 1);
+			json_u64(o, "unexplained_gap_blocks", f->gap_blocks, 1);
+			if (f->events) {
+				dump_out_str(o, ",\"first_time\":\"");
+				dump_out_time(o, f->first_ns);
+				dump_out_str(o, "\",\"last_time\":\"");
+				dump_out_time(o, f->last_ns);
+				dump_out_char(o, '"');
+				json_u64(o, "first_cycles", f->first_cycles, 1);
+				json_u64(o, "last_cycles", f->last_cycles, 1);
+			}
+			dump_out_char(o, '}');
+		}
+		dump_out_str(o, "],\"events\":{");
+		for (unsigned id = 0; id < tc[i].nids; id++) {
+			const struct ltt_event_type *ty = ltt_trace_event_type(t, id);
+			char name[300];
+			int first_tf = 1;
+			uint64_t sum = 0;
+
+			for (unsigned k = 0; k < t->ntracefiles; k++)
+				sum += tc[i].n[(size_t)k * tc[i].nids + id];
+			if (!ty || !sum)
+				continue;
+			snprintf(name, sizeof(name), "%s.%s", ty->facility, ty->name);
+			if (!first_ev)
+				dump_out_char(o, ',');
+			first_ev = 0;
+			dump_out_json_string(o, name, strlen(name));
+			dump_out_str(o, ":{");
+			json_u64(o, "total", sum, 0);
+			for (unsigned k = 0; k < t->ntracefiles; k++) {
+				uint64_t n = tc[i].n[(size_t)k * tc[i].nids + id];
+
+				if (!n)
+					continue;
+				json_u64(o, t->tracefiles[k]->name, n, 1);
+				first_tf = 0;
+			}
+			(void)first_tf;
+			dump_out_char(o, '}');
+		}
+		dump_out_str(o, "}}\n");
+	}
+}
+
+static int run(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "format", required_argument, NULL, 'F' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct reader_tool tool = { .cmd = "stats" };
+	struct ltt_reader_options ropt = {
+		.flags = LTT_READ_BUILTIN | LTT_READ_UNORDERED,
+		.problem = reader_tool_problem,
+		.problem_arg = &tool,
+	};
+	struct trace_counts *tc = NULL;
+	struct ltt_reader *r;
+	struct dump_out *out = NULL;
+	char err[1024];
+	int json = 0, c, ret, status = 0;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+F:", lo, NULL)) != -1) {
+		if (c == 'F' && (!strcmp(optarg, "json") || !strcmp(optarg, "text"))) {
+			json = !strcmp(optarg, "json");
+			continue;
+		}
+		ltt_tool_error("stats", "%s: unknown option or format (see ltt stats --help)", argv[optind - 1]);
+		return 2;
+	}
+	if (optind >= argc) {
+		ltt_tool_error("stats", "no trace given (see ltt stats --help)");
+		return 2;
+	}
+	ret = ltt_reader_open(&r, (const char *const *)argv + optind, (unsigned)(argc - optind), &ropt, err,
+			      sizeof(err));
+	if (ret) {
+		ltt_tool_error("stats", "%s", err);
+		return 1;
+	}
+	tc = calloc(ltt_reader_ntraces(r), sizeof(*tc));
+	out = malloc(sizeof(*out));
+	if (!tc || !out || (ret = count_all(r, tc)) == -ENOMEM) {
+		ltt_tool_error("stats", "out of memory");
+		status = 1;
+		goto out;
+	}
+	out->fd = 1;
+	out->error = 0;
+	out->len = 0;
+	if (json)
+		print_json(out, r, tc);
+	else
+		print_text(out, r, tc);
+	if (dump_out_flush(out)) {
+		ltt_tool_error("stats", "standard output: %s", strerror(-out->error));
+		status = 1;
+	}
+	if (ret < 0 || tool.problems)
+		status = 1;
+out:
+	if (tc)
+		for (unsigned i = 0; i < ltt_reader_ntraces(r); i++)
+			free(tc[i].n);
+	free(tc);
+	free(out);
+	ltt_reader_close(r);
+	return status;
+}
+
+const struct ltt_cmd ltt_cmd_stats = {
+	.name = "stats",
+	.summary = "summarize traces: events per type and CPU, time span, rates, lost data",
+	.usage =
+	"usage: ltt stats [--format=text|json] TRACE...\n"
+	"\n"
+	"Reads every event of the traces and prints, per trace: the system, the time span, events and\n"
+	"rate, blocks and heartbeats, lost events by cause, overwritten blocks and their events, blocks\n"
+	"missing without a record, damaged blocks, then a table per tracefile and a table of events per\n"
+	"facility.event and tracefile. Problems found are reported on stderr (exit status 1).\n"
+	"\n"
+	"  --format=json   one JSON object per trace instead of the text tables\n",
+	.run = run,
+};

@@ -36,6 +36,10 @@ void ltt_archive_remove_private(char *dir);
  * -EBADMSG on a mismatch or a malformed manifest, another -errno when a file cannot be read. */
 int ltt_manifest_verify(const char *trace_dir, char *err, size_t errlen);
 
+/* The same, naming files in messages as "LABEL/cpu/0" rather than with trace_dir: for a trace read
+ * from an archive, pass the archive's path so that messages do not show the private directory. */
+int ltt_manifest_verify_as(const char *trace_dir, const char *label, char *err, size_t errlen);
+
 /* ---- ltt pack -------------------------------------------------------------------------------- */
 
 struct ltt_pack_options {

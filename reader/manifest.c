@@ -610,10 +610,15 @@ static int slurp(const char *path, size_t max, char **buf, size_t *len)
 
 int ltt_manifest_verify(const char *trace_dir, char *err, size_t errlen)
 {
+	return ltt_manifest_verify_as(trace_dir, trace_dir, err, errlen);
+}
+
+int ltt_manifest_verify_as(const char *trace_dir, const char *label, char *err, size_t errlen)
+{
 	struct ltt_layout l;
 	struct ltt_manifest m;
 	struct ltt_manifest_file *found = NULL;
-	char label[4096], *xml;
+	char path[4096], shown[4096], *xml;
 	unsigned char *buf = NULL;
 	size_t len = 0, nfound = 0;
 	int ret = ltt_layout_list(trace_dir, 0, &l, err, errlen);
@@ -624,13 +629,14 @@ int ltt_manifest_verify(const char *trace_dir, char *err, size_t errlen)
 		ltt_layout_free(&l);
 		return 0;
 	}
-	snprintf(label, sizeof(label), "%s/%s", trace_dir, LTT_MANIFEST_PATH);
-	ret = slurp(label, LTT_MANIFEST_MAX_BYTES, &xml, &len);
+	snprintf(path, sizeof(path), "%s/%s", trace_dir, LTT_MANIFEST_PATH);
+	snprintf(shown, sizeof(shown), "%s/%s", label, LTT_MANIFEST_PATH);
+	ret = slurp(path, LTT_MANIFEST_MAX_BYTES, &xml, &len);
 	if (ret) {
-		fail(err, errlen, "%s: %s", label, ret == -EFBIG ? "too large" : strerror(-ret));
+		fail(err, errlen, "%s: %s", shown, ret == -EFBIG ? "too large" : strerror(-ret));
 		goto out_layout;
 	}
-	ret = ltt_manifest_parse(xml, len, label, &m, err, errlen);
+	ret = ltt_manifest_parse(xml, len, shown, &m, err, errlen);
 	free(xml);
 	if (ret)
 		goto out_layout;
@@ -638,11 +644,10 @@ int ltt_manifest_verify(const char *trace_dir, char *err, size_t errlen)
 	buf = malloc(1 << 20);
 	if (!found || !buf) {
 		ret = -ENOMEM;
-		fail(err, errlen, "%s: out of memory", trace_dir);
-		goto out_manifest;
+		fail(err, errlen, "%s: out of memory", label);
+		goto out_found;
 	}
 	for (size_t i = 0; i < l.n; i++) {
-		char path[4096];
 		int fd;
 
 		if (l.e[i].kind == LTT_LAYOUT_DIR)
@@ -653,12 +658,12 @@ int ltt_manifest_verify(const char *trace_dir, char *err, size_t errlen)
 		if (fd >= 0)
 			close(fd);
 		if (ret) {
-			fail(err, errlen, "%s: %s", path, strerror(-ret));
+			fail(err, errlen, "%s/%s: %s", label, l.e[i].rel, strerror(-ret));
 			goto out_found;
 		}
 		found[nfound++].path = l.e[i].rel;
 	}
-	ret = ltt_manifest_compare(&m, found, nfound, trace_dir, err, errlen);
+	ret = ltt_manifest_compare(&m, found, nfound, label, err, errlen);
 out_found:
 	free(buf);
 	free(found);

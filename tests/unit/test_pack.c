@@ -442,6 +442,8 @@ START_TEST(verify_directory)
 	ck_assert_int_eq(ltt_manifest_verify("out", err, sizeof(err)), -EBADMSG);
 	ck_assert_msg(strstr(err, "out/cpu/0: SHA-256 ") == err && strstr(err, ", the manifest says "),
 		      "got: %s", err);
+	ck_assert_int_eq(ltt_manifest_verify_as("out", "t.tar.gz", err, sizeof(err)), -EBADMSG);
+	ck_assert_msg(strstr(err, "t.tar.gz/cpu/0: SHA-256 ") == err, "got: %s", err);
 	ck_assert_int_eq(unlink("out/control/interrupts"), 0);
 	ck_assert_int_eq(ltt_manifest_verify("out", err, sizeof(err)), -EBADMSG);
 	ck_assert_msg(strstr(err, "out/cpu/0: SHA-256 ") == err &&

@@ -1,0 +1,29 @@
+#!/bin/sh
+# A flight-mode program dies by SIGSEGV: the fatal-signal snapshot exists, decodes, holds the last
+# events up to the one before the crash with the overwritten ones counted exactly, and the process
+# still dies by SIGSEGV (exit status 128 + 11 from the shell).
+set -u
+prog="$BUILD/tests/progs/flight_prog"
+[ -x "$prog" ] || { echo "skip: $prog not built"; exit 77; }
+tmp=$(mktemp -d /tmp/ltt-e2e-flight-segv-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+N=100000
+ulimit -c 0
+LTT_TRACE="$tmp/t" LTT_MODE=flight LTT_BLOCK_SIZE=4096 LTT_BLOCKS=8 "$prog" segv $N
+rc=$?
+[ $rc -eq 139 ] || fail "exit status $rc, expected 139 (SIGSEGV)"
+[ -d "$tmp/t/snapshot-0001" ] || fail "no snapshot-0001 after SIGSEGV"
+[ ! -e "$tmp/t/snapshot-0002" ] || fail "more than one snapshot"
+out=$("$prog" check "$tmp/t/snapshot-0001") || fail "check failed: $out"
+echo "$out"
+v() { echo "$out" | head -n 1 | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+[ "$(v problems)" = 0 ] || fail "problems: $out"
+[ "$(v gaps)" = 0 ] || fail "unexplained block gaps"
+t0=$(v t0)
+count=${t0%%:*}; range=${t0#*:}; first=${range%-*}; last=${range#*-}
+[ "$last" = $((N - 1)) ] || fail "last tick $last, expected $((N - 1))"
+[ "$first" = $((N - count)) ] || fail "ticks not contiguous: $t0"
+[ "$(v blocks_lost_events)" = "$first" ] || fail "overwritten events $(v blocks_lost_events), expected $first"
+echo "ok: SIGSEGV snapshot holds ticks $first..$last, $first overwritten"

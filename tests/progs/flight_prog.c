@@ -1,0 +1,92 @@
+/* flight_prog: helper of the flight recorder's end-to-end tests (tests/e2e/flight_*.sh). Recording is
+ * started by LTT_TRACE / LTT_MODE=flight (and LTT_SHM_DIR) in the environment.
+ *   flight_prog segv N         N ticks on thread 0, then a NULL write: dies by SIGSEGV
+ *   flight_prog spin PROGRESS  ticks (and a note every 64) until killed; after each commit the tick's
+ *                              seq is stored in the file PROGRESS (mapped), so a killer knows the
+ *                              last event committed
+ *   flight_prog check TRACE    reads a trace and prints one line of what it holds (flight_check.h)
+ */
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <ltt/ltt.h>
+
+#include "flight_check.h"
+#include "flighttest.h"
+
+static void pin_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static int segv(uint64_t n)
+{
+	pin_cpu0();
+	for (uint64_t i = 0; i < n; i++)
+		trace_flighttest_tick(0, i);
+	*(volatile int *)(uintptr_t)0 = 1;	/* SIGSEGV */
+	return 0;
+}
+
+static int spin(const char *progress)
+{
+	int fd = open(progress, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	volatile uint64_t *last;
+	char text[32];
+
+	if (fd < 0 || ftruncate(fd, 4096)) {
+		perror(progress);
+		return 1;
+	}
+	last = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (last == MAP_FAILED) {
+		perror("mmap");
+		return 1;
+	}
+	pin_cpu0();
+	last[1] = 1;	/* started */
+	for (uint64_t i = 0;; i++) {
+		trace_flighttest_tick(0, i);
+		if (i % 64 == 63) {
+			snprintf(text, sizeof(text), "note %llu", (unsigned long long)i);
+			trace_flighttest_note(i, text);
+		}
+		last[0] = i + 1;	/* ticks committed: 0 .. i */
+	}
+}
+
+static int check(const char *trace)
+{
+	struct fc_result r;
+
+	if (fc_scan(trace, &r)) {
+		fprintf(stderr, "flight_prog: %s\n", r.err);
+		return 1;
+	}
+	fc_print(stdout, &r);
+	if (r.problems)
+		fprintf(stdout, "first problem: %s\n", r.first_problem);
+	fc_free(&r);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "segv"))
+		return segv(strtoull(argv[2], NULL, 10));
+	if (argc == 3 && !strcmp(argv[1], "spin"))
+		return spin(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "check"))
+		return check(argv[2]);
+	fprintf(stderr, "usage: flight_prog segv N | spin PROGRESS | check TRACE\n");
+	return 2;
+}

@@ -1,0 +1,302 @@
+/* test_flight: flight-recorder mode in process: the exact content and accounting of a snapshot after
+ * 10 M events, several snapshots in a row, snapshots (by call and by signal) while two threads record,
+ * the snapshot at stop, and the settings. Snapshots are read back with the reader library. */
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <ltt/ltt.h>
+
+#include "flighttest.h"
+#include "../progs/flight_check.h"
+
+static char tmp[PATH_MAX];
+
+static void make_tmp(void)
+{
+	snprintf(tmp, sizeof(tmp), "/tmp/ltt-test-flight-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+}
+
+static void remove_tmp(void)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", tmp);
+}
+
+static void pin_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof(set), &set), 0);
+}
+
+static void start_flight(size_t block_size, unsigned blocks)
+{
+	char path[PATH_MAX + 16];
+	struct ltt_options o = { 0 };
+
+	snprintf(path, sizeof(path), "%s/trace", tmp);
+	o.path = path;
+	o.mode = LTT_MODE_FLIGHT;
+	o.block_size = block_size;
+	o.blocks = blocks;
+	ck_assert_int_eq(ltt_start(&o), 0);
+}
+
+static void check_scan(const char *where, struct fc_result *r)
+{
+	ck_assert_msg(fc_scan(where, r) == 0, "%s: %s", where, r->err);
+	ck_assert_msg(r->problems == 0, "%s: %llu problems, first: %s", where,
+		      (unsigned long long)r->problems, r->first_problem);
+	ck_assert_uint_eq(r->bad_payloads, 0);
+	ck_assert_uint_eq(r->gap_blocks, 0);
+	ck_assert_str_eq(r->mode, "flight");
+}
+
+#define TEN_M 10000000ull
+
+/* One thread pinned to CPU 0 writes 10 M ticks through a ring of 8 x 4 KiB; the snapshot holds exactly
+ * the last K of them, and the events of the blocks before them are all counted as overwritten. */
+START_TEST(ten_million_exact)
+{
+	char where[PATH_MAX];
+	struct fc_result r;
+	const char *slash;
+
+	make_tmp();
+	pin_cpu0();
+	ltt_snapshot_at_exit(0);
+	start_flight(4096, 8);
+	for (uint64_t i = 0; i < TEN_M; i++)
+		trace_flighttest_tick(0, i);
+	ck_assert_int_eq(ltt_snapshot(where, sizeof(where)), 0);
+	ck_assert_int_eq(ltt_stop(), 0);
+	slash = strrchr(where, '/');
+	ck_assert_str_eq(slash, "/snapshot-0001");
+	check_scan(where, &r);
+	ck_assert_int_eq(r.snapshot, 1);
+	ck_assert_uint_gt(r.th[0].count, 0);
+	ck_assert(r.th[0].contiguous);
+	ck_assert_uint_eq(r.th[0].duplicates, 0);
+	ck_assert_uint_eq(r.th[0].last, TEN_M - 1);
+	ck_assert_uint_eq(r.th[0].first, TEN_M - r.th[0].count);
+	/* every event not in the snapshot was overwritten, and counted so */
+	ck_assert_uint_eq(r.blocks_lost_events, TEN_M - r.th[0].count);
+	ck_assert_uint_gt(r.blocks_lost, 0);
+	ck_assert_uint_eq(r.summary_blocks, 1);
+	/* at most the 8 blocks of the ring, 18-byte events after a 26-byte block_start */
+	ck_assert_uint_le(r.th[0].count, 8 * ((4096 - 56) / 18));
+	ck_assert_uint_ge(r.th[0].count, 7 * ((4096 - 56 - 22) / 18) - 8);
+	ck_assert_uint_eq(r.events_lost[LTT_LOST_BUFFER_FULL], 0);
+	ck_assert_uint_ge(r.processes, 1);	/* control data survived 10 M overwritten events */
+	fc_free(&r);
+	remove_tmp();
+}
+END_TEST
+
+/* Three snapshots in a row: numbered 1, 2, 3, each complete and unchanged by the later ones. */
+START_TEST(snapshots_in_a_row)
+{
+	char w[3][PATH_MAX];
+	struct fc_result r;
+
+	make_tmp();
+	pin_cpu0();
+	ltt_snapshot_at_exit(0);
+	start_flight(4096, 16);
+	for (uint64_t i = 0; i < 1000; i++)
+		trace_flighttest_tick(1, i);
+	ck_assert_int_eq(ltt_snapshot(w[0], sizeof(w[0])), 0);
+	for (uint64_t i = 1000; i < 2000; i++)
+		trace_flighttest_tick(1, i);
+	ck_assert_int_eq(ltt_snapshot(w[1], sizeof(w[1])), 0);
+	ck_assert_int_eq(ltt_snapshot(w[2], sizeof(w[2])), 0);
+	ck_assert_int_eq(ltt_stop(), 0);
+	ck_assert_ptr_nonnull(strstr(w[0], "/snapshot-0001"));
+	ck_assert_ptr_nonnull(strstr(w[1], "/snapshot-0002"));
+	ck_assert_ptr_nonnull(strstr(w[2], "/snapshot-0003"));
+	for (unsigned k = 0; k < 3; k++) {
+		uint64_t n = k == 0 ? 1000 : 2000;
+
+		check_scan(w[k], &r);
+		ck_assert_int_eq(r.snapshot, (long)k + 1);
+		ck_assert_uint_eq(r.th[1].count, n);
+		ck_assert_uint_eq(r.th[1].first, 0);
+		ck_assert_uint_eq(r.th[1].last, n - 1);
+		ck_assert(r.th[1].contiguous);
+		ck_assert_uint_eq(r.blocks_lost, 0);
+		ck_assert_uint_eq(r.blocks_lost_events, 0);
+		fc_free(&r);
+	}
+	ck_assert_int_eq(ltt_snapshot(w[0], sizeof(w[0])), -ENODEV);	/* not recording any more */
+	remove_tmp();
+}
+END_TEST
+
+/* ---- two threads recording while snapshots are taken ------------------------------------------ */
+
+static int workers_stop;
+
+static void *worker(void *arg)
+{
+	unsigned t = (unsigned)(uintptr_t)arg;
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);	/* the signal snapshot runs on the main thread */
+	for (uint64_t i = 0; !__atomic_load_n(&workers_stop, __ATOMIC_RELAXED); i++)
+		trace_flighttest_tick(t, i);
+	return NULL;
+}
+
+static unsigned count_snapshots(const char *trace)
+{
+	DIR *d = opendir(trace);
+	struct dirent *e;
+	unsigned n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, "snapshot-", 9))
+			n++;
+	closedir(d);
+	return n;
+}
+
+START_TEST(snapshot_while_two_threads_record)
+{
+	char w[6][PATH_MAX + 32], trace[PATH_MAX + 16];
+	pthread_t th[2];
+	struct fc_result r;
+
+	make_tmp();
+	ltt_snapshot_at_exit(0);
+	start_flight(4096, 8);
+	for (unsigned t = 0; t < 2; t++)
+		ck_assert_int_eq(pthread_create(&th[t], NULL, worker, (void *)(uintptr_t)(t + 2)), 0);
+	for (unsigned k = 0; k < 6; k++) {
+		usleep(2000);
+		if (k % 2)
+			ck_assert_int_eq(raise(SIGUSR2), 0);	/* handled before raise returns */
+		else
+			ck_assert_int_eq(ltt_snapshot(w[k], sizeof(w[k])), 0);
+	}
+	__atomic_store_n(&workers_stop, 1, __ATOMIC_RELAXED);
+	for (unsigned t = 0; t < 2; t++)
+		pthread_join(th[t], NULL);
+	snprintf(trace, sizeof(trace), "%s/trace", tmp);
+	ck_assert_uint_eq(count_snapshots(trace), 6);
+	for (unsigned k = 0; k < 6; k++) {
+		snprintf(w[k], sizeof(w[k]), "%s/snapshot-%04u", trace, k + 1);
+		check_scan(w[k], &r);
+		ck_assert_int_eq(r.snapshot, (long)k + 1);
+		ck_assert_uint_gt(r.ticks, 0);
+		for (unsigned t = 2; t < 4; t++)
+			ck_assert_uint_eq(r.th[t].duplicates, 0);
+		ck_assert_uint_eq(r.ticks, r.th[2].count + r.th[3].count);
+		ck_assert_uint_ge(r.thread_starts, 2);	/* both threads are named in control data */
+		fc_free(&r);
+	}
+	ck_assert_int_eq(ltt_stop(), 0);
+	remove_tmp();
+}
+END_TEST
+
+/* ltt_stop() takes the snapshot at exit unless told not to. */
+START_TEST(snapshot_at_stop)
+{
+	char p[PATH_MAX + 32];
+	struct fc_result r;
+	struct stat st;
+
+	make_tmp();
+	pin_cpu0();
+	ltt_snapshot_at_exit(1);
+	start_flight(4096, 4);
+	for (uint64_t i = 0; i < 300; i++)
+		trace_flighttest_tick(5, i);
+	ck_assert_int_eq(ltt_stop(), 0);
+	snprintf(p, sizeof(p), "%s/trace/snapshot-0001", tmp);
+	check_scan(p, &r);
+	ck_assert_uint_eq(r.th[5].count, 300);
+	ck_assert_uint_eq(r.th[5].last, 299);
+	fc_free(&r);
+	snprintf(p, sizeof(p), "%s/trace/snapshot-0002", tmp);
+	ck_assert_int_ne(stat(p, &st), 0);
+	remove_tmp();
+}
+END_TEST
+
+/* LTT_SNAPSHOT_SIGNAL: a name, a number, none; a bad value keeps the program untraced. */
+START_TEST(snapshot_signal_setting)
+{
+	char p[PATH_MAX + 64];
+	struct stat st;
+	struct ltt_options o = { 0 };
+
+	make_tmp();
+	ltt_snapshot_at_exit(0);
+	snprintf(p, sizeof(p), "%s/trace", tmp);
+	o.path = p;
+	o.mode = LTT_MODE_FLIGHT;
+	o.block_size = 4096;
+	o.blocks = 4;
+	setenv("LTT_SNAPSHOT_SIGNAL", "NOSUCH", 1);
+	ck_assert_int_eq(ltt_start(&o), -EINVAL);
+	ck_assert(!ltt_recording());
+	setenv("LTT_SNAPSHOT_SIGNAL", "SEGV", 1);
+	ck_assert_int_eq(ltt_start(&o), -EINVAL);
+	setenv("LTT_SNAPSHOT_SIGNAL", "USR1", 1);
+	ck_assert_int_eq(ltt_start(&o), 0);
+	/* the failed starts made TRACE already: this trace is a directory beneath it */
+	snprintf(p, sizeof(p), "%s/snapshot-0001/info/system.xml", ltt_trace_path());
+	trace_flighttest_tick(0, 0);
+	ck_assert_int_ne(stat(p, &st), 0);
+	ck_assert_int_eq(raise(SIGUSR1), 0);
+	ck_assert_int_eq(ltt_stop(), 0);
+	ck_assert_int_eq(stat(p, &st), 0);
+	setenv("LTT_SNAPSHOT_SIGNAL", "none", 1);
+	snprintf(p, sizeof(p), "%s/trace2", tmp);
+	ck_assert_int_eq(ltt_start(&o), 0);
+	ck_assert_int_eq(ltt_stop(), 0);
+	unsetenv("LTT_SNAPSHOT_SIGNAL");
+	remove_tmp();
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("flight");
+	TCase *tc = tcase_create("flight");
+	SRunner *sr;
+	int failed;
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, ten_million_exact);
+	tcase_add_test(tc, snapshots_in_a_row);
+	tcase_add_test(tc, snapshot_while_two_threads_record);
+	tcase_add_test(tc, snapshot_at_stop);
+	tcase_add_test(tc, snapshot_signal_setting);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,119 @@
+/* ltt recover: rebuilds a trace from the ring file of a flight-mode process that died (LTT_SHM_DIR),
+ * or lists the ring files of a directory (doc/flight-recorder.md "Recovery"). */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../recorder/shm_layout.h"
+#include "cmd.h"
+#include "recover.h"
+
+static const char *const state_names[] = { "bad", "running", "dead", "stopped" };
+
+static int list(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	unsigned n = 0;
+
+	if (!d) {
+		ltt_tool_error("recover", "%s: %s", dir, strerror(errno));
+		return 1;
+	}
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name), sl = strlen(LTT_SHM_SUFFIX);
+		struct recover_file_info fi;
+		char path[4096];
+
+		if (strncmp(e->d_name, LTT_SHM_PREFIX, strlen(LTT_SHM_PREFIX)) || len <= sl ||
+		    strcmp(e->d_name + len - sl, LTT_SHM_SUFFIX))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (recover_probe(path, &fi))
+			continue;
+		if (fi.state == RECOVER_BAD)
+			printf("%s\tbad\t%s\n", path, fi.why);
+		else
+			printf("%s\t%s\tpid %d\t%s\t%u cpus x %u blocks x %u bytes\n", path, state_names[fi.state],
+			       fi.pid, fi.program, fi.ncpu, fi.blocks, fi.block_size);
+		n++;
+	}
+	closedir(d);
+	if (!n)
+		fprintf(stderr, "ltt recover: no ring files in %s\n", dir);
+	return 0;
+}
+
+static int run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "list", no_argument, NULL, 'l' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = NULL, *file;
+	struct recover_file_info fi;
+	struct recover_stats st;
+	char err[512] = "";
+	int do_list = 0, c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:l", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 'l': do_list = 1; break;
+		default: return 2;
+		}
+	}
+	if (do_list) {
+		const char *dir = optind < argc ? argv[optind] : getenv("LTT_SHM_DIR");
+
+		return list(dir && *dir ? dir : "/dev/shm");
+	}
+	if (optind + 1 != argc || !out) {
+		fputs(ltt_cmd_recover.usage, stderr);
+		return 2;
+	}
+	file = argv[optind];
+	rc = recover_probe(file, &fi);
+	if (rc) {
+		ltt_tool_error("recover", "%s: %s", file, strerror(-rc));
+		return 1;
+	}
+	if (fi.state == RECOVER_BAD) {
+		ltt_tool_error("recover", "%s: %s", file, fi.why);
+		return 1;
+	}
+	if (fi.state == RECOVER_RUNNING) {
+		ltt_tool_error("recover", "%s: process %d (%s) is still running; its file is not touched", file,
+			       fi.pid, fi.program);
+		return 1;
+	}
+	rc = recover_rebuild(file, out, &st, err, sizeof(err));
+	if (rc) {
+		ltt_tool_error("recover", "%s: %s", file, err[0] ? err : strerror(-rc));
+		return 1;
+	}
+	printf("%s: %llu blocks (%llu cut at their last committed event), %llu torn events dropped, "
+	       "%llu blocks (%llu events) overwritten before\n", out, (unsigned long long)st.blocks,
+	       (unsigned long long)st.salvaged, (unsigned long long)st.torn,
+	       (unsigned long long)st.overwritten_blocks, (unsigned long long)st.overwritten_events);
+	return 0;
+}
+
+const struct ltt_cmd ltt_cmd_recover = {
+	.name = "recover",
+	.summary = "rebuild a trace from the ring file of a flight recorder that died (LTT_SHM_DIR)",
+	.usage = "usage: ltt recover FILE -o TRACE\n"
+		 "       ltt recover --list [DIR]\n\n"
+		 "Rebuilds the trace directory TRACE (which must not exist) from FILE, the rings a flight-mode\n"
+		 "process kept under LTT_SHM_DIR, after the process died (SIGKILL, the OOM killer): every event\n"
+		 "committed before the death; events reserved but not committed are dropped and counted\n"
+		 "(events_lost, cause torn). The file of a process still running is not touched.\n"
+		 "--list prints the ring files of DIR (default $LTT_SHM_DIR, else /dev/shm) with their state:\n"
+		 "dead (recoverable), running, stopped, or bad.\n",
+	.run = run,
+};

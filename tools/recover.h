@@ -1,0 +1,41 @@
+/* tools/recover.h: `ltt recover`: rebuilding a trace from the ring file a flight-mode process left under
+ * LTT_SHM_DIR (recorder/shm_layout.h, doc/flight-recorder.md "Recovery"). */
+#ifndef LTT_TOOLS_RECOVER_H
+#define LTT_TOOLS_RECOVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What a ring file says about its process. */
+enum recover_state {
+	RECOVER_BAD,		/* not a ring file (or damaged header) */
+	RECOVER_RUNNING,	/* its process is alive: never touched */
+	RECOVER_DEAD,		/* its process died while recording: recoverable */
+	RECOVER_STOPPED,	/* its process stopped recording cleanly */
+};
+
+struct recover_file_info {
+	enum recover_state state;
+	int pid;
+	char program[33];
+	uint32_t ncpu, block_size, blocks;
+	uint64_t size;
+	char why[256];		/* RECOVER_BAD: what is wrong */
+};
+
+/* Reads the header of a ring file (bounded reads, never trusts it). Returns 0 or a negative errno. */
+int recover_probe(const char *path, struct recover_file_info *info);
+
+struct recover_stats {
+	uint64_t blocks;		/* blocks written, summary blocks included */
+	uint64_t salvaged;		/* blocks rebuilt from a partly committed block */
+	uint64_t torn;			/* events reserved but never committed, dropped */
+	uint64_t overwritten_blocks, overwritten_events;
+	uint64_t unreadable_blocks;	/* retained blocks whose content could not be trusted */
+};
+
+/* Rebuilds the trace directory out (which must not exist) from the ring file at path. On failure
+ * returns a negative errno with one line in err: "offset N: what" or what went wrong. */
+int recover_rebuild(const char *path, const char *out, struct recover_stats *st, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,667 @@
+/* tools/recover_build.c: rebuilds a trace directory from a ring file whose process died (SIGKILL, the
+ * OOM killer): every block committed before the death, the partly committed ones cut back to their
+ * last event that was committed, and the events reserved but never committed dropped and counted
+ * (events_lost, cause torn). The file is never trusted: every offset is checked against its size and
+ * every event is sized from its facility before it is copied (doc/flight-recorder.md "Recovery"). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <ltt/eventdefs.h>
+
+#include "../recorder/shm_layout.h"
+#include "recover.h"
+
+#define B_FACILITY_LOAD	0
+#define B_EVENTS_LOST	1
+#define B_BLOCKS_LOST	2
+#define B_BLOCK_START	17
+#define B_BLOCK_END	18
+#define B_HEARTBEAT	19
+#define MARK		26	/* block_start / block_end */
+#define LOST_REC	15
+#define CAUSE_TORN	3
+#define MAX_IDS		65536
+#define OFFS		1024	/* torn events dropped from the end of one block, at most */
+
+struct ring_view {
+	const struct ltt_ring *r;	/* in the mapping (read only) */
+	const char *data;
+	const uint64_t *commit;
+	const uint32_t *base;
+	uint32_t bs, n, shift, blog2;
+};
+
+struct rb {
+	const char *map;
+	size_t size;
+	const struct ltt_region *rg;
+	int big_endian;
+	enum ltt_arch_size arch;
+	/* id -> body type (NULL: no payload), known[] says the id is decodable */
+	const struct ltt_type_desc *body[MAX_IDS];
+	unsigned char known[MAX_IDS];
+	struct ltt_eventdefs *defs[256];
+	unsigned ndefs;
+	char *block;			/* scratch block */
+	struct recover_stats *st;
+	char *err;
+	size_t errlen;
+};
+
+static void seterr(struct rb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void seterr(struct rb *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(b->err, b->errlen, fmt, ap);
+	va_end(ap);
+}
+
+static int pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+static uint16_t get16(const char *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return v;
+}
+
+static uint32_t get32(const char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static uint64_t get64(const char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* ---- the file -------------------------------------------------------------------------------------- */
+
+static int check_ring(struct rb *b, unsigned i, struct ring_view *v)
+{
+	const struct ltt_region *rg = b->rg;
+	const struct ltt_ring *r = &rg->rings[i];
+	uint64_t off = (uint64_t)((const char *)r - b->map);
+
+	if (r->block_size != rg->block_size || r->shift >= 32 || (1ull << r->shift) != rg->block_size ||
+	    r->blocks_log2 >= 32 || (1ull << r->blocks_log2) != rg->blocks || r->slot_mask != rg->blocks - 1 ||
+	    r->data_off > rg->size || (uint64_t)rg->blocks * rg->block_size > rg->size - r->data_off ||
+	    r->commit_off > rg->size || (uint64_t)rg->blocks * 8 > rg->size - r->commit_off ||
+	    r->base_off > rg->size || (uint64_t)rg->blocks * 4 > rg->size - r->base_off ||
+	    (r->commit_off & 7) || (r->base_off & 3)) {
+		seterr(b, "offset %llu: ring %u: geometry does not match the region", (unsigned long long)off, i);
+		return -EINVAL;
+	}
+	v->r = r;
+	v->data = b->map + r->data_off;
+	v->commit = (const uint64_t *)(const void *)(b->map + r->commit_off);
+	v->base = (const uint32_t *)(const void *)(b->map + r->base_off);
+	v->bs = rg->block_size;
+	v->n = rg->blocks;
+	v->shift = r->shift;
+	v->blog2 = r->blocks_log2;
+	return 0;
+}
+
+static int check_region(struct rb *b)
+{
+	const struct ltt_region *rg = b->rg;
+	const struct ltt_shm_meta *m = (const struct ltt_shm_meta *)(const void *)rg->reserved;
+
+	if (b->size < sizeof(*rg) || memcmp(rg->magic, LTT_REGION_MAGIC, 8) || rg->version != 1) {
+		seterr(b, "offset 0: not an ltt ring file");
+		return -EINVAL;
+	}
+	if (memcmp(m->magic, LTT_SHM_MAGIC, 8)) {
+		seterr(b, "offset %zu: no recovery metadata", offsetof(struct ltt_region, reserved));
+		return -EINVAL;
+	}
+	if (rg->ncpu < 1 || rg->ncpu > 65536 || rg->nrings != rg->ncpu + LTT_CONTROL_RINGS ||
+	    !pow2(rg->block_size) || rg->block_size < 4096 || rg->block_size > (256u << 20) ||
+	    !pow2(rg->blocks) || rg->blocks < 2 || rg->blocks > 65536 || rg->size > b->size ||
+	    sizeof(*rg) + (uint64_t)rg->nrings * sizeof(struct ltt_ring) > rg->size) {
+		seterr(b, "offset 0: region geometry out of range or larger than the file");
+		return -EINVAL;
+	}
+	if (m->meta_off != rg->size || m->meta_len > b->size - m->meta_off) {
+		seterr(b, "offset %zu: metadata outside the file", offsetof(struct ltt_region, reserved));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- facilities ------------------------------------------------------------------------------------ */
+
+static const struct ltt_facility_desc *find_facility(struct rb *b, const char *name, uint32_t sum)
+{
+	for (unsigned i = 0; i < b->ndefs; i++)
+		for (uint32_t k = 0; k < b->defs[i]->n_facilities; k++) {
+			const struct ltt_facility_desc *f = &b->defs[i]->facilities[k];
+
+			if (f->checksum == sum && !strcmp(f->name, name))
+				return f;
+		}
+	return NULL;
+}
+
+static int write_file(const char *dir, const char *name, const char *p, size_t n)
+{
+	char path[4096];
+	FILE *f;
+	int rc = 0;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
+		return -ENAMETOOLONG;
+	f = fopen(path, "we");
+	if (!f)
+		return -errno;
+	if (n && fwrite(p, 1, n, f) != n)
+		rc = -EIO;
+	if (fclose(f) && !rc)
+		rc = -errno;
+	return rc;
+}
+
+/* Metadata records: system.xml, facility XML (parsed, and written to eventdefs/). */
+static int read_records(struct rb *b, const char *out)
+{
+	const struct ltt_shm_meta *m = (const struct ltt_shm_meta *)(const void *)b->rg->reserved;
+	uint64_t off = m->meta_off, end = m->meta_off + m->meta_len;
+	int have_system = 0, rc;
+
+	while (off + sizeof(struct ltt_shm_rec) <= end) {
+		struct ltt_shm_rec h;
+		const char *p;
+
+		memcpy(&h, b->map + off, sizeof(h));
+		if (h.len > end - off - sizeof(h)) {
+			seterr(b, "offset %llu: metadata record runs past the end", (unsigned long long)off);
+			return -EINVAL;
+		}
+		p = b->map + off + sizeof(h);
+		if (h.type == LTT_SHM_REC_SYSTEM) {
+			rc = write_file(out, "info/system.xml", p, h.len);
+			if (rc)
+				return rc;
+			have_system = 1;
+		} else if (h.type == LTT_SHM_REC_FACILITY) {
+			size_t nlen = strnlen(p, h.len);
+			char fname[300], perr[512];
+			struct ltt_eventdefs *defs;
+			const struct ltt_facility_desc *f;
+
+			if (nlen == h.len || nlen == 0 || nlen > 200 || strchr(p, '/') || p[0] == '.') {
+				seterr(b, "offset %llu: facility record without a valid name", (unsigned long long)off);
+				return -EINVAL;
+			}
+			if (ltt_eventdefs_parse_mem(p + nlen + 1, h.len - nlen - 1, p, &defs, perr, sizeof(perr))) {
+				fprintf(stderr, "ltt recover: offset %llu: facility %s does not parse (%s); its "
+					"events are not recovered\n", (unsigned long long)off, p, perr);
+			} else if (b->ndefs < 256 && defs->n_facilities) {
+				f = &defs->facilities[0];
+				snprintf(fname, sizeof(fname), "eventdefs/%s.xml", p);
+				if (find_facility(b, f->name, f->checksum)) {
+					ltt_eventdefs_free(defs);
+				} else {
+					for (unsigned i = 0; i < b->ndefs; i++)
+						if (b->defs[i]->n_facilities && !strcmp(b->defs[i]->facilities[0].name, f->name))
+							snprintf(fname, sizeof(fname), "eventdefs/%s.%08x.xml", p, f->checksum);
+					b->defs[b->ndefs++] = defs;
+					rc = write_file(out, fname, p + nlen + 1, h.len - nlen - 1);
+					if (rc)
+						return rc;
+				}
+			} else {
+				ltt_eventdefs_free(defs);
+			}
+		}
+		off += ltt_shm_rec_span(h.len);
+	}
+	if (!have_system) {
+		seterr(b, "offset %llu: no system.xml record", (unsigned long long)m->meta_off);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- events ---------------------------------------------------------------------------------------- */
+
+/* Size of the event at p (at most avail bytes), or 0 when it cannot be sized (unknown id, runs past). */
+static size_t event_size(struct rb *b, const char *p, size_t avail)
+{
+	uint16_t id;
+	size_t sz;
+
+	if (avail < 6)
+		return 0;
+	id = get16(p);
+	switch (id) {
+	case B_FACILITY_LOAD: {
+		size_t n = strnlen(p + 6, avail - 6);
+
+		return n + 6 + 9 <= avail ? n + 6 + 9 : 0;
+	}
+	case B_EVENTS_LOST:
+		return avail >= 15 ? 15 : 0;
+	case B_BLOCKS_LOST:
+		return avail >= 18 ? 18 : 0;
+	case B_HEARTBEAT:
+		return avail >= 22 ? 22 : 0;
+	default:
+		break;
+	}
+	if (!b->known[id])
+		return 0;
+	if (!b->body[id])
+		return 6;
+	if (ltt_type_encoded_size(b->body[id], b->arch, b->big_endian, p + 6, avail - 6, &sz))
+		return 0;
+	return 6 + sz;
+}
+
+static void place_load(struct rb *b, const char *p, size_t size)
+{
+	const char *name = p + 6;
+	size_t n = strnlen(name, size - 6);
+	uint32_t sum = get32(name + n + 1), base = get32(name + n + 5);
+	const struct ltt_facility_desc *f = find_facility(b, name, sum);
+
+	if (!f) {
+		fprintf(stderr, "ltt recover: facility %s (checksum 0x%08x) has no XML in the file; its events "
+			"are not recovered\n", name, sum);
+		return;
+	}
+	for (uint32_t i = 0; i < f->n_events && base + i < MAX_IDS; i++) {
+		b->known[base + i] = 1;
+		b->body[base + i] = f->events[i].body;
+	}
+}
+
+/* Bytes of block seq committed (its slot's commit word); > bs when the slot no longer holds it. */
+static uint64_t committed(const struct ring_view *v, uint64_t seq)
+{
+	uint64_t w = v->commit[seq & (v->n - 1)];
+
+	return (uint32_t)((uint32_t)w - (uint32_t)((seq >> v->blog2) << v->shift));
+}
+
+static uint32_t events_in(const struct ring_view *v, uint64_t seq)
+{
+	uint64_t w = v->commit[seq & (v->n - 1)];
+
+	return (uint32_t)(w >> 32) - v->base[seq & (v->n - 1)] -
+	       (committed(v, seq) == v->bs && (uint32_t)(((seq >> v->blog2) + 1) << v->shift) == 0);
+}
+
+/* Anchor of cycle count c by the region's linear map (as the recorder computes it). */
+static void anchor(const struct ltt_region *rg, uint64_t c, uint32_t *sec, uint32_t *nsec)
+{
+	__int128 d = (__int128)(int64_t)(c - rg->start_cycles), ns = (__int128)rg->start_time_ns;
+	uint64_t cps = rg->cycles_per_second ? rg->cycles_per_second : 1000000000u;
+
+	ns += d * 1000000000 / (__int128)cps;
+	if (ns < 0)
+		ns = 0;
+	*sec = (uint32_t)(ns / 1000000000);
+	*nsec = (uint32_t)(ns % 1000000000);
+}
+
+static void mark(const struct ltt_region *rg, char *p, uint16_t id, uint64_t c, uint32_t block_id)
+{
+	uint32_t sec, nsec, t = (uint32_t)c;
+
+	anchor(rg, c, &sec, &nsec);
+	memcpy(p, &id, 2);
+	memcpy(p + 2, &t, 4);
+	memcpy(p + 6, &sec, 4);
+	memcpy(p + 10, &nsec, 4);
+	memcpy(p + 14, &c, 8);
+	memcpy(p + 22, &block_id, 4);
+}
+
+/* Closes the block in buf at offset e: block_end (cycle count c), zero fill, trailer. */
+static void close_block(struct rb *b, char *buf, uint32_t e, uint64_t c, uint32_t block_id)
+{
+	uint32_t bs = b->rg->block_size;
+
+	mark(b->rg, buf + e, B_BLOCK_END, c, block_id);
+	memset(buf + e + MARK, 0, bs - 4 - e - MARK);
+	memcpy(buf + bs - 4, &e, 4);
+}
+
+/* ---- blocks ---------------------------------------------------------------------------------------- */
+
+struct tfout {
+	FILE *f;
+	uint64_t pend_blocks, pend_events;	/* not written, to announce with a summary block */
+	uint64_t torn;				/* torn events not yet reported */
+	uint64_t last_cycles;
+	int wrote;
+};
+
+static int put_block(struct rb *b, struct tfout *o, const char *blk)
+{
+	uint32_t bs = b->rg->block_size;
+
+	if (o->pend_blocks) {
+		char *s = malloc(bs);
+		uint32_t e = MARK + 18, blocks = o->pend_blocks > UINT32_MAX ? UINT32_MAX : (uint32_t)o->pend_blocks;
+		uint16_t id = B_BLOCKS_LOST;
+
+		if (!s)
+			return -ENOMEM;
+		memset(s, 0, bs);
+		memcpy(s, blk, MARK);
+		memcpy(s + 22, &(uint32_t){ 0xFFFFFFFFu }, 4);
+		memcpy(s + MARK, &id, 2);
+		memcpy(s + MARK + 2, blk + 2, 4);
+		memcpy(s + MARK + 6, &blocks, 4);
+		memcpy(s + MARK + 10, &o->pend_events, 8);
+		memcpy(s + e, blk, MARK);
+		memcpy(s + e, &(uint16_t){ B_BLOCK_END }, 2);
+		memcpy(s + e + 22, &(uint32_t){ 0xFFFFFFFFu }, 4);
+		memcpy(s + bs - 4, &e, 4);
+		if (fwrite(s, 1, bs, o->f) != bs) {
+			free(s);
+			return -EIO;
+		}
+		free(s);
+		b->st->blocks++;
+		o->pend_blocks = o->pend_events = 0;
+	}
+	if (fwrite(blk, 1, bs, o->f) != bs)
+		return -EIO;
+	b->st->blocks++;
+	o->wrote = 1;
+	return 0;
+}
+
+/* A block whose writers all committed: checked, then copied as is. */
+static int good_block(struct rb *b, const char *blk, uint64_t seq)
+{
+	uint32_t bs = b->rg->block_size, e = get32(blk + bs - 4);
+
+	return get16(blk) == B_BLOCK_START && get32(blk + 22) == (uint32_t)seq && e >= MARK && e <= bs - 30 &&
+	       get16(blk + e) == B_BLOCK_END && get32(blk + e + 22) == (uint32_t)seq;
+}
+
+/* Block seq, not complete: reserved bytes up to `reserved`, `have` committed. Keeps the events before
+ * the missing bytes (the torn events are the last ones reserved: one writer per CPU at a time), closes
+ * the copy after them; counts the others torn. Returns 1 if a block was built in b->block. */
+static int salvage(struct rb *b, struct tfout *o, const char *blk, uint64_t seq, uint64_t reserved,
+		   uint64_t have)
+{
+	uint32_t bs = b->rg->block_size;
+	uint64_t limit = reserved, missing = reserved > have ? reserved - have : 0;
+	uint64_t offs[OFFS], prev = 0, c, off = MARK, keep, nev = 0, torn = 0;
+	uint32_t e;
+
+	if (get16(blk) != B_BLOCK_START || get32(blk + 22) != (uint32_t)seq)
+		return 0;	/* the opener died before writing block_start */
+	if (reserved == bs) {
+		/* sealed: events end at the trailer's block_end, when the closer wrote it */
+		e = get32(blk + bs - 4);
+		limit = (e >= MARK && e <= bs - 30 && get16(blk + e) == B_BLOCK_END) ? e : bs - 30;
+		if (missing && limit != e)
+			missing = missing > bs - limit ? missing - (bs - limit) : 0;
+		else if (limit == e)
+			missing = missing > bs - e ? missing - (bs - e) : 0;
+	}
+	/* the offsets of the last OFFS events are kept for the suffix to drop */
+	while (off < limit) {
+		size_t sz = event_size(b, blk + off, limit - off);
+
+		if (!sz)
+			break;
+		offs[nev++ % OFFS] = off;
+		off += sz;
+	}
+	/* Drop the shortest suffix of events covering the missing bytes; what cannot be sized (an
+	 * event whose payload was never written) is one torn event. */
+	keep = nev;
+	if (off < limit) {
+		torn++;
+		if (missing >= limit - off)
+			missing -= limit - off;
+		else
+			missing = 0;
+	}
+	{
+		uint64_t end = off;
+
+		while (missing && keep > 0 && nev - keep < OFFS) {
+			uint64_t sz = end - offs[(keep - 1) % OFFS];
+
+			keep--;
+			end = offs[keep % OFFS];
+			torn++;
+			missing = missing > sz ? missing - sz : 0;
+		}
+		if (missing)
+			return 0;	/* more than OFFS events would go: the block is not trusted */
+		off = end;
+	}
+	memcpy(b->block, blk, off);
+	/* full cycle count of the last kept event (doc/format.md section 5) */
+	prev = get64(blk + 14);
+	for (uint64_t p = MARK, i = 0; i < keep; i++) {
+		size_t sz = event_size(b, blk + p, off - p);
+
+		if (get16(blk + p) == B_HEARTBEAT)
+			prev = get64(blk + p + 14);
+		else
+			prev = prev + (uint64_t)(int64_t)(int32_t)(get32(blk + p + 2) - (uint32_t)prev);
+		p += sz;
+	}
+	c = prev;
+	close_block(b, b->block, (uint32_t)off, c, (uint32_t)seq);
+	o->last_cycles = c;
+	o->torn += torn;
+	b->st->salvaged++;
+	return 1;
+}
+
+/* Writes one tracefile from ring v; cpu: overwrite accounting applies. */
+static int rebuild_ring(struct rb *b, const struct ring_view *v, const char *out, const char *name,
+			int overwrite, int always)
+{
+	const struct ltt_ring *r = v->r;
+	uint64_t w = r->write_off & ~LTT_RING_CLOSED, head = w >> v->shift, pos = w & (v->bs - 1);
+	uint64_t last = pos ? head + 1 : head, first = last > v->n ? last - v->n : 0, lost = 0;
+	struct tfout o = { 0 };
+	char path[4096];
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", out, name);
+	if (!always && last == 0)
+		return 0;
+	o.f = fopen(path, "we");
+	if (!o.f)
+		return -errno;
+	if (overwrite && first) {
+		o.pend_blocks = first;
+		o.pend_events = r->overwritten_events;
+		b->st->overwritten_blocks += first;
+		b->st->overwritten_events += r->overwritten_events;
+	}
+	for (uint64_t seq = first; seq < last && !rc; seq++) {
+		const char *blk = v->data + ((seq & (v->n - 1)) << v->shift);
+		uint64_t have = committed(v, seq), reserved = seq == head ? pos : v->bs;
+
+		if (have == v->bs && good_block(b, blk, seq)) {
+			rc = put_block(b, &o, blk);
+			if (get16(blk + get32(blk + v->bs - 4)) == B_BLOCK_END)
+				o.last_cycles = get64(blk + get32(blk + v->bs - 4) + 14);
+		} else if (have <= reserved && salvage(b, &o, blk, seq, reserved, have)) {
+			rc = put_block(b, &o, b->block);
+		} else {
+			o.pend_blocks++;
+			o.pend_events += have <= v->bs ? events_in(v, seq) : 0;
+			b->st->unreadable_blocks++;
+		}
+	}
+	for (unsigned c = 0; c < LTT_LOST_CAUSES; c++)
+		lost |= r->lost[c];
+	/* what is still to report goes into one last block: dropped events by cause, torn events,
+	 * blocks that could not be copied */
+	if (!rc && (lost || o.torn || o.pend_blocks)) {
+		uint64_t c = o.last_cycles ? o.last_cycles : r->last_tsc;
+		uint32_t e = MARK;
+
+		memset(b->block, 0, v->bs);
+		mark(b->rg, b->block, B_BLOCK_START, c, (uint32_t)last);
+		for (unsigned k = 0; k < LTT_LOST_CAUSES; k++) {
+			uint64_t n = r->lost[k] + (k == CAUSE_TORN ? o.torn : 0);
+			uint16_t id = B_EVENTS_LOST;
+			uint32_t t = (uint32_t)c;
+
+			if (!n)
+				continue;
+			memcpy(b->block + e, &id, 2);
+			memcpy(b->block + e + 2, &t, 4);
+			memcpy(b->block + e + 6, &n, 8);
+			b->block[e + 14] = (char)k;
+			e += LOST_REC;
+		}
+		close_block(b, b->block, e, c, (uint32_t)last);
+		b->st->torn += o.torn;
+		rc = put_block(b, &o, b->block);
+	}
+	if (fclose(o.f) && !rc)
+		rc = -errno;
+	if (rc)
+		seterr(b, "%s: %s", path, strerror(-rc));
+	return rc;
+}
+
+/* control/facilities first: its facility_load events say which id is which event. */
+static void learn_ids(struct rb *b, const struct ring_view *v)
+{
+	uint64_t w = v->r->write_off & ~LTT_RING_CLOSED, head = w >> v->shift, pos = w & (v->bs - 1);
+	uint64_t last = pos ? head + 1 : head;
+
+	for (uint64_t seq = last > v->n ? last - v->n : 0; seq < last; seq++) {
+		const char *blk = v->data + ((seq & (v->n - 1)) << v->shift);
+		uint64_t limit = seq == head ? pos : v->bs - 30, off = MARK;
+
+		if (get16(blk) != B_BLOCK_START)
+			continue;
+		if (seq != head && get32(blk + v->bs - 4) >= MARK && get32(blk + v->bs - 4) <= v->bs - 30)
+			limit = get32(blk + v->bs - 4);
+		while (off < limit) {
+			size_t sz = event_size(b, blk + off, limit - off);
+
+			if (!sz)
+				break;
+			if (get16(blk + off) == B_FACILITY_LOAD)
+				place_load(b, blk + off, sz);
+			off += sz;
+		}
+	}
+}
+
+int recover_rebuild(const char *path, const char *out, struct recover_stats *st, char *err, size_t errlen)
+{
+	static const char *const ctl[] = { "control/facilities", "control/processes", "control/interrupts",
+					   "control/persistent" };
+	static const char *const subs[] = { "", "/eventdefs", "/info", "/control", "/cpu" };
+	struct rb *b = calloc(1, sizeof(*b));
+	struct ring_view v;
+	struct stat sb;
+	int fd, rc = 0;
+
+	if (!b)
+		return -ENOMEM;
+	memset(st, 0, sizeof(*st));
+	b->st = st;
+	b->err = err;
+	b->errlen = errlen;
+	b->arch = ltt_arch_size_host();
+	b->big_endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &sb)) {
+		rc = -errno;
+		seterr(b, "%s", strerror(errno));
+		goto free_b;
+	}
+	b->size = (size_t)sb.st_size;
+	if (b->size < sizeof(struct ltt_region)) {
+		seterr(b, "offset 0: shorter than a ring file header");
+		rc = -EINVAL;
+		goto close_fd;
+	}
+	b->map = mmap(NULL, b->size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (b->map == MAP_FAILED) {
+		rc = -errno;
+		seterr(b, "%s", strerror(errno));
+		goto close_fd;
+	}
+	b->rg = (const struct ltt_region *)(const void *)b->map;
+	rc = check_region(b);
+	for (unsigned i = 0; !rc && i < b->rg->nrings; i++)
+		rc = check_ring(b, i, &v);
+	if (rc)
+		goto unmap;
+	b->block = malloc(b->rg->block_size);
+	if (!b->block) {
+		rc = -ENOMEM;
+		goto unmap;
+	}
+	for (unsigned i = 0; i < 5 && !rc; i++) {
+		char p[4096];
+
+		snprintf(p, sizeof(p), "%s%s", out, subs[i]);
+		if (mkdir(p, 0777)) {
+			rc = -errno;
+			seterr(b, "%s: %s", p, strerror(errno));
+		}
+	}
+	if (!rc)
+		rc = read_records(b, out);
+	if (rc)
+		goto free_block;
+	check_ring(b, b->rg->ncpu + LTT_RING_FACILITIES, &v);
+	learn_ids(b, &v);
+	for (unsigned c = 0; c < LTT_CONTROL_RINGS && !rc; c++) {
+		check_ring(b, b->rg->ncpu + c, &v);
+		rc = rebuild_ring(b, &v, out, ctl[c], 0, c != LTT_RING_PERSISTENT);
+	}
+	for (unsigned i = 0; i < b->rg->ncpu && !rc; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "cpu/%u", i);
+		check_ring(b, i, &v);
+		rc = rebuild_ring(b, &v, out, name, (b->rg->flags & LTT_REGION_OVERWRITE) != 0, 0);
+	}
+free_block:
+	free(b->block);
+unmap:
+	munmap((void *)b->map, b->size);
+close_fd:
+	if (fd >= 0)
+		close(fd);
+free_b:
+	for (unsigned i = 0; i < b->ndefs; i++)
+		ltt_eventdefs_free(b->defs[i]);
+	free(b);
+	return rc;
+}

@@ -1,0 +1,89 @@
+/* tools/recover_probe.c: what a ring file left under LTT_SHM_DIR is, and whether its process still runs
+ * (pid and start time, field 22 of /proc/PID/stat). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../recorder/shm_layout.h"
+#include "recover.h"
+
+/* Start time of process pid in clock ticks since boot; 0 if it does not exist or is a zombie (dead,
+ * not yet reaped: its memory and file mappings are gone). */
+static uint64_t proc_start_ticks(int pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned field = 2;
+	ssize_t r;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	r = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (r <= 0)
+		return 0;
+	buf[r] = 0;
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
+		return 0;
+	for (p++; *p && field < 22; p++)
+		if (*p == ' ')
+			field++;
+	return strtoull(p, NULL, 10);
+}
+
+int recover_probe(const char *path, struct recover_file_info *info)
+{
+	struct ltt_region rg;
+	const struct ltt_shm_meta *m = (const struct ltt_shm_meta *)(const void *)rg.reserved;
+	struct stat st;
+	ssize_t r;
+	int fd;
+
+	memset(info, 0, sizeof(*info));
+	info->state = RECOVER_BAD;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		int e = -errno;
+
+		close(fd);
+		return e;
+	}
+	r = pread(fd, &rg, sizeof(rg), 0);
+	close(fd);
+	if (r != (ssize_t)sizeof(rg)) {
+		snprintf(info->why, sizeof(info->why), "offset 0: shorter than a ring file header");
+		return 0;
+	}
+	if (memcmp(rg.magic, LTT_REGION_MAGIC, sizeof(rg.magic)) || rg.version != 1) {
+		snprintf(info->why, sizeof(info->why), "offset 0: not an ltt ring file (magic or version)");
+		return 0;
+	}
+	if (memcmp(m->magic, LTT_SHM_MAGIC, sizeof(m->magic))) {
+		snprintf(info->why, sizeof(info->why), "offset %zu: no recovery metadata (the process died "
+			 "while starting)", offsetof(struct ltt_region, reserved));
+		return 0;
+	}
+	info->pid = rg.pid;
+	memcpy(info->program, m->program, sizeof(m->program));
+	info->program[sizeof(m->program)] = 0;
+	info->ncpu = rg.ncpu;
+	info->block_size = rg.block_size;
+	info->blocks = rg.blocks;
+	info->size = (uint64_t)st.st_size;
+	if (rg.pid > 0 && m->start_ticks && proc_start_ticks(rg.pid) == m->start_ticks)
+		info->state = RECOVER_RUNNING;
+	else if (m->state == LTT_SHM_STOPPED)
+		info->state = RECOVER_STOPPED;
+	else
+		info->state = RECOVER_DEAD;
+	return 0;
+}

@@ -667,7 +667,6 @@ int ltt_manifest_verify_as(const char *trace_dir, const char *label, char *err, 
 out_found:
 	free(buf);
 	free(found);
-out_manifest:
 	ltt_manifest_free(&m);
 out_layout:
 	ltt_layout_free(&l);

@@ -272,7 +272,8 @@ struct ltt_ring *ltt_event_ring(struct ltt_region *rg, const struct ltt_facility
 	unsigned cpu;
 
 	if (flags & LTT_EVENT_PERSISTENT) {
-		if (fac != &ltt_core_facility)
+		/* the core facility: libltt's own or a generated copy of it (same name, same ids) */
+		if (fac != &ltt_core_facility && strcmp(fac->name, "core"))
 			return &rg->rings[rg->ncpu + LTT_RING_PERSISTENT];
 		return &rg->rings[rg->ncpu + (index == LTT_CORE_INTERRUPT ? LTT_RING_INTERRUPTS
 									  : LTT_RING_PROCESSES)];

@@ -1,6 +1,7 @@
 /* Packing a trace directory: a gzip'd pax (ustar when nothing needs more) tar whose entries sit under
  * one top-level directory named after the trace, in the layout's canonical order, with
  * info/manifest.xml generated and written last (doc/format.md section 12). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -163,6 +164,36 @@ static int trace_name(struct pack *p)
 	return 0;
 }
 
+/* A trace directory has info/system.xml; a flight recorder's directory holds its snapshots instead. */
+static int check_is_trace(struct pack *p)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	struct dirent *de;
+	DIR *d;
+	int snapshots = 0;
+
+	snprintf(path, sizeof(path), "%s/info/system.xml", p->dir);
+	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+		return 0;
+	d = opendir(p->dir);
+	if (!d) {
+		int e = errno;
+
+		fail(p->err, p->errlen, "%s: %s", p->dir, strerror(e));
+		return -e;
+	}
+	while ((de = readdir(d)))
+		snapshots += !strncmp(de->d_name, "snapshot-", 9);
+	closedir(d);
+	if (snapshots)
+		fail(p->err, p->errlen, "%s: not a trace directory but a flight recorder's, with %d snapshot%s: "
+		     "pack each snapshot (%s/snapshot-NNNN)", p->dir, snapshots, snapshots > 1 ? "s" : "", p->dir);
+	else
+		fail(p->err, p->errlen, "%s: not a trace directory (no info/system.xml)", p->dir);
+	return -EINVAL;
+}
+
 static int write_all(struct pack *p, const struct ltt_layout *l, struct ltt_manifest *m)
 {
 	time_t newest = 0;
@@ -289,14 +320,11 @@ int ltt_archive_pack(const char *trace_dir, const char *out_path, const struct l
 	p.dir = dir;
 	ret = trace_name(&p);
 	if (!ret)
+		ret = check_is_trace(&p);
+	if (!ret)
 		ret = ltt_layout_list(dir, LTT_LAYOUT_STRICT, &l, err, errlen);
 	if (ret)
 		goto out;
-	if (l.n < 3 || strcmp(l.e[1].rel, "info") || strcmp(l.e[2].rel, "info/system.xml")) {
-		fail(err, errlen, "%s: not a trace directory (no info/system.xml)", dir);
-		ret = -EINVAL;
-		goto out;
-	}
 	ret = fill_manifest(&p, &l, &m, host, sizeof(host));
 	if (ret)
 		goto out;

@@ -165,7 +165,13 @@ START_TEST(pack_refuses_what_is_not_a_trace)
 	ck_assert_str_eq(err, "empty: not a trace directory (no info/system.xml)");
 	ck_assert_int_eq(ltt_archive_pack("missing", "m.tar.gz", NULL, err, sizeof(err)), -ENOENT);
 	ck_assert_str_eq(err, "missing: No such file or directory");
-	ck_assert_int_eq(count_entries("."), 2);	/* t and empty: no archive, no temporary */
+	ck_assert_int_eq(mkdir("flight", 0755), 0);
+	ck_assert_int_eq(rename("t", "flight/snapshot-0001"), 0);
+	ck_assert_int_eq(mkdir("flight/snapshot-0002", 0755), 0);
+	ck_assert_int_eq(ltt_archive_pack("flight", "f.tar.gz", NULL, err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "flight: not a trace directory but a flight recorder's, with 2 snapshots: "
+			 "pack each snapshot (flight/snapshot-NNNN)");
+	ck_assert_int_eq(count_entries("."), 2);	/* flight and empty: no archive, no temporary */
 }
 END_TEST
 

@@ -248,11 +248,14 @@ static int read_facility_loads(struct trace *t)
 {
 	struct tracefile *tf = find_tracefile(t, "control/facilities");
 	struct ltt_tracefile_info saved;
-	int ret = 0;
+	int ret = 0, hidden = t->plan[LTT_ID_FACILITY_LOAD].hidden;
 
-	if (!tf)
+	if (!tf || !t->nplan)
 		return 0;
 	saved = tf->info;
+	/* builtin events are hidden unless LTT_READ_BUILTIN, and hidden ones are dropped from the
+	 * block: this pass must see facility_load */
+	t->plan[LTT_ID_FACILITY_LOAD].hidden = 0;
 	t->reader->quiet = 1;	/* this pass is repeated when iterating: its damage is reported then */
 	while (!ret && rd_tracefile_fill(tf)) {
 		const struct blk_event *e = &tf->ev[tf->pos++];
@@ -284,6 +287,7 @@ static int read_facility_loads(struct trace *t)
 		t->reader->quiet = 1;
 	}
 	t->reader->quiet = 0;
+	t->plan[LTT_ID_FACILITY_LOAD].hidden = (uint8_t)hidden;
 	/* rewind for the real pass */
 	tf->info = saved;
 	tf->next_block = 0;

@@ -122,7 +122,7 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
 	o->fmt = find_format("text");
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+F:af:e:c:b:t:n:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "F:af:e:c:b:t:n:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			o->fmt = find_format(optarg);

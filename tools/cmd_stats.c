@@ -269,7 +269,7 @@ static int run(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+F:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "F:", lo, NULL)) != -1) {
 		if (c == 'F' && (!strcmp(optarg, "json") || !strcmp(optarg, "text"))) {
 			json = !strcmp(optarg, "json");
 			continue;

@@ -25,20 +25,37 @@ int dump_out_flush(struct dump_out *o)
 	return o->error;
 }
 
-static char *utoa_rev(char *end, uint64_t v)
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* Writes v in decimal ending at end; returns the first digit. */
+static inline char *utoa_rev(char *end, uint64_t v)
 {
-	do {
-		*--end = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+
+		v /= 100;
+		end -= 2;
+		memcpy(end, digit_pairs + 2 * r, 2);
+	}
+	if (v >= 10) {
+		end -= 2;
+		memcpy(end, digit_pairs + 2 * v, 2);
+	} else {
+		*--end = (char)('0' + v);
+	}
 	return end;
 }
 
 void dump_out_u64(struct dump_out *o, uint64_t v)
 {
 	char tmp[24], *s = utoa_rev(tmp + sizeof(tmp), v);
+	size_t n = (size_t)(tmp + sizeof(tmp) - s);
 
-	dump_out_mem(o, s, (size_t)(tmp + sizeof(tmp) - s));
+	memcpy(dump_out_reserve(o, 24), s, n);
+	o->len += n;
 }
 
 void dump_out_i64(struct dump_out *o, int64_t v)
@@ -53,17 +70,31 @@ void dump_out_i64(struct dump_out *o, int64_t v)
 
 void dump_out_time(struct dump_out *o, uint64_t ns)
 {
+	/* consecutive events mostly share their seconds: keep the last one formatted */
+	static uint64_t last_sec = UINT64_MAX;
+	static char sec_str[24];
+	static size_t sec_len;
+	uint64_t sec = ns / 1000000000ull;
+	uint32_t frac = (uint32_t)(ns % 1000000000ull);
 	char *p;
-	uint64_t frac = ns % 1000000000ull;
 
-	dump_out_u64(o, ns / 1000000000ull);
-	p = dump_out_reserve(o, 10);
-	p[0] = '.';
-	for (int i = 9; i >= 1; i--) {
-		p[i] = (char)('0' + frac % 10);
-		frac /= 10;
+	if (sec != last_sec) {
+		char tmp[24], *s = utoa_rev(tmp + sizeof(tmp), sec);
+
+		sec_len = (size_t)(tmp + sizeof(tmp) - s);
+		memcpy(sec_str, s, sec_len);
+		last_sec = sec;
 	}
-	o->len += 10;
+	p = dump_out_reserve(o, sec_len + 10);
+	memcpy(p, sec_str, sec_len);
+	p += sec_len;
+	*p = '.';
+	for (int i = 8; i >= 2; i -= 2) {
+		memcpy(p + i, digit_pairs + 2 * (frac % 100), 2);
+		frac /= 100;
+	}
+	p[1] = (char)('0' + frac);
+	o->len += sec_len + 10;
 }
 
 void dump_out_double(struct dump_out *o, double d)

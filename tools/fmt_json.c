@@ -1,6 +1,8 @@
 /* ltt dump --format=json: JSON Lines, one object per event (doc/cli.md):
  *   {"time":"S.N","cycles":N,"cpu":"cpu/0","facility":"f","event":"e","fields":{...}} */
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "dump_format.h"
 
@@ -66,11 +68,158 @@ static void json_value(struct dump_out *o, const struct ltt_value *v)
 	}
 }
 
+/* Per event type, precomputed once: the constant part of the line and, for a struct of scalars
+ * (the common case), the keys and sizes of its fields, read straight from the payload. */
+struct jop {
+	const struct ltt_type_desc *t;
+	char *key;		/* "name": with its leading comma */
+	size_t klen;
+	unsigned bytes;
+};
+
+struct jplan {
+	char *head;		/* ,"facility":"F","event":"E","fields": */
+	size_t head_len;
+	int flat;
+	unsigned n;
+	struct jop ops[];
+};
+
+static char *json_literal(const char *pre, const char *s, const char *post, size_t *len)
+{
+	struct dump_out *tmp = malloc(sizeof(*tmp));
+	char *r = NULL;
+
+	if (!tmp)
+		return NULL;
+	tmp->fd = -1;
+	tmp->error = 0;
+	tmp->len = 0;
+	dump_out_str(tmp, pre);
+	dump_out_json_string(tmp, s, strlen(s));
+	dump_out_str(tmp, post);
+	r = strndup(tmp->buf, tmp->len);
+	*len = tmp->len;
+	free(tmp);
+	return r;
+}
+
+static struct jplan *make_plan(const struct ltt_event *ev)
+{
+	const struct ltt_type_desc *b = ev->type->body;
+	unsigned n = b && b->kind == LTT_TYPE_STRUCT ? b->n_fields : 0;
+	struct jplan *p = calloc(1, sizeof(*p) + n * sizeof(p->ops[0]));
+	char *tmp;
+	size_t l1, l2;
+
+	if (!p)
+		return NULL;
+	tmp = json_literal(",\"facility\":", ev->type->facility, ",\"event\":", &l1);
+	p->head = tmp ? json_literal(tmp, ev->type->name, ",\"fields\":", &l2) : NULL;
+	free(tmp);
+	if (!p->head) {
+		free(p);
+		return NULL;
+	}
+	p->head_len = l2;
+	p->flat = !b || b->kind == LTT_TYPE_STRUCT;
+	p->n = n;
+	for (unsigned i = 0; i < n && p->flat; i++) {
+		const struct ltt_type_desc *t = b->fields[i].type;
+		struct jop *op = &p->ops[i];
+
+		op->t = t;
+		switch (t->kind) {
+		case LTT_TYPE_INT:
+		case LTT_TYPE_UINT:
+		case LTT_TYPE_ENUM:
+			op->bytes = ltt_size_bytes(t->size, (enum ltt_arch_size)ev->arch);
+			break;
+		case LTT_TYPE_STRING:
+			break;
+		default:
+			p->flat = 0;
+			continue;
+		}
+		op->key = json_literal(i ? "," : "", b->fields[i].name, ":", &op->klen);
+		if (!op->key)
+			p->flat = 0;
+	}
+	return p;
+}
+
+static inline uint64_t get_uint(const unsigned char *q, unsigned bytes, int be)
+{
+	uint64_t v = 0;
+
+	if (be)
+		for (unsigned i = 0; i < bytes; i++)
+			v = v << 8 | q[i];
+	else
+		for (unsigned i = bytes; i-- > 0; )
+			v = v << 8 | q[i];
+	return v;
+}
+
+static void flat_fields(struct dump_out *o, const struct jplan *p, const struct ltt_event *ev)
+{
+	const unsigned char *q = ev->payload;
+
+	dump_out_char(o, '{');
+	for (unsigned i = 0; i < p->n; i++) {
+		const struct jop *op = &p->ops[i];
+		uint64_t v;
+		size_t n;
+
+		dump_out_mem(o, op->key, op->klen);
+		switch (op->t->kind) {
+		case LTT_TYPE_UINT:
+			dump_out_u64(o, get_uint(q, op->bytes, ev->big_endian));
+			q += op->bytes;
+			break;
+		case LTT_TYPE_INT:
+			v = get_uint(q, op->bytes, ev->big_endian);
+			if (op->bytes < 8 && (v >> (op->bytes * 8 - 1)) & 1)
+				v |= ~0ull << (op->bytes * 8);
+			dump_out_i64(o, (int64_t)v);
+			q += op->bytes;
+			break;
+		case LTT_TYPE_ENUM: {
+			const char *label = NULL;
+
+			v = get_uint(q, op->bytes, ev->big_endian);
+			for (uint32_t k = 0; k < op->t->n_labels && !label; k++)
+				if (op->t->labels[k].value == v)
+					label = op->t->labels[k].name;
+			if (label)
+				dump_out_json_string(o, label, strlen(label));
+			else
+				dump_out_u64(o, v);
+			q += op->bytes;
+			break;
+		}
+		default:	/* string */
+			n = strlen((const char *)q);
+			dump_out_json_string(o, (const char *)q, n);
+			q += n + 1;
+			break;
+		}
+	}
+	dump_out_char(o, '}');
+}
+
 static int json_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 {
 	struct dump_out *o = ctx->out;
+	struct ltt_event_type *ty = (struct ltt_event_type *)ev->type;
+	struct jplan *p = ty->user;
 	struct ltt_value body;
 
+	if (__builtin_expect(!p, 0)) {
+		p = ty->user = make_plan(ev);
+		if (!p)
+			return -ENOMEM;
+	}
 	dump_out_str(o, "{\"time\":\"");
 	dump_out_time(o, ev->time_ns);
 	dump_out_str(o, "\",\"cycles\":");
@@ -81,13 +230,9 @@ static int json_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 	}
 	dump_out_str(o, ",\"cpu\":");
 	dump_out_json_string(o, ev->tracefile->name, strlen(ev->tracefile->name));
-	dump_out_str(o, ",\"facility\":");
-	dump_out_json_string(o, ev->type->facility, strlen(ev->type->facility));
-	dump_out_str(o, ",\"event\":");
-	dump_out_json_string(o, ev->type->name, strlen(ev->type->name));
-	dump_out_str(o, ",\"fields\":");
-	if (!ltt_event_body(ev, &body) && body.type->kind == LTT_TYPE_STRUCT)
-		json_value(o, &body);
+	dump_out_mem(o, p->head, p->head_len);
+	if (p->flat)
+		flat_fields(o, p, ev);
 	else if (!ltt_event_body(ev, &body))
 		json_value(o, &body);
 	else
@@ -96,8 +241,30 @@ static int json_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 	return o->error;
 }
 
+static int json_end(struct ltt_dump_ctx *ctx)
+{
+	for (unsigned i = 0; i < ltt_reader_ntraces(ctx->reader); i++) {
+		const struct ltt_trace_info *t = ltt_reader_trace(ctx->reader, i);
+
+		for (unsigned k = 0; k < t->nevent_types; k++) {
+			struct ltt_event_type *ty = (struct ltt_event_type *)t->event_types[k];
+			struct jplan *p = ty->user;
+
+			if (!p)
+				continue;
+			for (unsigned f = 0; f < p->n; f++)
+				free(p->ops[f].key);
+			free(p->head);
+			free(p);
+			ty->user = NULL;
+		}
+	}
+	return 0;
+}
+
 const struct ltt_dump_format ltt_fmt_json = {
 	.name = "json",
 	.summary = "JSON Lines: time, cycles, cpu, facility, event, fields (and trace with several traces)",
 	.event = json_event,
+	.end = json_end,
 };

@@ -146,7 +146,7 @@ $(BUILD)/tests/progs/%: $(O)/tests/progs/%.o $(STATIC_LIBS)
 
 # libFuzzer targets: clang, with the model and reader compiled in for coverage.
 FUZZ_CC     ?= clang
-FUZZ_FLAGS  := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -I$(BUILD)/gen
+FUZZ_FLAGS  := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -DLTT_VERSION=\"$(VERSION)\" -Iinclude -I$(BUILD)/gen
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(EVENTDEFS_SRCS) $(READER_SRCS) | $(BUILD)/config.mk
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(XML_CFLAGS) $(ARCHIVE_CFLAGS) -o $@ $< $(EVENTDEFS_SRCS) $(READER_SRCS) \

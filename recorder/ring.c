@@ -381,6 +381,11 @@ int ltt_ring_flush(struct ltt_ring *r, int close)
 		old = ltt_read(&r->write_off);
 		if (old & LTT_RING_CLOSED)
 			return 0;
+#if defined(__x86_64__)
+		/* rdtsc only after the load of write_off: a flush runs on another CPU than the writers,
+		 * and an early rdtsc would give block_end a time before the last event's */
+		__builtin_ia32_lfence();
+#endif
 		tsc = ltt_clock_now();
 		pos = old & (bs - 1);
 		seq = old >> r->shift;

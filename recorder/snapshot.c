@@ -59,6 +59,16 @@ static void sb_u64(struct sbuf *b, uint64_t v, unsigned min_digits)
 	}
 }
 
+/* The cycle count now, read after every load before it (lfence): block_end and summary anchors are
+ * not older than the events read before them, even from writers on other CPUs. */
+static uint64_t cycles_after_loads(void)
+{
+#if defined(__x86_64__)
+	__builtin_ia32_lfence();
+#endif
+	return ltt_clock_now();
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -167,7 +177,7 @@ static void out_trailing_summary(struct out *o, char *scratch, uint32_t bs, uint
 {
 	char next[LTT_BLOCK_MARK_SIZE];
 
-	ltt_block_mark(next, LTT_B_BLOCK_START, ltt_clock_now(), 0);
+	ltt_block_mark(next, LTT_B_BLOCK_START, cycles_after_loads(), 0);
 	out_summary(o, scratch, bs, next, blocks, events);
 }
 
@@ -270,7 +280,7 @@ static void copy_control_ring(struct out *o, struct ltt_ring *r, char *scratch, 
 			out_summary(o, scratch, bs, ltt_ring_block(r, seq), pend_blocks, pend_events);
 		pend_blocks = 0;
 		memcpy(scratch, ltt_ring_block(r, seq), pos);
-		ltt_block_mark(scratch + pos, LTT_B_BLOCK_END, ltt_clock_now(), (uint32_t)seq);
+		ltt_block_mark(scratch + pos, LTT_B_BLOCK_END, cycles_after_loads(), (uint32_t)seq);
 		memset(scratch + pos + LTT_BLOCK_MARK_SIZE, 0, bs - 4 - pos - LTT_BLOCK_MARK_SIZE);
 		memcpy(scratch + bs - 4, &(uint32_t){ (uint32_t)pos }, 4);
 		out_block(o, scratch, bs);

@@ -151,6 +151,7 @@ END_TEST
 /* ---- two threads recording while snapshots are taken ------------------------------------------ */
 
 static int workers_stop;
+static uint64_t worker_progress[4];	/* ticks emitted by worker t (indices 2, 3) */
 
 static void *worker(void *arg)
 {
@@ -160,8 +161,10 @@ static void *worker(void *arg)
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR2);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);	/* the signal snapshot runs on the main thread */
-	for (uint64_t i = 0; !__atomic_load_n(&workers_stop, __ATOMIC_RELAXED); i++)
+	for (uint64_t i = 0; !__atomic_load_n(&workers_stop, __ATOMIC_RELAXED); i++) {
 		trace_flighttest_tick(t, i);
+		__atomic_store_n(&worker_progress[t], i + 1, __ATOMIC_RELAXED);
+	}
 	return NULL;
 }
 
@@ -191,7 +194,13 @@ START_TEST(snapshot_while_two_threads_record)
 	for (unsigned t = 0; t < 2; t++)
 		ck_assert_int_eq(pthread_create(&th[t], NULL, worker, (void *)(uintptr_t)(t + 2)), 0);
 	for (unsigned k = 0; k < 6; k++) {
-		usleep(2000);
+		uint64_t want2 = __atomic_load_n(&worker_progress[2], __ATOMIC_RELAXED) + 1000;
+		uint64_t want3 = __atomic_load_n(&worker_progress[3], __ATOMIC_RELAXED) + 1000;
+
+		/* both threads are recording (not a timing assumption: waits for their progress) */
+		while (__atomic_load_n(&worker_progress[2], __ATOMIC_RELAXED) < want2 ||
+		       __atomic_load_n(&worker_progress[3], __ATOMIC_RELAXED) < want3)
+			usleep(100);
 		if (k % 2)
 			ck_assert_int_eq(raise(SIGUSR2), 0);	/* handled before raise returns */
 		else

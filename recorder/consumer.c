@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,7 +35,13 @@ static struct {
 	int running;
 	int stop;		/* ltt_set by ltt_consumer_stop(), read by the thread */
 	int warned;
+	uint32_t tid;		/* the consumer thread's id, once it runs */
 } C;
+
+uint32_t ltt_consumer_tid(void)
+{
+	return ltt_read(&C.tid);
+}
 
 static void ring_name(unsigned i, char *buf, size_t n)
 {
@@ -177,6 +185,9 @@ static void *consumer_main(void *arg)
 	(void)arg;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	prctl(PR_SET_NAME, "ltt-consumer");
+	/* Release: pairs with the acquire load of ltt_consumer_start(), which waits for it. */
+	ltt_set(&C.tid, (uint32_t)syscall(SYS_gettid));
 	while (!ltt_read(&C.stop)) {
 		unsigned work = 0;
 
@@ -219,6 +230,9 @@ int ltt_consumer_start(struct ltt_trace_state *t)
 		return -rc;
 	}
 	C.running = 1;
+	/* Wait (1 s at most) until the thread runs, so that the process list can leave it out. */
+	for (int i = 0; i < 10000 && !ltt_read(&C.tid); i++)
+		nanosleep(&(struct timespec){ 0, 100000 }, NULL);
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 /* recorder/control.c: starting and stopping a trace (from LTT_TRACE or the API), exit and fork, and
  * the out-of-line entry of the event path. */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -142,6 +143,25 @@ static void fork_child(void)
 	pthread_mutex_unlock(&ctl_lock);
 }
 
+/* `ltt record` learns where traces went from the file LTT_RECORD_REPORT names: one line each. */
+static void report_path(const char *path)
+{
+	const char *rep = getenv("LTT_RECORD_REPORT");
+	char line[PATH_MAX + 1];
+	int fd, n;
+
+	if (!rep || !*rep)
+		return;
+	fd = open(rep, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = snprintf(line, sizeof(line), "%s\n", path);
+	if (n > 0 && (size_t)n < sizeof(line) && write(fd, line, (size_t)n) != n) {
+		/* ltt record then says it found no trace: nothing else to do */
+	}
+	close(fd);
+}
+
 static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
 {
 	struct ltt_region_geom g;
@@ -215,6 +235,7 @@ static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
 	ltt_facilities_emit_all();
 	ltt_core_emit_processes();
 	ltt_core_emit_interrupts();
+	report_path(ltt_cur.path);
 	if (!atexit_done++)
 		atexit(atexit_stop);
 	if (!atfork_done++)

@@ -168,7 +168,8 @@ void ltt_core_emit_processes(void)
 	if (!d)
 		return;
 	while ((e = readdir(d)))
-		if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
+		if (e->d_name[0] >= '0' && e->d_name[0] <= '9' &&
+		    strtoul(e->d_name, NULL, 10) != ltt_consumer_tid())
 			emit_task(e->d_name);
 	closedir(d);
 }

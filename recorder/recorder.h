@@ -52,5 +52,7 @@ int ltt_consumer_start(struct ltt_trace_state *t);
 /* Writes every block left (waiting up to 2 s for writers still committing), the pending lost
  * counts, closes the files and joins the thread. The rings must be closed. */
 void ltt_consumer_stop(void);
+/* The consumer thread's id (0 if not running): not a thread of the traced program. */
+uint32_t ltt_consumer_tid(void);
 
 #endif

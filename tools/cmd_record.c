@@ -1,0 +1,147 @@
+/* ltt record: runs a program linked with libltt with LTT_TRACE and friends set, and prints where its
+ * trace (and those of processes it started) went (doc/recorder.md). */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmd.h"
+
+static int pow2_in(const char *s, unsigned long long lo, unsigned long long hi)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return 0;
+	if (*end == 'k' || *end == 'K')
+		v <<= 10, end++;
+	else if (*end == 'm' || *end == 'M')
+		v <<= 20, end++;
+	return !*end && v >= lo && v <= hi && !(v & (v - 1));
+}
+
+static int run(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "block-size", required_argument, NULL, 'b' },
+		{ "blocks", required_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = "ltt-traces", *mode = NULL, *bs = NULL, *blocks = NULL;
+	char report[] = "/tmp/ltt-record-XXXXXX", line[4096];
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	unsigned found = 0;
+	int c, fd, status, rc;
+	pid_t pid;
+	FILE *f;
+
+	while ((c = getopt_long(argc, argv, "+o:m:b:n:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 'm': mode = optarg; break;
+		case 'b': bs = optarg; break;
+		case 'n': blocks = optarg; break;
+		default:
+			ltt_tool_error("record", "usage: ltt record [-o DIR] [--mode discard|flight] "
+				       "[--block-size N] [--blocks N] -- PROGRAM ARGS...");
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		ltt_tool_error("record", "no program to run (ltt record [OPTIONS] -- PROGRAM ARGS...)");
+		return 2;
+	}
+	if (mode && strcmp(mode, "discard") && strcmp(mode, "flight")) {
+		ltt_tool_error("record", "--mode %s: not discard or flight", mode);
+		return 2;
+	}
+	if (bs && !pow2_in(bs, 4096, 256ull << 20)) {
+		ltt_tool_error("record", "--block-size %s: not a power of two in [4096, 256M]", bs);
+		return 2;
+	}
+	if (blocks && !pow2_in(blocks, 2, 65536)) {
+		ltt_tool_error("record", "--blocks %s: not a power of two in [2, 65536]", blocks);
+		return 2;
+	}
+	/* The default output directory holds one trace per run. */
+	if (!strcmp(out, "ltt-traces") && mkdir(out, 0777) && errno != EEXIST) {
+		ltt_tool_error("record", "%s: %s", out, strerror(errno));
+		return 1;
+	}
+	fd = mkstemp(report);
+	if (fd < 0) {
+		ltt_tool_error("record", "%s: %s", report, strerror(errno));
+		return 1;
+	}
+	close(fd);
+	sigaction(SIGINT, &ign, &old_int);	/* ^C goes to the program; we wait for it */
+	sigaction(SIGQUIT, &ign, &old_quit);
+	pid = fork();
+	if (pid == 0) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGQUIT, &old_quit, NULL);
+		setenv("LTT_TRACE", out, 1);
+		setenv("LTT_RECORD_REPORT", report, 1);
+		if (mode)
+			setenv("LTT_MODE", mode, 1);
+		if (bs)
+			setenv("LTT_BLOCK_SIZE", bs, 1);
+		if (blocks)
+			setenv("LTT_BLOCKS", blocks, 1);
+		execvp(argv[optind], argv + optind);
+		ltt_tool_error("record", "%s: %s", argv[optind], strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0) {
+		ltt_tool_error("record", "fork: %s", strerror(errno));
+		unlink(report);
+		return 1;
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	f = fopen(report, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		printf("ltt record: trace written to %s\n", line);
+		found++;
+	}
+	if (f)
+		fclose(f);
+	unlink(report);
+	if (!found)
+		ltt_tool_error("record", "%s wrote no trace (is it linked with libltt?)", argv[optind]);
+	if (!WIFEXITED(status))
+		ltt_tool_error("record", "%s: killed by signal %d", argv[optind], WTERMSIG(status));
+	return found ? rc : (rc ? rc : 1);
+}
+
+const struct ltt_cmd ltt_cmd_record = {
+	.name = "record",
+	.summary = "run a program linked with libltt and record a trace of it",
+	.usage = "usage: ltt record [-o DIR] [--mode discard|flight] [--block-size N] [--blocks N] -- PROGRAM ARGS...\n"
+		 "\n"
+		 "Runs PROGRAM with LTT_TRACE=DIR (default ./ltt-traces, created if missing) and LTT_MODE,\n"
+		 "LTT_BLOCK_SIZE, LTT_BLOCKS set from the options, then prints where each trace went: with DIR an\n"
+		 "existing directory, every traced process writes DIR/PROGRAM-PID-TIME; otherwise DIR is the trace.\n"
+		 "Exits with the program's status (128 + signal if it was killed).\n"
+		 "\n"
+		 "  -o, --output DIR      where traces go\n"
+		 "  -m, --mode MODE       discard (default: the consumer writes blocks as they fill) or flight\n"
+		 "  -b, --block-size N    block size, a power of two in [4096, 256M] (k and M suffixes)\n"
+		 "  -n, --blocks N        blocks per CPU ring, a power of two in [2, 65536]\n",
+	.run = run,
+};

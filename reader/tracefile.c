@@ -105,9 +105,16 @@ static int parse_cpu(const char *s)
 	return (int)v;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Adds the tracefiles of TRACE/sub, in name order (so that problems come out in a stable order). */
 static int scan_dir(struct trace *t, const char *sub)
 {
-	char path[4096];
+	char path[4096], **names = NULL;
+	size_t n = 0;
 	struct dirent *de;
 	DIR *d;
 	int ret = 0;
@@ -120,24 +127,40 @@ static int scan_dir(struct trace *t, const char *sub)
 		return 0;
 	}
 	while (!ret && (de = readdir(d))) {
-		int cpu = -1;
+		char **v;
 
 		if (de->d_name[0] == '.')
 			continue;
+		v = realloc(names, (n + 1) * sizeof(*v));
+		if (!v || !(v[n] = strdup(de->d_name))) {
+			names = v ? v : names;
+			ret = -ENOMEM;
+			break;
+		}
+		names = v;
+		n++;
+	}
+	closedir(d);
+	if (names)
+		qsort(names, n, sizeof(*names), cmp_name);
+	for (size_t i = 0; i < n && !ret; i++) {
+		int cpu = -1;
+
 		if (!strcmp(sub, "cpu")) {
-			cpu = parse_cpu(de->d_name);
+			cpu = parse_cpu(names[i]);
 			if (cpu < 0) {
-				rd_problem(t->reader, t, "cpu", -1, 0,
-					   "%s: not a CPU number; file ignored", de->d_name);
+				rd_problem(t->reader, t, "cpu", -1, 0, "%s: not a CPU number; file ignored", names[i]);
 				continue;
 			}
 			if (t->info.ncpus && (unsigned)cpu >= t->info.ncpus)
 				rd_problem(t->reader, t, "cpu", -1, 0,
 					   "cpu/%d: not below cpu=\"%u\" of info/system.xml", cpu, t->info.ncpus);
 		}
-		ret = add_tracefile(t, sub, de->d_name, cpu);
+		ret = add_tracefile(t, sub, names[i], cpu);
 	}
-	closedir(d);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 	return ret;
 }
 

@@ -11,6 +11,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 N=100000
 ulimit -c 0
+# under a sanitizer (make asan / tsan) the program's own SIGSEGV handler must get the signal
+export ASAN_OPTIONS="handle_segv=0:${ASAN_OPTIONS:-}" TSAN_OPTIONS="handle_segv=0:${TSAN_OPTIONS:-}"
 LTT_TRACE="$tmp/t" LTT_MODE=flight LTT_BLOCK_SIZE=4096 LTT_BLOCKS=8 "$prog" segv $N
 rc=$?
 [ $rc -eq 139 ] || fail "exit status $rc, expected 139 (SIGSEGV)"

@@ -16,6 +16,11 @@
 #define LTT_MAX_TYPE_BYTES	0x80000000u	/* a fixed size of 2 GiB or more cannot be recorded */
 #define LTT_MAX_EVENTS		65516u		/* ids 20 .. 65535 */
 
+/* libxml2 stores element line numbers in 16 bits: from this line on, the pre-pass writes each start
+ * tag's line into an attribute of that name, which the parser reads and otherwise ignores. */
+#define LTT_BIG_LINE		65000u
+#define LTT_LINE_ATTR		"ltt-line"
+
 /* Internal kind of a <typeref> not yet resolved. */
 #define LTT_TYPE_REF		LTT_TYPE_KIND_COUNT
 

@@ -13,6 +13,7 @@
 #include <libxml/tree.h>
 
 #include "model.h"
+#include "names.h"
 
 #define MAX_FILE_BYTES (64u << 20)
 
@@ -29,8 +30,15 @@ struct pctx {
 
 static unsigned line_of(const xmlNode *n)
 {
-	long l = n ? xmlGetLineNo(n) : 0;
+	long l;
 
+	if (!n)
+		return 0;
+	if (n->type == XML_ELEMENT_NODE && n->properties &&
+	    !strcmp((const char *)n->properties->name, LTT_LINE_ATTR) && n->properties->children &&
+	    n->properties->children->content)
+		return (unsigned)strtoul((const char *)n->properties->children->content, NULL, 10);
+	l = xmlGetLineNo(n);
 	return l > 0 && l < 0x7fffffff ? (unsigned)l : 0;
 }
 
@@ -83,6 +91,8 @@ static int check_attrs(struct pctx *c, const xmlNode *n, const char *const *allo
 	for (const xmlAttr *a = n->properties; a; a = a->next) {
 		const char *const *p;
 
+		if (a == n->properties && !strcmp((const char *)a->name, LTT_LINE_ATTR))
+			continue;	/* the pre-pass's line number */
 		for (p = allowed; *p; p++)
 			if (!strcmp((const char *)a->name, *p))
 				break;
@@ -218,15 +228,14 @@ static int parse_u64(const char *s, uint64_t *v)
 }
 
 static int add_label(struct pctx *c, const xmlNode *n, struct ltt_enum_label *labels, uint32_t count,
-		     const char *name, const char *value_text, uint64_t *next)
+		     struct names *seen, const char *name, const char *value_text, uint64_t *next)
 {
 	struct ltt_enum_label *l = &labels[count];
 
 	if (!*name)
 		return FAIL(c, n, "enum label without name");
-	for (uint32_t i = 0; i < count; i++)
-		if (!strcmp(labels[i].name, name))
-			return FAIL(c, n, "duplicate enum label '%s'", name);
+	if (!names_add(seen, name, count, NULL))
+		return FAIL(c, n, "duplicate enum label '%s'", name);
 	l->name = name;
 	if (value_text) {
 		if (parse_u64(value_text, &l->value))
@@ -245,12 +254,14 @@ static int add_label(struct pctx *c, const xmlNode *n, struct ltt_enum_label *la
 
 /* Labels of an enum: <label name=.. value=../> elements and/or whitespace-separated words (NAME or
  * NAME=VALUE), in document order. */
+static int parse_labels(struct pctx *c, const xmlNode *n, struct ltt_enum_label *labels, struct names *seen,
+			uint32_t *countp);
+
 static int parse_enum(struct pctx *c, const xmlNode *n, struct type_node *t)
 {
-	static const char *const label_attrs[] = { "name", "value", NULL };
 	uint32_t cap = 0, count = 0;
 	struct ltt_enum_label *labels;
-	uint64_t next = 0;
+	struct names seen;
 	int r;
 
 	/* upper bound of the label count: elements + words */
@@ -265,8 +276,31 @@ static int parse_enum(struct pctx *c, const xmlNode *n, struct type_node *t)
 			return FAIL(c, n, "enum with more than 1000000 labels");
 	}
 	labels = arena_alloc(c->arena, (cap ? cap : 1) * sizeof(*labels));
-	if (!labels)
+	if (!labels || names_init(&seen, cap))
 		return -ENOMEM;
+	r = parse_labels(c, n, labels, &seen, &count);
+	names_free(&seen);
+	if (r)
+		return r;
+	for (uint32_t i = 0; i < count; i++)
+		if (!fits(labels[i].value, min_bytes(t->t.size)))
+			return FAIL(c, n, "value %llu of enum label '%s' does not fit in size %s",
+				    (unsigned long long)labels[i].value, labels[i].name,
+				    ltt_size_name(t->t.size));
+	t->t.labels = labels;
+	t->t.n_labels = count;
+	return 0;
+}
+
+/* The labels of enum n, in document order, into labels[] (room for all); *count set. */
+static int parse_labels(struct pctx *c, const xmlNode *n, struct ltt_enum_label *labels, struct names *seen,
+			uint32_t *countp)
+{
+	static const char *const label_attrs[] = { "name", "value", NULL };
+	uint32_t count = 0;
+	uint64_t next = 0;
+	int r;
+
 	for (const xmlNode *k = n->children; k; k = k->next) {
 		if (k->type == XML_COMMENT_NODE || k->type == XML_PI_NODE)
 			continue;
@@ -282,7 +316,7 @@ static int parse_enum(struct pctx *c, const xmlNode *n, struct type_node *t)
 				return -ENOMEM;
 			if (!name)
 				return FAIL(c, k, "enum label without name");
-			if ((r = add_label(c, k, labels, count, name, value, &next)))
+			if ((r = add_label(c, k, labels, count, seen, name, value, &next)))
 				return r;
 			count++;
 		} else if (k->type == XML_TEXT_NODE || k->type == XML_CDATA_SECTION_NODE) {
@@ -305,7 +339,7 @@ static int parse_enum(struct pctx *c, const xmlNode *n, struct type_node *t)
 				eq = strchr(name, '=');
 				if (eq)
 					name[eq - name] = '\0';
-				if ((r = add_label(c, k, labels, count, name, eq ? eq + 1 : NULL, &next)))
+				if ((r = add_label(c, k, labels, count, seen, name, eq ? eq + 1 : NULL, &next)))
 					return r;
 				count++;
 			}
@@ -313,13 +347,7 @@ static int parse_enum(struct pctx *c, const xmlNode *n, struct type_node *t)
 			return FAIL(c, k, "unknown element <%s> in <enum> (only <label>)", (const char *)k->name);
 		}
 	}
-	for (uint32_t i = 0; i < count; i++)
-		if (!fits(labels[i].value, min_bytes(t->t.size)))
-			return FAIL(c, n, "value %llu of enum label '%s' does not fit in size %s",
-				    (unsigned long long)labels[i].value, labels[i].name,
-				    ltt_size_name(t->t.size));
-	t->t.labels = labels;
-	t->t.n_labels = count;
+	*countp = count;
 	return 0;
 }
 
@@ -328,6 +356,7 @@ static int parse_fields(struct pctx *c, const xmlNode *n, struct type_node *t)
 {
 	static const char *const field_attrs[] = { "name", NULL };
 	struct ltt_field_desc *fields;
+	struct names seen;
 	uint32_t count = 0, i = 0;
 	int r;
 
@@ -342,7 +371,7 @@ static int parse_fields(struct pctx *c, const xmlNode *n, struct type_node *t)
 		count++;
 	}
 	fields = arena_alloc(c->arena, (count ? count : 1) * sizeof(*fields));
-	if (!fields)
+	if (!fields || names_init(&seen, count))
 		return -ENOMEM;
 	for (const xmlNode *k = n->children; k; k = k->next) {
 		struct type_node *ft;
@@ -352,25 +381,33 @@ static int parse_fields(struct pctx *c, const xmlNode *n, struct type_node *t)
 		if (!is_elem(k, "field"))
 			continue;
 		if ((r = check_attrs(c, k, field_attrs)))
-			return r;
+			goto out;
 		name = attr(c, k, "name", &nomem);
-		if (nomem)
-			return -ENOMEM;
-		if (!name || !*name)
-			return FAIL(c, k, "<field> without name");
-		for (uint32_t j = 0; j < i; j++)
-			if (!strcmp(fields[j].name, name))
-				return FAIL(c, k, "duplicate field name '%s'", name);
+		if (nomem) {
+			r = -ENOMEM;
+			goto out;
+		}
+		if (!name || !*name) {
+			r = FAIL(c, k, "<field> without name");
+			goto out;
+		}
+		if (!names_add(&seen, name, i, NULL)) {
+			r = FAIL(c, k, "duplicate field name '%s'", name);
+			goto out;
+		}
 		fields[i].name = name;
 		fields[i].line = line_of(k);
 		if ((r = need_single_type(c, k, 1, &ft, &fields[i].description)))
-			return r;
+			goto out;
 		fields[i].type = &ft->t;
 		i++;
 	}
 	t->t.fields = fields;
 	t->t.n_fields = count;
-	return 0;
+	r = 0;
+out:
+	names_free(&seen);
+	return r;
 }
 
 static int parse_type(struct pctx *c, const xmlNode *n, struct type_node **out)
@@ -543,6 +580,7 @@ static int parse_facility(struct pctx *c, const xmlNode *n, struct ltt_facility_
 	static const char *const type_attrs[] = { "name", NULL };
 	struct ltt_event_desc *events;
 	struct ltt_named_type *types;
+	struct names seen_events, seen_types;
 	uint32_t ne = 0, nt = 0, ie = 0, it = 0;
 	int nomem = 0, r;
 
@@ -571,36 +609,48 @@ static int parse_facility(struct pctx *c, const xmlNode *n, struct ltt_facility_
 		return FAIL(c, n, "facility '%s' has %u events (at most %u)", fac->name, ne, LTT_MAX_EVENTS);
 	events = arena_alloc(c->arena, (ne ? ne : 1) * sizeof(*events));
 	types = arena_alloc(c->arena, (nt ? nt : 1) * sizeof(*types));
-	if (!events || !types)
+	if (!events || !types || names_init(&seen_events, ne))
 		return -ENOMEM;
+	if (names_init(&seen_types, nt)) {
+		names_free(&seen_events);
+		return -ENOMEM;
+	}
 	for (const xmlNode *k = n->children; k; k = k->next) {
 		if (is_elem(k, "description")) {
-			if (!(fac->description = description(c, k)))
-				return -ENOMEM;
+			if (!(fac->description = description(c, k))) {
+				r = -ENOMEM;
+				goto out;
+			}
 		} else if (is_elem(k, "event")) {
 			events[ie].index = ie;
 			if ((r = parse_event(c, k, &events[ie])))
-				return r;
-			for (uint32_t j = 0; j < ie; j++)
-				if (!strcmp(events[j].name, events[ie].name))
-					return FAIL(c, k, "duplicate event name '%s'", events[ie].name);
+				goto out;
+			if (!names_add(&seen_events, events[ie].name, ie, NULL)) {
+				r = FAIL(c, k, "duplicate event name '%s'", events[ie].name);
+				goto out;
+			}
 			ie++;
 		} else if (is_elem(k, "type")) {
 			struct type_node *t;
 
 			if ((r = check_attrs(c, k, type_attrs)))
-				return r;
+				goto out;
 			types[it].name = attr(c, k, "name", &nomem);
-			if (nomem)
-				return -ENOMEM;
-			if (!types[it].name || !*types[it].name)
-				return FAIL(c, k, "<type> without name");
-			for (uint32_t j = 0; j < it; j++)
-				if (!strcmp(types[j].name, types[it].name))
-					return FAIL(c, k, "duplicate type name '%s'", types[it].name);
+			if (nomem) {
+				r = -ENOMEM;
+				goto out;
+			}
+			if (!types[it].name || !*types[it].name) {
+				r = FAIL(c, k, "<type> without name");
+				goto out;
+			}
+			if (!names_add(&seen_types, types[it].name, it, NULL)) {
+				r = FAIL(c, k, "duplicate type name '%s'", types[it].name);
+				goto out;
+			}
 			types[it].line = line_of(k);
 			if ((r = need_single_type(c, k, 1, &t, NULL)))
-				return r;
+				goto out;
 			if (t->t.kind != (enum ltt_type_kind)LTT_TYPE_REF)
 				t->t.name = types[it].name;
 			types[it].type = &t->t;
@@ -611,10 +661,13 @@ static int parse_facility(struct pctx *c, const xmlNode *n, struct ltt_facility_
 	fac->n_events = ne;
 	fac->types = types;
 	fac->n_types = nt;
-	if ((r = eventdefs_resolve(fac, types, c->all, c->err, c->errlen)))
-		return r;
-	fac->checksum = ltt_facility_checksum(fac);
-	return 0;
+	r = eventdefs_resolve(fac, types, c->all, c->err, c->errlen);
+	if (!r)
+		fac->checksum = ltt_facility_checksum(fac);
+out:
+	names_free(&seen_events);
+	names_free(&seen_types);
+	return r;
 }
 
 /* The first error libxml2 reports while parsing. */
@@ -789,14 +842,15 @@ int ltt_eventdefs_parse_file(const char *path, struct ltt_eventdefs **out, char 
 			}
 			buf = p;
 		}
+		errno = 0;
 		n = fread(buf + len, 1, cap - len, f);
 		len += n;
 		if (n == 0)
 			break;
 	}
 	if (ferror(f)) {
-		eventdefs_error(err, errlen, path, 0, "read error");
-		r = -EIO;
+		r = errno ? -errno : -EIO;
+		eventdefs_error(err, errlen, path, 0, "cannot read: %s", strerror(-r));
 		goto out;
 	}
 	r = ltt_eventdefs_parse_mem(buf ? buf : "", len, path, out, err, errlen);

@@ -5,10 +5,12 @@
  * several top-level <facility> elements. This pass rewrites such text into XML that libxml2 accepts:
  * bare values are quoted, C comments become blanks (their newlines kept, so every line number stays
  * right), a lone `&` or `<` in text is escaped, the XML declaration is blanked, and everything is
- * wrapped in one root element opened on line 1. Well-formed XML passes through unchanged.
+ * wrapped in one root element opened on line 1. Well-formed XML passes through unchanged, except that
+ * from line LTT_BIG_LINE on each start tag gets an LTT_LINE_ATTR attribute holding its line.
  * Declarations (<!DOCTYPE ...>, hence entity definitions) are refused.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,12 +141,26 @@ static unsigned line_at(const char *in, size_t i)
 	return line;
 }
 
-/* A start tag from in[i] == '<': quotes bare attribute values. Returns the index after the tag. */
-static size_t start_tag(struct out *o, const char *in, size_t len, size_t i)
+/* Attributes per start tag: facility elements have at most two; libxml2 checks duplicates in
+ * quadratic time, so a tag with millions of them must not reach it. */
+#define MAX_ATTRS 32
+
+/* A start tag from in[i] == '<': quotes bare attribute values. Returns the index after the tag, or
+ * len + 1 when the tag has more than MAX_ATTRS attributes. */
+static size_t start_tag(struct out *o, const char *in, size_t len, size_t i, unsigned line)
 {
+	unsigned attrs = 0;
+
 	putc_(o, in[i++]);
 	while (i < len && is_name_char((unsigned char)in[i]))
 		putc_(o, in[i++]);
+	if (line >= LTT_BIG_LINE) {
+		/* libxml2 keeps element lines in 16 bits: say it in an attribute (see line_of()) */
+		char buf[40];
+		int n = snprintf(buf, sizeof(buf), " " LTT_LINE_ATTR "=\"%u\"", line);
+
+		put(o, buf, (size_t)n);
+	}
 	while (i < len) {
 		char c = in[i];
 
@@ -162,6 +178,8 @@ static size_t start_tag(struct out *o, const char *in, size_t len, size_t i)
 			continue;
 		}
 		/* an attribute value follows */
+		if (++attrs > MAX_ATTRS)
+			return len + 1;
 		putc_(o, in[i++]);
 		while (i < len && is_space(in[i]))
 			putc_(o, in[i++]);
@@ -190,7 +208,8 @@ int eventdefs_prepass(const char *in, size_t len, char **out, size_t *out_len, u
 		      const char **what)
 {
 	struct out o = { 0 };
-	size_t i = 0, e;
+	size_t i = 0, e, line_pos = 0;
+	unsigned line = 1;
 
 	*out = NULL;
 	if (memchr(in, '\0', len)) {
@@ -238,7 +257,17 @@ int eventdefs_prepass(const char *in, size_t len, char **out, size_t *out_len, u
 			if (i < len && in[i] == '>')
 				putc_(&o, in[i++]);
 		} else if (left >= 2 && p[0] == '<' && is_name_start((unsigned char)p[1])) {
-			i = start_tag(&o, in, len, i);
+			size_t end;
+
+			for (; line_pos < i; line_pos++)
+				line += in[line_pos] == '\n';
+			end = start_tag(&o, in, len, i, line);
+
+			if (end > len) {
+				*what = "more than 32 attributes in one element";
+				goto bad;
+			}
+			i = end;
 		} else if (left >= 2 && p[0] == '/' && p[1] == '*') {
 			e = find(in, len, i + 2, "*/");
 			if (e == len)

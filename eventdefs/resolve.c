@@ -4,11 +4,13 @@
 #include <string.h>
 
 #include "model.h"
+#include "names.h"
 
 struct rctx {
 	const struct ltt_facility_desc *fac;
 	struct type_node *path[LTT_MAX_DEPTH + 2];	/* the layout walk's current nesting */
 	struct ltt_named_type *types;
+	struct names by_name;		/* type name -> index in types */
 	char *err;
 	size_t errlen;
 };
@@ -18,10 +20,9 @@ struct rctx {
 
 static struct ltt_named_type *lookup(struct rctx *r, const char *name)
 {
-	for (uint32_t i = 0; i < r->fac->n_types; i++)
-		if (!strcmp(r->types[i].name, name))
-			return &r->types[i];
-	return NULL;
+	uint32_t i;
+
+	return names_find(&r->by_name, name, &i) ? NULL : &r->types[i];
 }
 
 /* The type a typeref node stands for, following aliases (<type name=a><typeref name=b/></type>). */
@@ -193,19 +194,17 @@ static int layout(struct rctx *r, struct type_node *n, unsigned level)
 	return 0;
 }
 
-int eventdefs_resolve(struct ltt_facility_desc *fac, struct ltt_named_type *types,
-		      struct type_node *all, char *err, size_t errlen)
+/* Layout of every node, and the bound on the expanded size of the event bodies. */
+static int layout_all(struct rctx *r, struct type_node *all)
 {
-	struct rctx r = { .fac = fac, .types = types, .err = err, .errlen = errlen };
+	const struct ltt_facility_desc *fac = r->fac;
 	uint32_t nodes = 0;
 	int e;
 
-	if ((e = resolve_refs(&r, all)))
-		return e;
 	for (struct type_node *n = all; n; n = n->next_all) {
 		if (n->t.kind == (enum ltt_type_kind)LTT_TYPE_REF)
 			continue;	/* replaced everywhere by what it refers to */
-		if ((e = layout(&r, n, 0)))
+		if ((e = layout(r, n, 0)))
 			return e;
 	}
 	/* the checksum and the generator expand typerefs in place: bound the expanded size */
@@ -214,9 +213,26 @@ int eventdefs_resolve(struct ltt_facility_desc *fac, struct ltt_named_type *type
 			continue;
 		nodes = add_nodes(nodes, type_node_of(fac->events[i].body)->nodes);
 		if (nodes > LTT_MAX_NODES)
-			return RFAIL(&r, fac->events[i].line,
+			return RFAIL(r, fac->events[i].line,
 				     "facility '%s' has more than %u types once typerefs are expanded",
 				     fac->name, LTT_MAX_NODES);
 	}
 	return 0;
+}
+
+int eventdefs_resolve(struct ltt_facility_desc *fac, struct ltt_named_type *types,
+		      struct type_node *all, char *err, size_t errlen)
+{
+	struct rctx r = { .fac = fac, .types = types, .err = err, .errlen = errlen };
+	int e;
+
+	if (names_init(&r.by_name, fac->n_types))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < fac->n_types; i++)
+		names_add(&r.by_name, types[i].name, i, NULL);	/* names are unique: checked by the parser */
+	e = resolve_refs(&r, all);
+	if (!e)
+		e = layout_all(&r, all);
+	names_free(&r.by_name);
+	return e;
 }

@@ -1,6 +1,6 @@
 /* The facility model: the checksum (test vector, what changes it and what does not), the dialect,
  * enum rules, canonical XML, and the layout under every arch_size and both byte orders. Error
- * messages are in test_eventdefs_errors.c. */
+ * messages: tests/e2e/eventdefs_errors.sh (the golden corpus) and test_eventdefs_errors.c. */
 #include <check.h>
 #include <errno.h>
 #include <stdio.h>

@@ -648,6 +648,7 @@ int ltt_archive_unpack_private(const char *path, char **dir_out, char *err, size
 		free(base);
 		return ret;
 	}
+	ltt_archive_private_register_(base);
 	x.parentfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	ret = x.parentfd < 0 ? -errno : extract_all(&x);
 	if (x.parentfd < 0)
@@ -660,8 +661,10 @@ int ltt_archive_unpack_private(const char *path, char **dir_out, char *err, size
 		fail(err, errlen, "%s: out of memory", path);
 	}
 	extract_free(&x);
-	if (ret)
+	if (ret) {
+		ltt_archive_private_unregister_(base);
 		ltt_archive_remove_tree_(base);
+	}
 	free(base);
 	return ret;
 }
@@ -676,8 +679,10 @@ void ltt_archive_remove_private(char *dir)
 	if (slash) {
 		*slash = '\0';
 		/* Only ever a directory ltt_archive_unpack_private() made. */
-		if (!strncmp(strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir, "ltt-", 4))
+		if (!strncmp(strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir, "ltt-", 4)) {
+			ltt_archive_private_unregister_(dir);
 			ltt_archive_remove_tree_(dir);
+		}
 	}
 	free(dir);
 }

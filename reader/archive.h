@@ -28,7 +28,10 @@ int ltt_archive_is_packed(const char *path);
 int ltt_archive_unpack_private(const char *path, char **dir_out, char *err, size_t errlen);
 
 /* Removes the private directory tree made by ltt_archive_unpack_private() and frees `dir`. NULL is a
- * no-op. */
+ * no-op. A private directory still there when the process calls exit(), or is killed by SIGINT,
+ * SIGTERM, SIGHUP or SIGPIPE whose action was the default one, is removed then (the library installs
+ * handlers for those signals on first use, only where the program left the default action; they
+ * remove the directories and re-raise the signal). */
 void ltt_archive_remove_private(char *dir);
 
 /* Checks the trace directory against its info/manifest.xml: every file of the trace is listed, every

@@ -14,4 +14,9 @@ void ltt_archive_err_(char *err, size_t errlen, const char *fmt, ...) __attribut
 /* Removes a directory tree without following symbolic links; 0 or -errno. */
 int ltt_archive_remove_tree_(const char *path);
 
+/* Private directories (archive_private.c): registered from creation to removal, so that they are
+ * removed at exit() and on fatal default-action signals too. */
+void ltt_archive_private_register_(const char *base);
+void ltt_archive_private_unregister_(const char *base);
+
 #endif

@@ -33,6 +33,9 @@ for cmd in dump stats check; do
 	[ -s dir.out ] || fail "ltt $cmd: no output"
 done
 [ "$(ls -A tmp)" = "" ] || fail "private directories left in TMPDIR: $(ls -A tmp)"
+# A reader killed by SIGPIPE (its output closed early) leaves nothing either.
+"$LTT" dump ref.tar.gz | head -n 1 > /dev/null
+[ "$(ls -A tmp)" = "" ] || fail "private directories left in TMPDIR after SIGPIPE: $(ls -A tmp)"
 
 # A damaged archive: one clear line, a non-zero exit, nothing left in TMPDIR.
 cp ref.tar.gz bad.tar.gz

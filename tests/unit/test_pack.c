@@ -2,6 +2,8 @@
  * extraction and ltt_manifest_verify. */
 #include <check.h>
 #include <errno.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -246,6 +248,79 @@ START_TEST(private_extraction)
 }
 END_TEST
 
+/* Runs `body` in a child that has unpacked t.tar.gz privately into ./tmp; returns its wait status. */
+static int in_child(void (*body)(char *dir))
+{
+	char tmp[4200];
+	int status;
+	pid_t pid;
+
+	snprintf(tmp, sizeof(tmp), "%s/tmp", pack_workdir);
+	setenv("TMPDIR", tmp, 1);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		char *dir = NULL;
+
+		if (ltt_archive_unpack_private("t.tar.gz", &dir, err, sizeof(err)) || count_entries("tmp") != 1)
+			_exit(99);
+		body(dir);
+		_exit(98);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+static void die_by_sigpipe(char *dir)
+{
+	(void)dir;
+	raise(SIGPIPE);
+}
+
+static void plain_exit(char *dir)
+{
+	(void)dir;
+	exit(0);
+}
+
+/* A forked grandchild's exit() leaves its parent's directory alone. */
+static void fork_then_exit(char *dir)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0)
+		exit(0);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || count_entries("tmp") != 1)
+		_exit(97);
+	ltt_archive_remove_private(dir);
+	_exit(count_entries("tmp") == 0 ? 0 : 96);
+}
+
+/* The private directory does not outlive a process that never closed its reader. */
+START_TEST(private_directory_removed_at_exit_and_on_signals)
+{
+	int status;
+
+	pack_t();
+	ck_assert_int_eq(mkdir("tmp", 0700), 0);
+	status = in_child(die_by_sigpipe);
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE, "status %#x", status);
+	ck_assert_int_eq(count_entries("tmp"), 0);
+	status = in_child(plain_exit);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
+	ck_assert_int_eq(count_entries("tmp"), 0);
+	status = in_child(fork_then_exit);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
+	ck_assert_int_eq(count_entries("tmp"), 0);
+	/* A program that chose to ignore SIGPIPE keeps its choice. */
+	signal(SIGPIPE, SIG_IGN);
+	status = in_child(die_by_sigpipe);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 98, "status %#x", status);
+	ck_assert_int_eq(count_entries("tmp"), 1);	/* _exit skips the exit hook */
+}
+END_TEST
+
 /* A hand-made archive whose manifest disagrees with its files. */
 static void mk_mismatched(const char *manifest_files)
 {
@@ -479,6 +554,7 @@ int main(void)
 	tcase_add_test(tc, existing_target_needs_force);
 	tcase_add_test(tc, trace_name_and_is_packed);
 	tcase_add_test(tc, private_extraction);
+	tcase_add_test(tc, private_directory_removed_at_exit_and_on_signals);
 	tcase_add_test(tc, manifest_wrong_digest);
 	tcase_add_test(tc, manifest_wrong_size_missing_and_unlisted);
 	tcase_add_test(tc, manifest_malformed);

@@ -22,6 +22,7 @@ static const struct ltt_dump_format *const formats[] = {
 struct dump_opts {
 	const struct ltt_dump_format *fmt;
 	int all;
+	int brief;
 	const char *facilities[MAX_PATTERNS];
 	unsigned nfacilities;
 	const char *events[MAX_PATTERNS];
@@ -108,6 +109,7 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
 	static const struct option lo[] = {
 		{ "format", required_argument, NULL, 'F' },
 		{ "all", no_argument, NULL, 'a' },
+		{ "brief", no_argument, NULL, 'B' },
 		{ "facility", required_argument, NULL, 'f' },
 		{ "event", required_argument, NULL, 'e' },
 		{ "cpu", required_argument, NULL, 'c' },
@@ -133,6 +135,9 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
 			break;
 		case 'a':
 			o->all = 1;
+			break;
+		case 'B':
+			o->brief = 1;
 			break;
 		case 'f':
 		case 'e':
@@ -221,6 +226,7 @@ static int run(int argc, char **argv)
 	ctx.reader = r;
 	ctx.ntraces = ltt_reader_ntraces(r);
 	ctx.all = (unsigned)o.all;
+	ctx.brief = (unsigned)o.brief;
 	ret = o.fmt->begin ? o.fmt->begin(&ctx) : 0;
 	while (!ret && (!o.have_limit || n < o.limit) && (ret = ltt_reader_next(r, &ev)) == 1) {
 		ret = o.fmt->event(&ctx, &ev);
@@ -257,6 +263,7 @@ const struct ltt_cmd ltt_cmd_dump = {
 	"                    (and trace, with several traces); see doc/cli.md for every format\n"
 	"  --all             also print the builtin events (block_start, block_end, time_heartbeat,\n"
 	"                    facility_load, events_lost, blocks_lost)\n"
+	"  --brief           normal, perf, event: leave out time, file and line (Trace2's brief mode)\n"
 	"  --facility NAME   only events of facility NAME (repeatable, * globs)\n"
 	"  --event NAME      only events named NAME or FACILITY.NAME (repeatable, * globs)\n"
 	"  --cpu N           only events of cpu/N (repeatable)\n"

@@ -73,15 +73,19 @@ static void ind(struct out *o, unsigned level)
 
 /* ---- generation context ----------------------------------------------------------------------- */
 
+struct hset {
+	const void **keys;
+	size_t cap, n;
+	int strings;
+};
+
 struct gen {
 	const struct ltt_facility_desc *fac;
 	struct out o;
 	char err[512];
 	/* struct types already defined, and every global name, to refuse collisions */
-	const struct ltt_type_desc **done;
-	size_t n_done, cap_done;
-	char **names;
-	size_t n_names, cap_names;
+	struct hset done;
+	struct hset names;
 	char **strs;			/* strings made by gstr(), freed with the context */
 	size_t n_strs, cap_strs;
 };
@@ -171,48 +175,75 @@ static const char *cname(struct gen *g, const char *name)
 	return name;
 }
 
+/* A growing hash set of strings (strings != 0) or pointers: what was generated already. */
+static uint64_t hkey(const struct hset *h, const void *k)
+{
+	uint64_t v = 0xcbf29ce484222325ull;
+
+	if (!h->strings)
+		return ((uint64_t)(uintptr_t)k >> 4) * 0x9e3779b97f4a7c15ull;
+	for (const unsigned char *c = k; *c; c++)
+		v = (v ^ *c) * 0x100000001b3ull;
+	return v;
+}
+
+static int heq(const struct hset *h, const void *a, const void *b)
+{
+	return h->strings ? !strcmp(a, b) : a == b;
+}
+
+/* 1 if k is in the set; else adds it when add is set (0, or -ENOMEM). */
+static int hset_has(struct hset *h, const void *k, int add)
+{
+	size_t i;
+
+	if (add && 2 * (h->n + 1) > h->cap) {
+		size_t cap = h->cap ? 2 * h->cap : 256;
+		const void **keys = calloc(cap, sizeof(*keys));
+
+		if (!keys)
+			return -ENOMEM;
+		for (size_t o = 0; o < h->cap; o++) {
+			if (!h->keys[o])
+				continue;
+			for (i = hkey(h, h->keys[o]) & (cap - 1); keys[i]; i = (i + 1) & (cap - 1))
+				;
+			keys[i] = h->keys[o];
+		}
+		free(h->keys);
+		h->keys = keys;
+		h->cap = cap;
+	}
+	if (!h->cap)
+		return 0;
+	for (i = hkey(h, k) & (h->cap - 1); h->keys[i]; i = (i + 1) & (h->cap - 1))
+		if (heq(h, h->keys[i], k))
+			return 1;
+	if (add) {
+		h->keys[i] = k;
+		h->n++;
+	}
+	return 0;
+}
+
+/* Records a global name of the header; two definitions of one name are an error. */
 static int claim_name(struct gen *g, const char *name, unsigned line)
 {
-	for (size_t i = 0; i < g->n_names; i++)
-		if (!strcmp(g->names[i], name))
-			return gen_fail(g, line, "generated name '%s' would be defined twice", name);
-	if (g->n_names == g->cap_names) {
-		size_t cap = g->cap_names ? 2 * g->cap_names : 64;
-		char **p = realloc(g->names, cap * sizeof(*p));
+	int r = hset_has(&g->names, gstr(g, "%s", name), 1);
 
-		if (!p)
-			return -ENOMEM;
-		g->names = p;
-		g->cap_names = cap;
-	}
-	g->names[g->n_names] = strdup(name);
-	if (!g->names[g->n_names])
-		return -ENOMEM;
-	g->n_names++;
-	return 0;
+	if (r == 1)
+		return gen_fail(g, line, "generated name '%s' would be defined twice", name);
+	return r;
 }
 
 static int is_done(struct gen *g, const struct ltt_type_desc *t)
 {
-	for (size_t i = 0; i < g->n_done; i++)
-		if (g->done[i] == t)
-			return 1;
-	return 0;
+	return hset_has(&g->done, t, 0) == 1;
 }
 
 static int mark_done(struct gen *g, const struct ltt_type_desc *t)
 {
-	if (g->n_done == g->cap_done) {
-		size_t cap = g->cap_done ? 2 * g->cap_done : 64;
-		const struct ltt_type_desc **p = realloc(g->done, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		g->done = p;
-		g->cap_done = cap;
-	}
-	g->done[g->n_done++] = t;
-	return 0;
+	return hset_has(&g->done, t, 1) < 0 ? -ENOMEM : 0;
 }
 
 /* ---- C types ---------------------------------------------------------------------------------- */
@@ -785,18 +816,22 @@ static void params(struct gen *g, const struct ltt_event_desc *ev, const char *p
 static int check_params(struct gen *g, const struct ltt_event_desc *ev)
 {
 	const struct ltt_type_desc *b = ev->body;
+	struct hset seen = { .strings = 1 };
+	int r = 0;
 
-	for (uint32_t i = 0; b && i < b->n_fields; i++) {
-		for (uint32_t j = 0; j < b->n_fields; j++) {
-			if (b->fields[j].type->kind != LTT_TYPE_SEQUENCE)
-				continue;
-			if (!strcmp(cname(g, b->fields[i].name), gstr(g, "%s_len", cname(g, b->fields[j].name))))
-				return gen_fail(g, b->fields[i].line,
-						"field '%s' collides with the length parameter of sequence '%s'",
-						b->fields[i].name, b->fields[j].name);
-		}
+	for (uint32_t i = 0; b && i < b->n_fields && !r; i++)
+		r = hset_has(&seen, cname(g, b->fields[i].name), 1);
+	for (uint32_t i = 0; b && i < b->n_fields && !r; i++) {
+		if (b->fields[i].type->kind != LTT_TYPE_SEQUENCE)
+			continue;
+		r = hset_has(&seen, gstr(g, "%s_len", cname(g, b->fields[i].name)), 1);
+		if (r == 1)
+			r = gen_fail(g, b->fields[i].line,
+				     "the length parameter of sequence '%s' collides with another parameter",
+				     b->fields[i].name);
 	}
-	return 0;
+	free(seen.keys);
+	return r == 1 ? gen_fail(g, ev->line, "two parameters of event '%s' have one C name", ev->name) : r;
 }
 
 /* A comment line "NAME: TEXT" (TEXT on one line, never closing the comment). */
@@ -988,10 +1023,8 @@ static int write_if_changed(const char *path, const char *text, size_t len)
 
 static void gen_free(struct gen *g)
 {
-	for (size_t i = 0; i < g->n_names; i++)
-		free(g->names[i]);
-	free(g->names);
-	free(g->done);
+	free(g->names.keys);
+	free(g->done.keys);
 	for (size_t i = 0; i < g->n_strs; i++)
 		free(g->strs[i]);
 	free(g->strs);
@@ -1060,7 +1093,7 @@ static int run(int argc, char **argv)
 	}
 	for (int i = 0; i < n && !status; i++) {
 		for (uint32_t k = 0; k < defs[i]->n_facilities && !status; k++) {
-			struct gen g = { .fac = &defs[i]->facilities[k] };
+			struct gen g = { .fac = &defs[i]->facilities[k], .names.strings = 1 };
 
 			r = gen_facility(&g);
 			if (r) {

@@ -173,8 +173,11 @@ int ltt_flight_start(const struct ltt_trace_state *t, int shm_fd)
 	ltt_fl.shm_fd = shm_fd;
 	if (shm_fd >= 0)
 		rc = ltt_shm_start(t->rg, shm_fd, t->path, sys, len);
-	if (rc)
+	if (rc) {
+		ltt_shm_stop();		/* the file goes: it could not be made recoverable */
+		ltt_fl.shm_fd = -1;
 		return rc;
+	}
 	/* Release: everything above is set before a handler can see the trace active. */
 	ltt_set(&ltt_fl.active, 1);
 	ltt_flight_signals_install();
@@ -216,7 +219,8 @@ int ltt_snapshot(char *path, size_t len)
 {
 	int tid = ltt_flight_tid(), rc;
 
-	if (!ltt_read(&ltt_fl.active) || (int)getpid() != ltt_fl.pid)
+	/* the trace that started us is the one recording (not one that failed to start) */
+	if (!ltt_read(&ltt_fl.active) || (int)getpid() != ltt_fl.pid || ltt_read(&ltt_rt.region) != ltt_fl.rg)
 		return -ENODEV;
 	rc = ltt_flight_lock(tid, CODE_WAIT_NS);
 	if (rc != 1)

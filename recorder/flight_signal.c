@@ -73,7 +73,7 @@ static void on_snapshot_signal(int sig)
 	int saved = errno, tid;
 
 	(void)sig;
-	if (ltt_read(&ltt_fl.active) && getpid() == ltt_fl.pid) {
+	if (ltt_read(&ltt_fl.active) && getpid() == ltt_fl.pid && ltt_read(&ltt_rt.region) == ltt_fl.rg) {
 		tid = ltt_flight_tid();
 		/* busy (another snapshot runs, maybe the one this handler interrupted): skip */
 		if (ltt_flight_lock(tid, 0) == 1) {

@@ -110,8 +110,12 @@ struct out {
 	int err;
 };
 
+#define HOLE_MIN 4096	/* zero fill at least this long becomes a file hole (doc/format.md s. 4) */
+
 static void out_block(struct out *o, const char *blk, uint32_t bs)
 {
+	uint32_t e;
+
 	if (o->err)
 		return;
 	if (o->fd < 0) {
@@ -120,6 +124,16 @@ static void out_block(struct out *o, const char *blk, uint32_t bs)
 			o->err = -errno;
 			return;
 		}
+	}
+	memcpy(&e, blk + bs - 4, 4);
+	if (e >= LTT_BLOCK_MARK_SIZE && e <= bs - 30 && bs - 4 - (e + LTT_BLOCK_MARK_SIZE) >= HOLE_MIN) {
+		/* events and block_end, a hole for the zero fill the recorder wrote, the trailer */
+		o->err = write_all(o->fd, blk, e + LTT_BLOCK_MARK_SIZE);
+		if (!o->err && lseek(o->fd, bs - 4 - (e + LTT_BLOCK_MARK_SIZE), SEEK_CUR) < 0)
+			o->err = -errno;
+		if (!o->err)
+			o->err = write_all(o->fd, blk + bs - 4, 4);
+		return;
 	}
 	o->err = write_all(o->fd, blk, bs);
 }

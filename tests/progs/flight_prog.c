@@ -1,6 +1,8 @@
 /* flight_prog: helper of the flight recorder's end-to-end tests (tests/e2e/flight_*.sh). Recording is
  * started by LTT_TRACE / LTT_MODE=flight (and LTT_SHM_DIR) in the environment.
  *   flight_prog segv N         N ticks on thread 0, then a NULL write: dies by SIGSEGV
+ *   flight_prog abort N        N ticks, then abort(): dies by SIGABRT
+ *   flight_prog exit N         N ticks, then a return from main
  *   flight_prog spin PROGRESS  ticks (and a note every 64) until killed; after each commit the tick's
  *                              seq is stored in the file PROGRESS (mapped), so a killer knows the
  *                              last event committed
@@ -28,12 +30,15 @@ static void pin_cpu0(void)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
-static int segv(uint64_t n)
+static int ticks_then(uint64_t n, const char *how)
 {
 	pin_cpu0();
 	for (uint64_t i = 0; i < n; i++)
 		trace_flighttest_tick(0, i);
-	*(volatile int *)(uintptr_t)0 = 1;	/* SIGSEGV */
+	if (!strcmp(how, "segv"))
+		*(volatile int *)(uintptr_t)0 = 1;	/* SIGSEGV */
+	if (!strcmp(how, "abort"))
+		abort();
 	return 0;
 }
 
@@ -81,12 +86,12 @@ static int check(const char *trace)
 
 int main(int argc, char **argv)
 {
-	if (argc == 3 && !strcmp(argv[1], "segv"))
-		return segv(strtoull(argv[2], NULL, 10));
+	if (argc == 3 && (!strcmp(argv[1], "segv") || !strcmp(argv[1], "abort") || !strcmp(argv[1], "exit")))
+		return ticks_then(strtoull(argv[2], NULL, 10), argv[1]);
 	if (argc == 3 && !strcmp(argv[1], "spin"))
 		return spin(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "check"))
 		return check(argv[2]);
-	fprintf(stderr, "usage: flight_prog segv N | spin PROGRESS | check TRACE\n");
+	fprintf(stderr, "usage: flight_prog segv|abort|exit N | spin PROGRESS | check TRACE\n");
 	return 2;
 }

@@ -280,8 +280,15 @@ int eventdefs_prepass(const char *in, size_t len, char **out, size_t *out_len, u
 				e++;
 			blank(&o, in, i, e);
 			i = e;
-		} else {
+		} else if (*p == '<' || *p == '&' || *p == '/') {
 			i += put_text_char(&o, in, len, i, 0);
+		} else {
+			/* a run of plain text: copied at once */
+			e = i + 1;
+			while (e < len && in[e] != '<' && in[e] != '&' && in[e] != '/')
+				e++;
+			put(&o, p, e - i);
+			i = e;
 		}
 	}
 	put(&o, ROOT_CLOSE, strlen(ROOT_CLOSE));

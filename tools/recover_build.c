@@ -28,7 +28,6 @@
 #define LOST_REC	15
 #define CAUSE_TORN	3
 #define MAX_IDS		65536
-#define OFFS		1024	/* torn events dropped from the end of one block, at most */
 
 struct ring_view {
 	const struct ltt_ring *r;	/* in the mapping (read only) */
@@ -404,77 +403,70 @@ static int good_block(struct rb *b, const char *blk, uint64_t seq)
 	       get16(blk + e) == B_BLOCK_END && get32(blk + e + 22) == (uint32_t)seq;
 }
 
-/* Block seq, not complete: reserved bytes up to `reserved`, `have` committed. Keeps the events before
- * the missing bytes (the torn events are the last ones reserved: one writer per CPU at a time), closes
- * the copy after them; counts the others torn. Returns 1 if a block was built in b->block. */
+/* Block seq, not complete: `reserved` bytes reserved in it, `have` committed. The missing bytes are
+ * taken as the last ones reserved (one writer at a time per CPU ring: the torn events are the latest):
+ * events are sized from the start and kept while they end at or before `cut` = reserved - missing;
+ * the rest is dropped and counted torn. The copy is closed after the last event kept. Returns 1 with
+ * the block in b->block, 0 if the block cannot be trusted at all. */
 static int salvage(struct rb *b, struct tfout *o, const char *blk, uint64_t seq, uint64_t reserved,
 		   uint64_t have)
 {
-	uint32_t bs = b->rg->block_size;
-	uint64_t limit = reserved, missing = reserved > have ? reserved - have : 0;
-	uint64_t offs[OFFS], prev = 0, c, off = MARK, keep, nev = 0, torn = 0;
-	uint32_t e;
+	uint32_t bs = b->rg->block_size, e;
+	uint64_t limit = reserved, cut, prev, off = MARK, keep = MARK, after = 0, torn;
+	int consistent = 1, builtin_after = 0;
 
-	if (get16(blk) != B_BLOCK_START || get32(blk + 22) != (uint32_t)seq)
+	if (have > reserved || get16(blk) != B_BLOCK_START || get32(blk + 22) != (uint32_t)seq)
 		return 0;	/* the opener died before writing block_start */
+	cut = have;
 	if (reserved == bs) {
-		/* sealed: events end at the trailer's block_end, when the closer wrote it */
+		/* sealed: the events end at the trailer's block_end when the closer wrote it, and its
+		 * bytes from there to the end were committed with it */
 		e = get32(blk + bs - 4);
-		limit = (e >= MARK && e <= bs - 30 && get16(blk + e) == B_BLOCK_END) ? e : bs - 30;
-		if (missing && limit != e)
-			missing = missing > bs - limit ? missing - (bs - limit) : 0;
-		else if (limit == e)
-			missing = missing > bs - e ? missing - (bs - e) : 0;
+		if (e >= MARK && e <= bs - 30 && get16(blk + e) == B_BLOCK_END && have >= bs - e) {
+			limit = e;
+			cut = have - (bs - e);
+		} else {
+			limit = bs - 30;
+		}
 	}
-	/* the offsets of the last OFFS events are kept for the suffix to drop */
+	if (cut < MARK)
+		return 0;
+	prev = get64(blk + 14);
 	while (off < limit) {
 		size_t sz = event_size(b, blk + off, limit - off);
+		uint16_t id = get16(blk + off);
 
-		if (!sz)
+		if (!sz) {
+			consistent = 0;
 			break;
-		offs[nev++ % OFFS] = off;
+		}
+		if (off + sz <= cut && after == 0) {
+			/* kept: its full cycle count (doc/format.md section 5) */
+			if (id == B_HEARTBEAT)
+				prev = get64(blk + off + 14);
+			else
+				prev = prev + (uint64_t)(int64_t)(int32_t)(get32(blk + off + 2) - (uint32_t)prev);
+			keep = off + sz;
+		} else {
+			after++;
+			builtin_after |= id < 20;
+		}
 		off += sz;
 	}
-	/* Drop the shortest suffix of events covering the missing bytes; what cannot be sized (an
-	 * event whose payload was never written) is one torn event. */
-	keep = nev;
-	if (off < limit) {
-		torn++;
-		if (missing >= limit - off)
-			missing -= limit - off;
-		else
-			missing = 0;
-	}
-	{
-		uint64_t end = off;
-
-		while (missing && keep > 0 && nev - keep < OFFS) {
-			uint64_t sz = end - offs[(keep - 1) % OFFS];
-
-			keep--;
-			end = offs[keep % OFFS];
-			torn++;
-			missing = missing > sz ? missing - sz : 0;
-		}
-		if (missing)
-			return 0;	/* more than OFFS events would go: the block is not trusted */
-		off = end;
-	}
-	memcpy(b->block, blk, off);
-	/* full cycle count of the last kept event (doc/format.md section 5) */
-	prev = get64(blk + 14);
-	for (uint64_t p = MARK, i = 0; i < keep; i++) {
-		size_t sz = event_size(b, blk + p, off - p);
-
-		if (get16(blk + p) == B_HEARTBEAT)
-			prev = get64(blk + p + 14);
-		else
-			prev = prev + (uint64_t)(int64_t)(int32_t)(get32(blk + p + 2) - (uint32_t)prev);
-		p += sz;
-	}
-	c = prev;
-	close_block(b, b->block, (uint32_t)off, c, (uint32_t)seq);
-	o->last_cycles = c;
+	if (off != limit && reserved != bs)
+		consistent = 0;
+	/* Torn: the events decoded after the cut when they fill it exactly and are the traced program's
+	 * own (reservations write the header first); one when the bytes there do not decode (a payload
+	 * never written). */
+	if (keep == cut && keep == limit)
+		torn = 0;
+	else if (keep == cut && consistent && !builtin_after && after)
+		torn = after;
+	else
+		torn = after > 1 && consistent && !builtin_after ? after : 1;
+	memcpy(b->block, blk, keep);
+	close_block(b, b->block, (uint32_t)keep, prev, (uint32_t)seq);
+	o->last_cycles = prev;
 	o->torn += torn;
 	b->st->salvaged++;
 	return 1;

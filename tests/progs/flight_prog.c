@@ -3,6 +3,8 @@
  *   flight_prog segv N         N ticks on thread 0, then a NULL write: dies by SIGSEGV
  *   flight_prog abort N        N ticks, then abort(): dies by SIGABRT
  *   flight_prog exit N         N ticks, then a return from main
+ *   flight_prog torn N tick|note   N ticks, then an event reserved but never committed (a tick with
+ *                              half its payload, or a note with none), then SIGKILL
  *   flight_prog spin PROGRESS  ticks (and a note every 64) until killed; after each commit the tick's
  *                              seq is stored in the file PROGRESS (mapped), so a killer knows the
  *                              last event committed
@@ -10,6 +12,7 @@
  */
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +43,24 @@ static int ticks_then(uint64_t n, const char *how)
 	if (!strcmp(how, "abort"))
 		abort();
 	return 0;
+}
+
+static int torn(uint64_t n, const char *kind)
+{
+	struct ltt_slot s;
+	uint32_t thread = 0;
+
+	pin_cpu0();
+	for (uint64_t i = 0; i < n; i++)
+		trace_flighttest_tick(0, i);
+	if (!strcmp(kind, "tick")) {
+		if (ltt_event_reserve(&s, &ltt_facility_flighttest, 0, 12, 0))
+			memcpy(s.payload, &thread, 4);	/* seq never written, never committed */
+	} else {
+		ltt_event_reserve(&s, &ltt_facility_flighttest, 1, 8 + 20, 0);	/* nothing written */
+	}
+	kill(getpid(), SIGKILL);
+	return 1;
 }
 
 static int spin(const char *progress)
@@ -88,10 +109,12 @@ int main(int argc, char **argv)
 {
 	if (argc == 3 && (!strcmp(argv[1], "segv") || !strcmp(argv[1], "abort") || !strcmp(argv[1], "exit")))
 		return ticks_then(strtoull(argv[2], NULL, 10), argv[1]);
+	if (argc == 4 && !strcmp(argv[1], "torn"))
+		return torn(strtoull(argv[2], NULL, 10), argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "spin"))
 		return spin(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "check"))
 		return check(argv[2]);
-	fprintf(stderr, "usage: flight_prog segv|abort|exit N | spin PROGRESS | check TRACE\n");
+	fprintf(stderr, "usage: flight_prog segv|abort|exit N | torn N tick|note | spin PROGRESS | check TRACE\n");
 	return 2;
 }

@@ -43,8 +43,9 @@ void ltt_warn(const char *fmt, ...)
 
 unsigned ltt_cpu_id_slow(void)
 {
-	int c = sched_getcpu();
+	int e = errno, c = sched_getcpu();
 
+	errno = e;	/* the event path never changes errno (signal handlers trace) */
 	return c < 0 ? 0 : (unsigned)c;
 }
 
@@ -218,9 +219,11 @@ static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
 	rg->start_cycles = ltt_timemap.start_cycles;
 	rg->start_time_ns = ltt_timemap.start_ns;
 	rc = ltt_tracedir_system_xml(&ltt_cur);
+	/* Flight mode does no I/O while recording (snapshots write the rings, control rings
+	 * included: they never wrap, see recorder/snapshot.c); discard mode runs the consumer. */
 	if (!rc && opt->mode == LTT_MODE_FLIGHT)
 		rc = ltt_flight_start(&ltt_cur, shm_fd);
-	if (!rc)
+	else if (!rc)
 		rc = ltt_consumer_start(&ltt_cur);
 	if (rc) {
 		snprintf(why, whylen, "%s: %s", ltt_cur.path, strerror(-rc));

@@ -3,6 +3,7 @@
  *   rec_stress THREADS EVENTS [migrate] [signal]
  * prints "emitted ev=N sig=M" (a checker compares with the trace: tests/e2e/recorder_*.sh and
  * tests/unit/test_recorder*.c). Recording is started by LTT_TRACE (or not at all). */
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -21,9 +22,12 @@ static __thread uint64_t my_sig_seq;
 
 static void on_signal(int sig)
 {
+	int e = errno;
+
 	(void)sig;
 	rtest_sig(my_index, my_sig_seq++);	/* emitted, whether recorded or counted lost */
-	sig_emitted[my_index] = my_sig_seq;
+	__atomic_store_n(&sig_emitted[my_index], my_sig_seq, __ATOMIC_RELAXED);
+	errno = e;
 }
 
 static void *worker(void *arg)
@@ -74,7 +78,7 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < nthreads; i++)
 		pthread_join(t[i], NULL);
 	for (unsigned i = 0; i < nthreads; i++)
-		sigs += sig_emitted[i];
+		sigs += __atomic_load_n(&sig_emitted[i], __ATOMIC_RELAXED);
 	printf("emitted ev=%llu sig=%llu\n", (unsigned long long)nthreads * nevents, (unsigned long long)sigs);
 	return 0;
 }

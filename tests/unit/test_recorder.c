@@ -181,9 +181,12 @@ static uint64_t sig_attempts[MAXT];
 
 static void on_usr1(int sig)
 {
+	int e = errno;
+
 	(void)sig;
 	rtest_sig(t_idx, t_sig++);
-	sig_attempts[t_idx] = t_sig;
+	__atomic_store_n(&sig_attempts[t_idx], t_sig, __ATOMIC_RELAXED);
+	errno = e;
 }
 
 static void *worker(void *p)
@@ -245,7 +248,7 @@ static void run_stress(const char *name, size_t bs, unsigned blocks, unsigned nt
 		uint64_t last = 0;
 
 		found += s.n[i];
-		sigs += sig_attempts[i];
+		sigs += __atomic_load_n(&sig_attempts[i], __ATOMIC_RELAXED);
 		for (uint64_t q = 0; q < n; q++) {
 			if (!s.got[i][q])
 				continue;

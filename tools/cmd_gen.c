@@ -773,6 +773,15 @@ static const char helpers[] =
 	"\tp[n] = '\\0';\n"
 	"\treturn p + n + 1;\n"
 	"}\n"
+	"\n"
+	"/* Copies the n bytes of a string measured before (s may be NULL when n is 0), then a NUL. */\n"
+	"static inline char *ltt_gen_putstrn(char *p, const char *s, size_t n)\n"
+	"{\n"
+	"\tif (n)\n"
+	"\t\tmemcpy(p, s, n);\n"
+	"\tp[n] = '\\0';\n"
+	"\treturn p + n + 1;\n"
+	"}\n"
 	"#endif\n\n";
 
 /* The parameter list of an event (", "-separated), and the NULL checks of pointer parameters. */
@@ -892,6 +901,12 @@ static int emit_event(struct gen *g, const struct ltt_event_desc *ev)
 		const char *n = cname(g, b->fields[i].name);
 		struct access a;
 
+		if (t->kind == LTT_TYPE_STRING) {
+			/* measured once: the copy takes exactly the bytes reserved */
+			pr(&g->o, "\t\tconst size_t ltt_s%u_ = %s ? strlen(%s) : 0;\n", i, n, n);
+			pr(&g->o, "\t\tltt_len_ += ltt_s%u_ + 1;\n", i);
+			continue;
+		}
 		a.expr = t->kind == LTT_TYPE_STRUCT || t->kind == LTT_TYPE_UNION ? gstr(g, "(*%s)", n) : n;
 		a.len = gstr(g, "%s_len", n);
 		size_code(g, t, &a, 2, 0);
@@ -905,6 +920,10 @@ static int emit_event(struct gen *g, const struct ltt_event_desc *ev)
 		const char *n = cname(g, b->fields[i].name);
 		struct access a;
 
+		if (t->kind == LTT_TYPE_STRING) {
+			pr(&g->o, "\t\t\tltt_p_ = ltt_gen_putstrn(ltt_p_, %s, ltt_s%u_);\n", n, i);
+			continue;
+		}
 		a.expr = t->kind == LTT_TYPE_STRUCT || t->kind == LTT_TYPE_UNION ? gstr(g, "(*%s)", n) : n;
 		a.len = gstr(g, "%s_len", n);
 		encode_code(g, t, &a, 3, 0);

@@ -360,7 +360,8 @@ static int extract_file(struct extract *x, struct archive_entry *e, const char *
 	}
 	if ((uint64_t)size > x->max_bytes - x->total) {
 		fail(x->err, x->errlen, "%s: expands past the limit of %" PRIu64 " bytes at entry '%s' "
-		     "(raise it with --max-size)", x->path, x->max_bytes, sh);
+		     "(raise it with %s)", x->path, x->max_bytes, sh,
+		     x->parentfd >= 0 ? "LTT_UNPACK_MAX" : "--max-size");
 		return -EFBIG;
 	}
 	x->total += (uint64_t)size;
@@ -691,7 +692,7 @@ void ltt_archive_remove_private(char *dir)
 
 int ltt_archive_trace_name(const char *path, char **name_out, char *err, size_t errlen)
 {
-	struct extract x = { .path = path, .rootfd = -1, .err = err, .errlen = errlen };
+	struct extract x = { .path = path, .parentfd = -1, .rootfd = -1, .err = err, .errlen = errlen };
 	struct archive_entry *e;
 	char rel[4096];
 	int r, ret;

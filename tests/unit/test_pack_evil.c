@@ -169,7 +169,7 @@ START_TEST(private_limit_from_environment)
 	setenv("LTT_UNPACK_MAX", "4K", 1);
 	ck_assert_int_eq(ltt_archive_unpack_private("evil.tar.gz", &dir, err, sizeof(err)), -EFBIG);
 	ck_assert_str_eq(err, "evil.tar.gz: expands past the limit of 4096 bytes at entry 't/cpu/0' "
-			 "(raise it with --max-size)");
+			 "(raise it with LTT_UNPACK_MAX)");
 	ck_assert_int_eq(count_entries("tmp"), 0);
 	setenv("LTT_UNPACK_MAX", "8K", 1);
 	ck_assert_int_eq(ltt_archive_unpack_private("evil.tar.gz", &dir, err, sizeof(err)), 0);

@@ -594,6 +594,84 @@ START_TEST(control_tracefiles)
 }
 END_TEST
 
+/* Writes fail for a while (RLIMIT_FSIZE), then succeed again: the blocks that did not reach the
+ * file are announced by a summary block, and every event is accounted for exactly. */
+START_TEST(write_failure_then_recovery_summary)
+{
+	struct rlimit low = { 2 * 4096, RLIM_INFINITY }, high = { RLIM_INFINITY, RLIM_INFINITY };
+	struct seen s;
+	struct dec_stats st;
+	char path[1024];
+	cpu_set_t set;
+	const uint64_t n = 60000;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	signal(SIGXFSZ, SIG_IGN);
+	start("flaky", 4096, 64);
+	snprintf(path, sizeof(path), "%s", ltt_trace_path());
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &low), 0);
+	for (uint64_t i = 0; i < n / 2; i++) {
+		rtest_ev(0, i, rtest_check(0, i));
+		if (i % 500 == 0)
+			usleep(500);	/* let the consumer meet the limit while the ring has room */
+	}
+	usleep(20000);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &high), 0);
+	for (uint64_t i = n / 2; i < n; i++) {
+		rtest_ev(0, i, rtest_check(0, i));
+		if (i % 500 == 0)
+			usleep(500);
+	}
+	ck_assert_int_eq(ltt_stop(), 0);
+	seen_init(&s, n);
+	decode_cpus(path, &s, &st);
+	ck_assert_uint_eq(s.bad, 0);
+	ck_assert_uint_eq(s.dup, 0);
+	ck_assert_uint_ge(st.summary_blocks, 1);
+	ck_assert_uint_gt(st.blocks_lost, 0);
+	ck_assert_uint_eq(st.id_gaps, 0);	/* every block_id jump is explained */
+	ck_assert_uint_eq(s.n[0] + total_lost(&st), n);
+	seen_free(&s);
+}
+END_TEST
+
+/* A facility registered while recording (a library loaded with dlopen) gets its facility_load and
+ * eventdefs file then, and the next base code. */
+static struct ltt_facility late = { .name = "late", .xml = "<facility name=\"late\"><event name=\"x\"/></facility>\n",
+				    .checksum = 0x1234, .n_events = 1 };
+static int late_loads;
+
+static void on_late(void *arg, const struct dec_event *e)
+{
+	(void)arg;
+	if (e->id == 0 && !strcmp((const char *)e->payload, "late") &&
+	    dec_u32(e->payload + 5) == 0x1234 && dec_u32(e->payload + 9) == late.base_code)
+		late_loads++;
+}
+
+START_TEST(facility_registered_while_recording)
+{
+	char path[1024], p[1100];
+	struct dec_stats st;
+	unsigned expect = rtest_facility.base_code + rtest_facility.n_events;
+
+	start("late", 4096, 4);
+	snprintf(path, sizeof(path), "%s", ltt_trace_path());
+	ck_assert_int_eq(ltt_facility_register(&late), 0);
+	ck_assert_int_eq(late.base_code, expect);
+	ck_assert_int_eq(ltt_facility_register(&late), 0);	/* idempotent */
+	ck_assert_int_eq(ltt_stop(), 0);
+	memset(&st, 0, sizeof(st));
+	snprintf(p, sizeof(p), "%s/control/facilities", path);
+	ck_assert_int_eq(dec_file(p, 4096, 0, 0, on_late, NULL, &st), 0);
+	ck_assert_msg(!st.error[0], "%s", st.error);
+	ck_assert_int_eq(late_loads, 1);
+	ck_assert(file_has(path, "eventdefs/late.xml", "<facility name=\"late\">"));
+}
+END_TEST
+
 START_TEST(start_errors)
 {
 	struct ltt_options o = { .path = "/proc/ltt-cannot-be-here/x", .block_size = 4096 };
@@ -633,6 +711,8 @@ int main(void)
 	tcase_add_test(tc, stop_while_recording_then_restart);
 	tcase_add_test(tc, write_failure_program_finishes);
 	tcase_add_test(tc, control_tracefiles);
+	tcase_add_test(tc, write_failure_then_recovery_summary);
+	tcase_add_test(tc, facility_registered_while_recording);
 	tcase_add_test(tc, start_errors);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -24,18 +24,20 @@
 #include "flight_check.h"
 #include "flighttest.h"
 
-static void pin_cpu0(void)
+/* Pins the thread to the CPU it runs on, so that all its events go to one ring. */
+static void pin_cpu(void)
 {
 	cpu_set_t set;
+	int cpu = sched_getcpu();
 
 	CPU_ZERO(&set);
-	CPU_SET(0, &set);
+	CPU_SET(cpu < 0 ? 0 : cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
 static int ticks_then(uint64_t n, const char *how)
 {
-	pin_cpu0();
+	pin_cpu();
 	for (uint64_t i = 0; i < n; i++)
 		trace_flighttest_tick(0, i);
 	if (!strcmp(how, "segv"))
@@ -50,7 +52,7 @@ static int torn(uint64_t n, const char *kind)
 	struct ltt_slot s;
 	uint32_t thread = 0;
 
-	pin_cpu0();
+	pin_cpu();
 	for (uint64_t i = 0; i < n; i++)
 		trace_flighttest_tick(0, i);
 	if (!strcmp(kind, "tick")) {
@@ -78,7 +80,7 @@ static int spin(const char *progress)
 		perror("mmap");
 		return 1;
 	}
-	pin_cpu0();
+	pin_cpu();
 	last[1] = 1;	/* started */
 	for (uint64_t i = 0;; i++) {
 		trace_flighttest_tick(0, i);

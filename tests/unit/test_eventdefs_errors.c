@@ -41,10 +41,10 @@ START_TEST(line_numbers_past_65535)
 {
 	char err[256];
 	size_t len;
-	char *xml = many_fields(200000, &len);
+	char *xml = many_fields(70000, &len);
 
 	ck_assert_int_eq(parse_err(xml, len, err, sizeof(err)), -EINVAL);
-	ck_assert_str_eq(err, "big.xml:200002: duplicate field name 'f0'");
+	ck_assert_str_eq(err, "big.xml:70002: duplicate field name 'f0'");
 	free(xml);
 }
 END_TEST

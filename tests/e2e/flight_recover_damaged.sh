@@ -43,7 +43,7 @@ for v in '\377\377\377\377\377\377\377\377' '\001\000\000\200\000\000\000\000'; 
 		run "$tmp/bad" "8 bytes at offset $off"
 		i=$((i + 1))
 		# dense in the header and ring structures, sparse in the blocks
-		if [ $off -lt 4096 ]; then off=$((off + 40)); else off=$((off + 3079)); fi
+		if [ $off -lt 4096 ]; then off=$((off + 64)); else off=$((off + 6151)); fi
 	done
 done
 echo "ok: $i damaged files, no crash"

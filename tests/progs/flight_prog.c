@@ -40,8 +40,12 @@ static int ticks_then(uint64_t n, const char *how)
 	pin_cpu();
 	for (uint64_t i = 0; i < n; i++)
 		trace_flighttest_tick(0, i);
-	if (!strcmp(how, "segv"))
-		*(volatile int *)(uintptr_t)0 = 1;	/* SIGSEGV */
+	if (!strcmp(how, "segv")) {
+		/* a page with no access: a real fault (not a NULL store, which UBSan stops first) */
+		volatile int *p = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		*p = 1;	/* SIGSEGV */
+	}
 	if (!strcmp(how, "abort"))
 		abort();
 	return 0;

@@ -304,6 +304,13 @@ int ltt_reader_next(struct ltt_reader *r, struct ltt_event *ev)
 	if (unlikely(!r->started))
 		start(r);
 	if (r->opt.flags & LTT_READ_UNORDERED) {
+		tf = r->last;
+		if (likely(tf != NULL) && likely(tf->pos + 1 < tf->nev) &&
+		    likely(tf->ev[tf->pos + 1].ns <= r->to_ns)) {
+			tf->pos++;
+			fill_event(tf, ev);
+			return 1;
+		}
 		while (r->seq_tf < r->nall_tf) {
 			tf = r->all_tf[r->seq_tf];
 			if (r->last) {

@@ -250,25 +250,55 @@ static struct blk_event *push(struct tracefile *tf)
 	return &tf->ev[tf->nev++];
 }
 
-/* t = t_a + (c - c_a) * (t_b - t_a) / (c_b - c_a), rounded down (section 5). */
-static inline uint64_t interpolate(uint64_t c, uint64_t ca, uint64_t ta, uint64_t cb, uint64_t tb)
+/* t = t_a + (c - c_a) * (t_b - t_a) / (c_b - c_a), rounded down (section 5), in exact integer
+ * arithmetic. The common case (c between the anchors, no overflow) divides by multiplying with a
+ * reciprocal computed once per pair of anchors, then corrects the quotient. */
+struct segment {
+	uint64_t ca, ta, cb, tb;
+	uint64_t den, slope;	/* cb - ca, tb - ta */
+	uint64_t recip;		/* floor((2^64 - 1) / den), den > 1 */
+};
+
+static void segment_set(struct segment *s, uint64_t ca, uint64_t ta, uint64_t cb, uint64_t tb)
+{
+	s->ca = ca;
+	s->ta = ta;
+	s->cb = cb;
+	s->tb = tb;
+	s->den = cb - ca;
+	s->slope = tb - ta;
+	s->recip = cb > ca + 1 ? UINT64_MAX / s->den : 0;
+}
+
+static uint64_t interpolate_slow(const struct segment *s, uint64_t c)
 {
 	__int128 num, q, den;
 
-	if (cb == ca)
-		return ta;
-	if (c >= ca && tb >= ta && cb > ca) {
-		uint64_t prod;
-
-		if (!__builtin_mul_overflow(c - ca, tb - ta, &prod))
-			return ta + prod / (cb - ca);
-	}
-	num = (__int128)((int64_t)(c - ca)) * (__int128)((int64_t)(tb - ta));
-	den = (__int128)(int64_t)(cb - ca);
+	num = (__int128)((int64_t)(c - s->ca)) * (__int128)((int64_t)(s->tb - s->ta));
+	den = (__int128)(int64_t)(s->cb - s->ca);
 	q = num / den;
 	if ((num % den != 0) && ((num < 0) != (den < 0)))
 		q--;
-	return (uint64_t)((__int128)ta + q);
+	return (uint64_t)((__int128)s->ta + q);
+}
+
+static inline uint64_t interpolate(const struct segment *s, uint64_t c)
+{
+	uint64_t prod, q;
+
+	if (s->cb == s->ca)
+		return s->ta;
+	if (likely(c >= s->ca && s->tb >= s->ta && s->cb > s->ca) &&
+	    likely(!__builtin_mul_overflow(c - s->ca, s->slope, &prod))) {
+		if (s->den == 1)
+			return s->ta + prod;
+		/* q <= prod / den and prod / den - q <= 2: correct upwards */
+		q = (uint64_t)(((unsigned __int128)prod * s->recip) >> 64);
+		while ((unsigned __int128)(q + 1) * s->den <= prod)
+			q++;
+		return s->ta + q;
+	}
+	return interpolate_slow(s, c);
 }
 
 /* Second pass: real times for every event, then drop hidden ones. */
@@ -278,6 +308,7 @@ static void time_block(struct tracefile *tf)
 	struct blk_event *ev = tf->ev;
 	size_t n = tf->nev, a = 0, b = 0, out = 0;
 	uint64_t last = tf->last_ns;
+	struct segment seg = { 0 };
 
 	for (size_t i = 0; i < n; i++) {
 		uint64_t ns;
@@ -286,9 +317,11 @@ static void time_block(struct tracefile *tf)
 			a = i;
 			for (b = i + 1; b < n && !ev[b].anchor; b++)
 				;
+			if (b < n)
+				segment_set(&seg, ev[a].cycles, ev[a].ns, ev[b].cycles, ev[b].ns);
 			ns = ev[i].ns;
 		} else if (b < n) {
-			ns = interpolate(ev[i].cycles, ev[a].cycles, ev[a].ns, ev[b].cycles, ev[b].ns);
+			ns = interpolate(&seg, ev[i].cycles);
 		} else {
 			ns = ev[a].ns + (ev[i].cycles - ev[a].cycles);
 		}

@@ -59,6 +59,10 @@ static void sesc(struct sbuf *b, const char *s)
 		case '<': sput(b, "&lt;", 4); break;
 		case '>': sput(b, "&gt;", 4); break;
 		case '"': sput(b, "&quot;", 6); break;
+		/* as character references, or parsing would normalize them to spaces in attributes */
+		case '\n': sput(b, "&#10;", 5); break;
+		case '\r': sput(b, "&#13;", 5); break;
+		case '\t': sput(b, "&#9;", 4); break;
 		default: sput(b, s, 1); break;
 		}
 	}

@@ -265,6 +265,28 @@ START_TEST(canonical_xml_round_trip)
 }
 END_TEST
 
+START_TEST(canonical_xml_escapes)
+{
+	/* names holding characters XML normalizes or reserves keep their checksum through to_xml */
+	struct ltt_eventdefs *d = parse("<facility name=\"a&#10;b&#9;c&#13;\"><event name=\"&lt;&amp;&quot;'\">"
+					"<struct><field name=\"x\"><uint size=\"1\" format=\"%d&gt;\"/></field>"
+					"</struct></event></facility>");
+	struct ltt_eventdefs *back;
+	char *xml;
+
+	ck_assert_str_eq(d->facilities[0].name, "a\nb\tc\r");
+	ck_assert_str_eq(d->facilities[0].events[0].name, "<&\"'");
+	ck_assert_int_eq(ltt_facility_to_xml(&d->facilities[0], &xml), 0);
+	back = parse(xml);
+	ck_assert_str_eq(back->facilities[0].name, "a\nb\tc\r");
+	ck_assert_str_eq(back->facilities[0].events[0].name, "<&\"'");
+	ck_assert_uint_eq(back->facilities[0].checksum, d->facilities[0].checksum);
+	free(xml);
+	ltt_eventdefs_free(back);
+	ltt_eventdefs_free(d);
+}
+END_TEST
+
 START_TEST(original_core_2004)
 {
 	const char *shared = getenv("LTT_SHARED");
@@ -446,6 +468,7 @@ int main(void)
 	tcase_add_test(tc, enum_rules);
 	tcase_add_test(tc, several_facilities);
 	tcase_add_test(tc, canonical_xml_round_trip);
+	tcase_add_test(tc, canonical_xml_escapes);
 	tcase_add_test(tc, original_core_2004);
 	tcase_add_test(tl, size_keywords);
 	tcase_add_test(tl, fixed_sizes);

@@ -302,7 +302,9 @@ int ltt_ring_reserve_slow(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, s
 		pos = old & (bs - 1);
 		seq = old >> r->shift;
 		hb = 0;
-		if (pos && tsc - ltt_read(&r->last_tsc) >= LTT_HEARTBEAT_CYCLES)
+		/* signed: a last_tsc a few cycles ahead of ours (rdtsc is not ordered with the loads
+		 * around it, CPUs' counters differ by a few cycles) needs no heartbeat */
+		if (pos && (int64_t)(tsc - ltt_read(&r->last_tsc)) >= (int64_t)LTT_HEARTBEAT_CYCLES)
 			hb = LTT_HEARTBEAT_SIZE;
 		if (pos && pos + hb + size <= r->limit) {
 			nw = old + hb + size;

@@ -2,12 +2,14 @@
 #
 # Recording rows run bench_ltt with LTT_TRACE/LTT_MODE/LTT_BLOCK_SIZE/LTT_BLOCKS; bench_count then
 # reads the trace with libltt-reader for the events it holds, the events_lost sums, the overwritten
-# events and a check of every payload. Reading rows time the ltt command on the 1-thread int3
-# discard trace (kept from its recording row).
+# events and a check of every payload. Reading rows time the ltt command on a 1-thread int3 discard
+# trace recorded for them (ltt_read_trace).
 
 COUNT_PROG=$B/bench_count
 LTT_READ=		# the ltt trace the reading rows read, and its number of bench events
 LTT_READ_EVENTS=0
+LTT_READ_NA=
+READ_NOTE_LTT=
 
 # ltt_count DIR: sets C_EVENTS C_LOST C_OVER C_BAD C_PROBLEMS from bench_count, or C_ERR.
 ltt_count() {
@@ -71,11 +73,6 @@ run_ltt() {
 		[ "$1" = flight ] && [ -z "$RUN_NOTE" ] &&
 			RUN_NOTE="snapshot holds $C_EVENTS events, $C_OVER overwritten before it"
 	fi
-	if [ "$1" = discard ] && [ "$2" = int3 ] && [ "$3" = 1 ] && [ -z "$C_ERR" ]; then
-		rm -rf "$W/ltt-read" && mv "$out" "$W/ltt-read"
-		LTT_READ=$W/ltt-read
-		LTT_READ_EVENTS=$C_EVENTS
-	fi
 	rm -rf "$out"
 }
 
@@ -102,17 +99,30 @@ run_ltt_snaptime() {
 	rm -rf "$out"
 }
 
-# ltt_read_trace: makes sure the trace to read exists (when its recording row was filtered out).
+# ltt_read_trace: records the trace the ltt reading rows read (EVENTS int3 events, 1 thread, not timed)
+# in a ring large enough (READ_BLOCKS of 1 MiB; pages are used only as they fill) that nothing is lost.
+READ_BLOCKS=512
 ltt_read_trace() {
-	[ -z "$LTT_READ" ] || return 0
-	want ltt- || return 0
-	RUN_ERR=
-	run_ltt discard int3 1
+	want ltt-stats || want ltt-json || want ltt-text || return 0
+	[ -x "$LTT_PROG" ] || { LTT_READ_NA="bench_ltt not built (see $B/build.log)"; return 0; }
+	LTT_READ=$W/ltt-read
+	rm -rf "$LTT_READ"
+	if ! LTT_TRACE=$LTT_READ LTT_MODE=discard LTT_BLOCK_SIZE=$BLOCK LTT_BLOCKS=$READ_BLOCKS \
+		"$LTT_PROG" int3 1 "$EVENTS" > "$T/out" 2> "$T/err"; then
+		LTT_READ_NA="bench_ltt failed: $(head -n 1 "$T/err")"
+		return 0
+	fi
+	ltt_count "$LTT_READ"
+	if [ -n "$C_ERR" ]; then LTT_READ_NA=$C_ERR; return 0; fi
+	LTT_READ_EVENTS=$C_EVENTS
+	log "ltt trace to read: $C_EVENTS events ($C_LOST lost)"
+	[ "$C_EVENTS" -gt 0 ] || LTT_READ_NA="no event in $LTT_READ"
+	[ "$C_EVENTS" = "$EVENTS" ] || READ_NOTE_LTT="the trace holds $C_EVENTS events"
 }
 
 # run_ltt_read stats|json|text
 run_ltt_read() {
-	[ -n "$LTT_READ" ] || { RUN_ERR="no ltt trace to read (the ltt discard int3 1-thread row failed)"; return; }
+	[ -z "$LTT_READ_NA" ] || { RUN_ERR="no ltt trace to read: $LTT_READ_NA"; return; }
 	[ -x "$LTT" ] || { RUN_ERR="$LTT not built"; return; }
 	if ! "$LTT" help 2> /dev/null | grep -q "^ *$1\b" && [ "$1" = stats ]; then
 		RUN_ERR="ltt has no stats command yet"
@@ -123,6 +133,7 @@ run_ltt_read() {
 	json) run_cmd_rate "$LTT_READ_EVENTS" "$LTT" dump --format=json "$LTT_READ" ;;
 	text) run_cmd_rate "$LTT_READ_EVENTS" "$LTT" dump "$LTT_READ" ;;
 	esac
+	RUN_NOTE=$READ_NOTE_LTT
 }
 
 # run_region off|on: ns per region enter or leave (bench_region).

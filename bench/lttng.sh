@@ -80,8 +80,8 @@ lttng_end() {
 	lttng_cleanup
 }
 
-# lttng_session MODE OUTDIR: creates a session with one channel of 8 x 1 MiB sub-buffers per CPU
-# (discard, or overwrite for snapshot mode) enabling the bench's events, and starts it.
+# lttng_session MODE OUTDIR [NSUB]: creates a session with one channel of NSUB (default NBLOCKS) x 1 MiB
+# sub-buffers per CPU (discard, or overwrite for snapshot mode) enabling the bench's events, and starts it.
 lttng_session() {
 	LTTNG_SEQ=$((LTTNG_SEQ + 1))
 	s=ltt-bench-$$-$LTTNG_SEQ
@@ -94,7 +94,7 @@ lttng_session() {
 		chmode=--discard
 	fi
 	LTTNG_SESSION=$s
-	lttng enable-channel -u -s "$s" $chmode --subbuf-size="$BLOCK" --num-subbuf="$NBLOCKS" bench \
+	lttng enable-channel -u -s "$s" $chmode --subbuf-size="$BLOCK" --num-subbuf="${3:-$NBLOCKS}" bench \
 		> "$T/lttng.out" 2>&1 &&
 	lttng enable-event -u -s "$s" -c bench 'ltt_bench:*' > "$T/lttng.out" 2>&1 &&
 	lttng start "$s" > "$T/lttng.out" 2>&1
@@ -155,12 +155,6 @@ run_lttng() {
 		RUN_LOST=$LOST
 		kept=$((emitted - LOST))
 		[ "$kept" -gt 0 ] && RUN_BPE=$(awk -v b="$(bytes "$out")" -v n="$kept" 'BEGIN { printf "%.3f", b / n }')
-		# Keep one 1-thread int3 trace for the reading rows.
-		if [ "$2" = int3 ] && [ "$3" = 1 ]; then
-			rm -rf "$W/lttng-read" && mv "$out" "$W/lttng-read"
-			LTTNG_READ=$W/lttng-read
-			LTTNG_READ_EVENTS=$kept
-		fi
 	fi
 	rm -rf "$out"
 }
@@ -173,21 +167,31 @@ run_lttng_snaptime() {
 	RUN_VAL=$LTTNG_SNAP_MS RUN_BPE= RUN_NOTE=
 }
 
-# lttng_read_trace: makes sure the trace to read exists (when the int3 rows were filtered out) and
-# checks its event count with babeltrace2.
+READ_SUBBUFS=64		# sub-buffers per CPU for the trace to read: its consumer keeps up, nothing lost
+
+# lttng_read_trace: records the trace the babeltrace2 rows read (EVENTS int3 events, 1 thread, not
+# timed) with rings large enough that nothing is discarded, and counts its events with babeltrace2.
 lttng_read_trace() {
 	[ -z "$BT2_NA" ] || return 0
-	if [ -z "$LTTNG_READ" ]; then
-		want bt2 || return 0
-		RUN_ERR=
-		[ -z "$LTTNG_NA" ] && run_lttng discard int3 1
-		[ -z "$LTTNG_READ" ] && { BT2_NA="no LTTng trace to read: ${LTTNG_NA:-$RUN_ERR}"; return 0; }
+	want bt2-dummy || want bt2-text || return 0
+	[ -z "$LTTNG_NA" ] || { BT2_NA="no LTTng trace to read: $LTTNG_NA"; return 0; }
+	LTTNG_READ=$W/lttng-read
+	if ! lttng_session discard "$LTTNG_READ" "$READ_SUBBUFS"; then
+		BT2_NA="lttng session setup failed: $(grep -v '^ *$' "$T/lttng.out" | head -n 1)"
+		lttng_destroy
+		return 0
 	fi
-	n=$(bt2_count "$LTTNG_READ")
-	if [ "${n:-0}" != "$LTTNG_READ_EVENTS" ]; then
-		log "warning: babeltrace2 counts ${n:-0} events in $LTTNG_READ, lttng said $LTTNG_READ_EVENTS"
-		LTTNG_READ_EVENTS=${n:-0}
+	if ! "$LTTNG_PROG" int3 1 "$EVENTS" > "$T/out" 2> "$T/err"; then
+		BT2_NA="bench_lttng failed: $(head -n 1 "$T/err")"
+		lttng_destroy
+		return 0
 	fi
+	lttng_stop
+	LTTNG_READ_EVENTS=$(bt2_count "$LTTNG_READ")
+	log "LTTng trace to read: ${LTTNG_READ_EVENTS:-0} events ($LOST discarded)"
+	[ "${LTTNG_READ_EVENTS:-0}" -gt 0 ] || BT2_NA="babeltrace2 finds no event in $LTTNG_READ"
+	READ_NOTE_BT2=
+	[ "$LTTNG_READ_EVENTS" = "$EVENTS" ] || READ_NOTE_BT2="the trace holds $LTTNG_READ_EVENTS events"
 }
 
 # run_bt2 dummy|text
@@ -198,4 +202,5 @@ run_bt2() {
 	else
 		run_cmd_rate "$LTTNG_READ_EVENTS" babeltrace2 "$LTTNG_READ"
 	fi
+	RUN_NOTE=$READ_NOTE_BT2
 }

@@ -198,7 +198,7 @@ t_end=$(now_ns)
 		for (i = 1; i <= NR; i++) {
 			if (grp[i] != last) {
 				printf "\n%s\n", grp[i]
-				printf "  %-44s %10s %21s %13s %8s %9s\n", "", "median", "min-max", "lost/run", \
+				printf "  %-44s %10s %21s %17s %8s %9s\n", "", "median", "min-max", "lost/run", \
 					"B/event", "ltt/peer"
 				last = grp[i]
 			}
@@ -218,7 +218,7 @@ t_end=$(now_ns)
 				}
 			}
 			b = (bpe[i] == "-") ? "-" : sprintf("%.1f", bpe[i])
-			printf "  %-44s %10.2f %10.2f-%-10.2f %13s %8s %9s%s\n", lab[i], med[i], lo[i], hi[i], \
+			printf "  %-44s %10.2f %10.2f-%-10.2f %17s %8s %9s%s\n", lab[i], med[i], lo[i], hi[i], \
 				lost[i], b, r, (note[i] != "-" ? "  " note[i] : "")
 		}
 	}' "$RES"

@@ -92,6 +92,11 @@ static int run(int argc, char **argv)
 			       fi.pid, fi.program);
 		return 1;
 	}
+	if (fi.state == RECOVER_STOPPED) {
+		ltt_tool_error("recover", "%s: process %d (%s) stopped recording cleanly; its blocks were released "
+			       "(the snapshot at exit is in its trace directory)", file, fi.pid, fi.program);
+		return 1;
+	}
 	rc = recover_rebuild(file, out, &st, err, sizeof(err));
 	if (rc) {
 		ltt_tool_error("recover", "%s: %s", file, err[0] ? err : strerror(-rc));

@@ -885,7 +885,8 @@ static int emit_event(struct gen *g, const struct ltt_event_desc *ev)
 		return r;
 	comment(g, ev->name, ev->description);
 	pr(&g->o, "static inline void %s(", fn);
-	params(g, ev, path);
+	/* a typeref body names its fields' types after the named struct */
+	params(g, ev, b && b->name ? type_cname(g, b, path) : path);
 	put(&g->o, ")\n{\n", 4);
 	put(&g->o, "\tif (ltt_unlikely(LTT_GEN_IS_RECORDING())) {\n", 45);
 	put(&g->o, "\t\tstruct ltt_slot ltt_s_;\n", 26);
@@ -983,7 +984,7 @@ static int gen_facility(struct gen *g)
 	free(xml);
 	pr(&g->o, ",\n\t0x%08xu,\n\t%u,\n\t0,\n\tNULL,\n};\n\n", f->checksum, f->n_events);
 	pr(&g->o, "__attribute__((constructor, unused)) static void ltt_gen_register_%s(void)\n{\n"
-	   "\tLTT_GEN_REGISTER(&ltt_facility_%s);\n}\n\n", f->name, f->name);
+	   "\t(void)LTT_GEN_REGISTER(&ltt_facility_%s);\n}\n\n", f->name, f->name);
 	for (uint32_t i = 0; i < f->n_types; i++) {
 		if (!is_ident(f->types[i].name))
 			return gen_fail(g, f->types[i].line, "type name '%s' is not a C identifier",

@@ -6,11 +6,12 @@ set -u
 cd "$SRCDIR" || exit 1
 dir=$(mktemp -d) || exit 1
 trap 'rm -rf "$dir"' EXIT
-xml="tests/eventdefs/gentypes.xml eventdefs/core.xml tests/eventdefs/good/vector.xml tests/eventdefs/good/multi.xml"
+xml="tests/eventdefs/gentypes.xml eventdefs/core.xml tests/eventdefs/good/vector.xml tests/eventdefs/good/multi.xml
+     tests/eventdefs/good/genpaths.xml"
 mkdir "$dir/a" "$dir/b"
 "$LTT" gen $xml -o "$dir/a" || { echo "ltt gen failed"; exit 1; }
 "$LTT" gen $xml -o "$dir/b" || { echo "ltt gen failed"; exit 1; }
-for h in gentypes core test multi_a multi_b; do
+for h in gentypes core test multi_a multi_b genpaths; do
 	[ -f "$dir/a/$h.h" ] || { echo "no $h.h"; exit 1; }
 	cmp -s "$dir/a/$h.h" "$dir/b/$h.h" || { echo "$h.h differs between two runs"; exit 1; }
 done
@@ -25,6 +26,7 @@ cat >"$dir/use.c" <<'EOT'
 #include "test.h"
 #include "multi_a.h"
 #include "multi_b.h"
+#include "genpaths.h"
 
 void use(void);
 void use(void)
@@ -34,9 +36,25 @@ void use(void)
 	static const struct gentypes_point pts[2] = { { 1, 2 }, { 3, 4 } };
 	static const struct gentypes_arrays_grid grid[2] = { { { 1, 2, 3 } }, { { 4, 5, 6 } } };
 	static const struct test_pair pairs[3] = { { 1, 2 }, { 3, 4 }, { 5, 6 } };
+	static const struct genpaths_inline_m_elem e2[2] = { { { 1, 2 } }, { { 3, 4 } } };
+	struct genpaths_inline_m m[2];
+	struct genpaths_outer o;
 	struct gentypes_value v;
 
 	memset(&v, 0, sizeof(v));
+	memset(&o, 0, sizeof(o));
+	o.in.v = 1;
+	o.in.mode = GENPATHS_OUTER_IN_MODE_on;
+	o.u.code = 1;
+	o.u.u.b[0] = "x";
+	o.u.u.b[1] = NULL;
+	m[0].len = 2;
+	m[0].data = e2;
+	m[1].len = 0;
+	m[1].data = NULL;
+	trace_genpaths_by_ref(&o.in, &o.u);
+	trace_genpaths_by_alias(&o.in, &o.u);
+	trace_genpaths_inline(&o, m, GENPATHS_INLINE_K_B);
 	trace_gentypes_noargs();
 	trace_gentypes_ints(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14);
 	trace_gentypes_floats(1, 2, 3, 4);
@@ -118,4 +136,69 @@ cc -std=gnu11 -Wall -Wextra -Werror -I"$SRCDIR/include" -I"$dir/a" -c "$dir/weak
 cc -std=gnu11 -Wall -Wextra -Werror -DSECOND -I"$SRCDIR/include" -I"$dir/a" -c "$dir/weak.c" -o "$dir/w2.o" &&
 cc -o "$dir/weak" "$dir/w1.o" "$dir/w2.o" || { echo "weak test does not build"; exit 1; }
 "$dir/weak" || { echo "not one facility object per program"; exit 1; }
-echo "ok: deterministic, $n compilers, one facility object"
+
+# every call of use() encodes exactly what it reserved, and the model (parsed from the XML each
+# header embeds) sizes the bytes written as the generated code did
+cat >"$dir/sizes.c" <<'EOT'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ltt/eventdefs.h>
+struct ltt_slot;
+struct ltt_facility;
+static int hook_reserve(struct ltt_slot *s, struct ltt_facility *f, unsigned i, size_t len, unsigned fl);
+static void hook_commit(struct ltt_slot *s);
+#define LTT_GEN_IS_RECORDING() 1
+#define LTT_GEN_RESERVE(s, f, i, l, fl) hook_reserve(s, f, i, l, fl)
+#define LTT_GEN_COMMIT(s) hook_commit(s)
+#define LTT_GEN_REGISTER(f) ((void)(f), 0)
+#include "use.c"
+static unsigned char buf[1 << 16];
+static size_t want;
+static unsigned idx, calls, bad;
+static struct ltt_facility *fac;
+static int hook_reserve(struct ltt_slot *s, struct ltt_facility *f, unsigned i, size_t len, unsigned fl)
+{
+	(void)fl;
+	memset(buf, 0x5a, sizeof(buf));
+	s->payload = (char *)buf;
+	fac = f;
+	idx = i;
+	want = len;
+	return len < sizeof(buf) - 1;
+}
+static void hook_commit(struct ltt_slot *s)
+{
+	struct ltt_eventdefs *d;
+	char err[256];
+	size_t n = 0;
+	const struct ltt_type_desc *body;
+	uint16_t one = 1;
+
+	(void)s;
+	calls++;
+	if (ltt_eventdefs_parse_mem(fac->xml, strlen(fac->xml), fac->name, &d, err, sizeof(err))) {
+		printf("%s: embedded XML does not parse: %s\n", fac->name, err);
+		bad++;
+		return;
+	}
+	body = d->facilities[0].events[idx].body;
+	if (d->facilities[0].checksum != fac->checksum || buf[want] != 0x5a ||
+	    (body ? ltt_type_encoded_size(body, ltt_arch_size_host(), *(unsigned char *)&one == 0, buf, want,
+					  &n) : 0) || n != want) {
+		printf("%s event %u: reserved %zu, model sizes %zu\n", fac->name, idx, want, n);
+		bad++;
+	}
+	ltt_eventdefs_free(d);
+}
+int main(void)
+{
+	use();
+	printf("%u events checked\n", calls);
+	return bad || calls != 17;	/* every call of use() but the union one with a NULL pointer */
+}
+EOT
+cc -std=gnu11 -Wall -Wextra -Werror -I"$SRCDIR/include" -I"$dir/a" -I"$dir" -o "$dir/sizes" "$dir/sizes.c" \
+	"$BUILD/lib/libltt-eventdefs.a" -lxml2 || { echo "size check does not build"; exit 1; }
+"$dir/sizes" || { echo "generated sizes disagree with the model"; exit 1; }
+echo "ok: deterministic, $n compilers, one facility object, sizes agree with the model"

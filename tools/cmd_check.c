@@ -43,8 +43,8 @@ static int run(int argc, char **argv)
 		char path[4096];
 
 		snprintf(path, sizeof(path), "%s/info/manifest.xml", t->dir);
-		if (!access(path, F_OK) && ltt_manifest_verify(t->dir, err, sizeof(err))) {
-			ltt_tool_error("check", "%s: %s", t->path, err);
+		if (!access(path, F_OK) && ltt_manifest_verify_as(t->dir, t->path, err, sizeof(err))) {
+			ltt_tool_error("check", "%s", err);	/* "TRACE/cpu/1: ...", TRACE as given */
 			tool.problems++;
 		}
 	}

@@ -59,6 +59,52 @@ static inline void dump_out_char(struct dump_out *o, char c)
 	o->len++;
 }
 
+/* Direct writers for formats that reserve room first (dump_out_reserve) and fill it with a local
+ * pointer: each returns the pointer past what it wrote. dump_put_u64 writes at most 20 bytes,
+ * dump_put_time at most 30. Commit with dump_out_commit. */
+extern const char dump_digit_pairs[201];
+
+static inline char *dump_put_u64(char *p, uint64_t v)
+{
+	unsigned n = 1;
+	char *e;
+
+	for (uint64_t x = v; x >= 10; x /= 10)
+		n++;
+	e = p + n;
+	while (v >= 100) {
+		e -= 2;
+		memcpy(e, dump_digit_pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(e - 2, dump_digit_pairs + 2 * v, 2);
+	else
+		e[-1] = (char)('0' + v);
+	return p + n;
+}
+
+static inline char *dump_put_time(char *p, uint64_t ns)
+{
+	uint32_t frac = (uint32_t)(ns % 1000000000ull);
+
+	p = dump_put_u64(p, ns / 1000000000ull);
+	*p = '.';
+	for (int i = 8; i >= 2; i -= 2) {
+		memcpy(p + i, dump_digit_pairs + 2 * (frac % 100), 2);
+		frac /= 100;
+	}
+	p[1] = (char)('0' + frac);
+	return p + 10;
+}
+
+#define dump_put_lit(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)
+
+static inline void dump_out_commit(struct dump_out *o, const char *end)
+{
+	o->len = (size_t)(end - o->buf);
+}
+
 /* Decimal integers. */
 void dump_out_u64(struct dump_out *o, uint64_t v);
 void dump_out_i64(struct dump_out *o, int64_t v);

@@ -25,7 +25,7 @@ int dump_out_flush(struct dump_out *o)
 	return o->error;
 }
 
-static const char digit_pairs[201] =
+const char dump_digit_pairs[201] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
@@ -38,11 +38,11 @@ static inline char *utoa_rev(char *end, uint64_t v)
 
 		v /= 100;
 		end -= 2;
-		memcpy(end, digit_pairs + 2 * r, 2);
+		memcpy(end, dump_digit_pairs + 2 * r, 2);
 	}
 	if (v >= 10) {
 		end -= 2;
-		memcpy(end, digit_pairs + 2 * v, 2);
+		memcpy(end, dump_digit_pairs + 2 * v, 2);
 	} else {
 		*--end = (char)('0' + v);
 	}
@@ -90,7 +90,7 @@ void dump_out_time(struct dump_out *o, uint64_t ns)
 	p += sec_len;
 	*p = '.';
 	for (int i = 8; i >= 2; i -= 2) {
-		memcpy(p + i, digit_pairs + 2 * (frac % 100), 2);
+		memcpy(p + i, dump_digit_pairs + 2 * (frac % 100), 2);
 		frac /= 100;
 	}
 	p[1] = (char)('0' + frac);

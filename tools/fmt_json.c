@@ -164,6 +164,7 @@ static inline uint64_t get_uint(const unsigned char *q, unsigned bytes, int be)
 static void flat_fields(struct dump_out *o, const struct jplan *p, const struct ltt_event *ev)
 {
 	const unsigned char *q = ev->payload;
+	char *w;
 
 	dump_out_char(o, '{');
 	for (unsigned i = 0; i < p->n; i++) {
@@ -171,41 +172,71 @@ static void flat_fields(struct dump_out *o, const struct jplan *p, const struct 
 		uint64_t v;
 		size_t n;
 
-		dump_out_mem(o, op->key, op->klen);
-		switch (op->t->kind) {
-		case LTT_TYPE_UINT:
-			dump_out_u64(o, get_uint(q, op->bytes, ev->big_endian));
-			q += op->bytes;
-			break;
-		case LTT_TYPE_INT:
-			v = get_uint(q, op->bytes, ev->big_endian);
-			if (op->bytes < 8 && (v >> (op->bytes * 8 - 1)) & 1)
-				v |= ~0ull << (op->bytes * 8);
-			dump_out_i64(o, (int64_t)v);
-			q += op->bytes;
-			break;
-		case LTT_TYPE_ENUM: {
-			const char *label = NULL;
-
-			v = get_uint(q, op->bytes, ev->big_endian);
-			for (uint32_t k = 0; k < op->t->n_labels && !label; k++)
-				if (op->t->labels[k].value == v)
-					label = op->t->labels[k].name;
-			if (label)
-				dump_out_json_string(o, label, strlen(label));
-			else
-				dump_out_u64(o, v);
-			q += op->bytes;
-			break;
-		}
-		default:	/* string */
+		if (op->t->kind == LTT_TYPE_STRING) {
+			dump_out_mem(o, op->key, op->klen);
 			n = strlen((const char *)q);
 			dump_out_json_string(o, (const char *)q, n);
 			q += n + 1;
+			continue;
+		}
+		w = dump_out_reserve(o, op->klen + 24);
+		memcpy(w, op->key, op->klen);
+		w += op->klen;
+		v = get_uint(q, op->bytes, ev->big_endian);
+		q += op->bytes;
+		switch (op->t->kind) {
+		case LTT_TYPE_UINT:
+			w = dump_put_u64(w, v);
+			break;
+		case LTT_TYPE_INT:
+			if (op->bytes < 8 && (v >> (op->bytes * 8 - 1)) & 1)
+				v |= ~0ull << (op->bytes * 8);
+			if ((int64_t)v < 0) {
+				*w++ = '-';
+				v = (uint64_t)0 - v;
+			}
+			w = dump_put_u64(w, v);
+			break;
+		default: {	/* enum */
+			const char *label = NULL;
+
+			for (uint32_t k = 0; k < op->t->n_labels && !label; k++)
+				if (op->t->labels[k].value == v)
+					label = op->t->labels[k].name;
+			if (label) {
+				dump_out_commit(o, w);
+				dump_out_json_string(o, label, strlen(label));
+				continue;
+			}
+			w = dump_put_u64(w, v);
 			break;
 		}
+		}
+		dump_out_commit(o, w);
 	}
 	dump_out_char(o, '}');
+}
+
+/* The "cpu" value of a tracefile, JSON-encoded once: a small cache keyed by the tracefile. */
+struct tf_name {
+	const struct ltt_tracefile_info *tf;
+	char *json;
+	size_t len;
+};
+
+#define TF_CACHE 64
+static struct tf_name tf_cache[TF_CACHE];
+
+static const struct tf_name *tf_json(const struct ltt_tracefile_info *tf)
+{
+	struct tf_name *c = &tf_cache[((uintptr_t)tf >> 4) % TF_CACHE];
+
+	if (__builtin_expect(c->tf != tf, 0)) {
+		free(c->json);
+		c->json = json_literal(",\"cpu\":", tf->name, "", &c->len);
+		c->tf = c->json ? tf : NULL;
+	}
+	return c;
 }
 
 static int json_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
@@ -213,23 +244,29 @@ static int json_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 	struct dump_out *o = ctx->out;
 	struct ltt_event_type *ty = (struct ltt_event_type *)ev->type;
 	struct jplan *p = ty->user;
+	const struct tf_name *tn;
 	struct ltt_value body;
+	char *w;
 
 	if (__builtin_expect(!p, 0)) {
 		p = ty->user = make_plan(ev);
 		if (!p)
 			return -ENOMEM;
 	}
-	dump_out_str(o, "{\"time\":\"");
-	dump_out_time(o, ev->time_ns);
-	dump_out_str(o, "\",\"cycles\":");
-	dump_out_u64(o, ev->cycles);
+	tn = tf_json(ev->tracefile);
+	if (!tn->tf)
+		return -ENOMEM;
+	w = dump_out_reserve(o, 80);
+	w = dump_put_lit(w, "{\"time\":\"");
+	w = dump_put_time(w, ev->time_ns);
+	w = dump_put_lit(w, "\",\"cycles\":");
+	w = dump_put_u64(w, ev->cycles);
+	dump_out_commit(o, w);
 	if (ctx->ntraces > 1) {
 		dump_out_str(o, ",\"trace\":");
 		dump_out_json_string(o, ev->trace->path, strlen(ev->trace->path));
 	}
-	dump_out_str(o, ",\"cpu\":");
-	dump_out_json_string(o, ev->tracefile->name, strlen(ev->tracefile->name));
+	dump_out_mem(o, tn->json, tn->len);
 	dump_out_mem(o, p->head, p->head_len);
 	if (p->flat)
 		flat_fields(o, p, ev);
@@ -237,7 +274,7 @@ static int json_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 		json_value(o, &body);
 	else
 		dump_out_str(o, "{}");
-	dump_out_str(o, "}\n");
+	dump_out_mem(o, "}\n", 2);
 	return o->error;
 }
 
@@ -258,6 +295,11 @@ static int json_end(struct ltt_dump_ctx *ctx)
 			free(p);
 			ty->user = NULL;
 		}
+	}
+	for (unsigned i = 0; i < TF_CACHE; i++) {
+		free(tf_cache[i].json);
+		tf_cache[i].json = NULL;
+		tf_cache[i].tf = NULL;
 	}
 	return 0;
 }

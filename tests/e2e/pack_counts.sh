@@ -6,6 +6,7 @@ set -u
 : "${LTT:?}" "${BUILD:?}" "${SRCDIR:?}"
 mk="$BUILD/tests/progs/mktrace"
 [ -x "$mk" ] || { echo "skip: tests/progs/mktrace is not built"; exit 77; }
+mk=$(cd "$(dirname "$mk")" && pwd)/mktrace
 work=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-packcounts.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1

@@ -51,8 +51,11 @@ if "$LTT" help | grep -q '^  check '; then
 	printf 'X' | dd of=mm/lttv-smp-example/cpu/1 bs=1 seek=100 conv=notrunc 2>/dev/null
 	tar -C mm -czf mm.tar.gz lttv-smp-example
 	"$LTT" check mm.tar.gz > out.txt 2> err.txt && fail "ltt check accepted a manifest mismatch"
-	grep -q 'cpu/1: SHA-256 [0-9a-f]*, the manifest says c03fc92f' err.txt out.txt ||
+	grep -q '^ltt check: mm.tar.gz/cpu/1: SHA-256 [0-9a-f]*, the manifest says c03fc92f' err.txt ||
 		fail "ltt check on a manifest mismatch: $(cat err.txt out.txt)"
+	"$LTT" check mm/lttv-smp-example > dout.txt 2> derr.txt && fail "ltt check accepted a changed directory"
+	sed 's|mm.tar.gz|mm/lttv-smp-example|g' err.txt | cmp -s - derr.txt ||
+		fail "ltt check: the archive's messages differ from the directory's: $(cat err.txt)"
 	[ "$(ls -A tmp)" = "" ] || fail "private directories left in TMPDIR after check: $(ls -A tmp)"
 fi
 echo "pack_dump: ok"

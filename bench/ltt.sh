@@ -53,6 +53,7 @@ run_ltt() {
 		return
 	fi
 	RUN_VAL=$(ns_of "$T/out")
+	RUN_CPU=$(cpu_of "$T/out")
 	emitted=$((EVENTS * $3))
 	trace=$out
 	if [ "$1" = flight ]; then

@@ -135,6 +135,7 @@ run_lttng() {
 		return
 	fi
 	RUN_VAL=$(ns_of "$T/out")
+	RUN_CPU=$(cpu_of "$T/out")
 	emitted=$((EVENTS * $3))
 	if [ "$1" = snapshot ]; then
 		t0=$(now_ns)

@@ -57,28 +57,29 @@ stats() {
 # na KEY GROUP LABEL UNIT PEER REASON: a row that cannot be measured.
 na() {
 	want "$1" || return 0
-	printf '%s\t%s\t%s\t%s\t%s\tNA\t-\t-\t-\t-\t%s\n' "$1" "$2" "$3" "$4" "$5" "$6" >> "$RES"
+	printf '%s\t%s\t%s\t%s\t%s\tNA\t-\t-\t-\t-\t%s\t-\n' "$1" "$2" "$3" "$4" "$5" "$6" >> "$RES"
 	log "$3: not available: $6"
 }
 
 # measure KEY GROUP LABEL UNIT PEER FUNC ARGS...: RUNS runs of FUNC ARGS, one result line.
-# results.tsv columns: key group label unit peer median min max lost bytes/event note
+# results.tsv columns: key group label unit peer median min max lost bytes/event note cpu-median
 measure() {
 	key=$1 group=$2 label=$3 unit=$4 peer=$5
 	shift 5
 	want "$key" || return 0
 	ROWNO=$((ROWNO + 1))
-	: > "$T/vals"; : > "$T/lost"; : > "$T/bpe"
+	: > "$T/vals"; : > "$T/lost"; : > "$T/bpe"; : > "$T/cpu"
 	err= note=
 	i=0
 	while [ "$i" -lt "$RUNS" ]; do
-		RUN_VAL= RUN_LOST= RUN_BPE= RUN_ERR= RUN_NOTE=
+		RUN_VAL= RUN_LOST= RUN_BPE= RUN_ERR= RUN_NOTE= RUN_CPU=
 		"$@"
 		if [ -n "$RUN_ERR" ]; then err=$RUN_ERR; break; fi
 		case "$RUN_VAL" in ''|*[!0-9.e+-]*) err="no figure from run $i ($RUN_VAL)"; break ;; esac
 		echo "$RUN_VAL" >> "$T/vals"
 		[ -n "$RUN_LOST" ] && echo "$RUN_LOST" >> "$T/lost"
 		[ -n "$RUN_BPE" ] && echo "$RUN_BPE" >> "$T/bpe"
+		[ -n "$RUN_CPU" ] && echo "$RUN_CPU" >> "$T/cpu"
 		[ -n "$RUN_NOTE" ] && note=$RUN_NOTE
 		i=$((i + 1))
 	done
@@ -90,13 +91,16 @@ measure() {
 	set -- $(stats "$T/lost")
 	if [ "$1" = - ]; then lost=-; elif [ "$2" = "$3" ]; then lost=$2; else lost="$2-$3"; fi
 	set -- $(stats "$T/bpe"); bpe=$1
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$key" "$group" "$label" "$unit" "$peer" \
-		"$med" "$min" "$max" "$lost" "$bpe" "${note:--}" >> "$RES"
+	set -- $(stats "$T/cpu"); cpu=$1
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$key" "$group" "$label" "$unit" "$peer" \
+		"$med" "$min" "$max" "$lost" "$bpe" "${note:--}" "$cpu" >> "$RES"
 	log "[$ROWNO] $label: $med $unit (min $min, max $max; lost $lost)"
 }
 
 # The figure printed by a bench program (bench/workload.h): ns_per_event=F ...
 ns_of() { sed -n 's/^ns_per_event=\([0-9.]*\) .*/\1/p' "$1"; }
+# ... and the thread CPU time per event it prints after it (preemption by other processes excluded)
+cpu_of() { sed -n 's/.* cpu_ns_per_event=\([0-9.]*\)$/\1/p' "$1"; }
 
 # bytes FILE...: total size in bytes of the files (apparent size, not blocks allocated)
 bytes() { du -sb "$@" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
@@ -111,6 +115,7 @@ run_prog() {
 		return
 	fi
 	RUN_VAL=$(ns_of "$T/out")
+	RUN_CPU=$(cpu_of "$T/out")
 }
 
 # run_cmd_rate EVENTS CMD...: runs CMD (stdout to /dev/null); the figure is M events per second.
@@ -193,13 +198,14 @@ t_end=$(now_ns)
 		"$(cut -d' ' -f1-3 /proc/loadavg)" "$(( (t_end - t_start) / 1000000000 ))"
 	awk -F '\t' '
 	{ key[NR] = $1; grp[NR] = $2; lab[NR] = $3; unit[NR] = $4; peer[NR] = $5; med[NR] = $6
-	  lo[NR] = $7; hi[NR] = $8; lost[NR] = $9; bpe[NR] = $10; note[NR] = $11; idx[$1] = NR }
+	  lo[NR] = $7; hi[NR] = $8; lost[NR] = $9; bpe[NR] = $10; note[NR] = $11; cpu[NR] = $12
+	  idx[$1] = NR }
 	END {
 		for (i = 1; i <= NR; i++) {
 			if (grp[i] != last) {
 				printf "\n%s\n", grp[i]
-				printf "  %-44s %10s %21s %17s %8s %9s\n", "", "median", "min-max", "lost/run", \
-					"B/event", "ltt/peer"
+				printf "  %-44s %10s %21s %8s %17s %8s %9s\n", "", "median", "min-max", "cpu", \
+					"lost/run", "B/event", "ltt/peer"
 				last = grp[i]
 			}
 			if (med[i] == "NA") {
@@ -218,8 +224,9 @@ t_end=$(now_ns)
 				}
 			}
 			b = (bpe[i] == "-") ? "-" : sprintf("%.1f", bpe[i])
-			printf "  %-44s %10.2f %10.2f-%-10.2f %17s %8s %9s%s\n", lab[i], med[i], lo[i], hi[i], \
-				lost[i], b, r, (note[i] != "-" ? "  " note[i] : "")
+			c = (cpu[i] == "-" || cpu[i] == "") ? "-" : sprintf("%.2f", cpu[i])
+			printf "  %-44s %10.2f %10.2f-%-10.2f %8s %17s %8s %9s%s\n", lab[i], med[i], lo[i], hi[i], \
+				c, lost[i], b, r, (note[i] != "-" ? "  " note[i] : "")
 		}
 	}' "$RES"
 } > "$B/table.txt"

@@ -118,17 +118,27 @@ run_prog() {
 	RUN_CPU=$(cpu_of "$T/out")
 }
 
+# children_cpu FILE: the CPU seconds (user + system) used so far by the finished children of this shell,
+# from the `times` builtin written to FILE (run in this shell: a subshell would see its own children).
+children_cpu() { sed -n 2p "$1" | awk '{ s = 0; for (i = 1; i <= NF; i++) { split($i, a, "m"); s += a[1] * 60 + a[2] }
+	printf "%.3f", s }'; }
+
 # run_cmd_rate EVENTS CMD...: runs CMD (stdout to /dev/null); the figure is M events per second.
+# RUN_CPU is the same figure computed with the CPU time (user + system) of the command.
 run_cmd_rate() {
 	n=$1
 	shift
+	times > "$T/times0"
 	t0=$(now_ns)
 	if ! "$@" > /dev/null 2> "$T/err"; then
 		RUN_ERR="$* failed: $(grep -v '^ *$' "$T/err" | head -n 1)"
 		return
 	fi
 	t1=$(now_ns)
+	times > "$T/times1"
 	RUN_VAL=$(awk -v n="$n" -v d="$((t1 - t0))" 'BEGIN { printf "%.3f", n * 1000 / d }')
+	RUN_CPU=$(awk -v n="$n" -v a="$(children_cpu "$T/times0")" -v b="$(children_cpu "$T/times1")" \
+		'BEGIN { if (b > a) printf "%.3f", n / (b - a) / 1e6 }')
 }
 
 . "$SRCDIR/bench/lttng.sh"

@@ -58,6 +58,29 @@ static int plan_grow(struct trace *t, size_t n)
 	return 0;
 }
 
+/* Nonzero when t holds an array or sequence of zero-byte elements (an empty struct): a few bytes of
+ * trace could then stand for billions of values, so such events are refused. */
+static int zero_size_elements(const struct ltt_type_desc *t, enum ltt_arch_size arch, int depth)
+{
+	if (!t || depth > 64)
+		return depth > 64;
+	switch (t->kind) {
+	case LTT_TYPE_ARRAY:
+	case LTT_TYPE_SEQUENCE:
+		if (!t->element->variable && t->element->fixed_size[arch] == 0)
+			return 1;
+		return zero_size_elements(t->element, arch, depth + 1);
+	case LTT_TYPE_STRUCT:
+	case LTT_TYPE_UNION:
+		for (uint32_t i = 0; i < t->n_fields; i++)
+			if (zero_size_elements(t->fields[i].type, arch, depth + 1))
+				return 1;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
 /* Gives id to event ev of facility fac. */
 static int assign(struct trace *t, const struct ltt_facility_desc *fac, const struct ltt_event_desc *ev,
 		  unsigned id, uint8_t kind, int builtin)
@@ -68,6 +91,11 @@ static int assign(struct trace *t, const struct ltt_facility_desc *fac, const st
 
 	if (ret)
 		return ret;
+	if (zero_size_elements(ev->body, t->info.arch_size, 0)) {
+		rd_problem(t->reader, t, "eventdefs", -1, 0, "event %s.%s: an array or sequence of zero-byte "
+			   "elements is not supported; its events cannot be decoded", fac->name, ev->name);
+		return 0;
+	}
 	ty = calloc(1, sizeof(*ty));
 	types = realloc(t->types, (t->ntypes + 1) * sizeof(*types));
 	if (!ty || !types) {

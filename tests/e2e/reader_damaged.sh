@@ -45,6 +45,10 @@ fresh; poke t/cpu/0 200 '\001'; run "nonzero byte in the zero fill"
 fresh; : > t/cpu/abc; run "stray file in cpu/"
 script_trace 'ev 0 2000 types.empty\nskip 0 3\nev 0 2100 types.empty\n'; run "block_id gap without a summary block"
 script_trace 'ev 0 2000 types.empty\nev 0 1900 types.empty\n'; run "time going back"
+printf '<facility name="z"><event name="e"><struct><field name="s"><sequence lengthsize="4"><struct>
+</struct></sequence></field></struct></event></facility>\n' > z.xml
+rm -rf t; printf 'ev 0 2000 z.e 0\n' | "$MK" -o t -b 4096 -f z.xml -s - || exit 1
+run "sequence of zero-byte elements"
 rm -rf t; mkdir t; run "not a trace directory"
 rm -rf t; run "no such path"
 } > out.txt 2>&1

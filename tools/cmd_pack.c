@@ -111,11 +111,26 @@ static int run(int argc, char **argv)
 		return 2;
 	}
 	if (!out) {
-		size_t n = strlen(argv[optind]);
+		const char *arg = argv[optind], *base;
+		char *real = NULL;
+		size_t n = strlen(arg);
+		int r;
 
-		while (n > 1 && argv[optind][n - 1] == '/')
+		while (n > 1 && arg[n - 1] == '/')
 			n--;
-		if (asprintf(&def, "%.*s.tar.gz", (int)n, argv[optind]) < 0) {
+		base = memrchr(arg, '/', n) ? (const char *)memrchr(arg, '/', n) + 1 : arg;
+		/* "." or "..": name the archive after the directory itself, beside it. */
+		if ((n - (size_t)(base - arg) == 1 && base[0] == '.') ||
+		    (n - (size_t)(base - arg) == 2 && !strncmp(base, "..", 2)) || (n == 1 && arg[0] == '/'))
+			real = realpath(arg, NULL);
+		if (real && !strcmp(real, "/")) {
+			ltt_tool_error("pack", "%s: give the archive a name with -o", arg);
+			free(real);
+			return 2;
+		}
+		r = real ? asprintf(&def, "%s.tar.gz", real) : asprintf(&def, "%.*s.tar.gz", (int)n, arg);
+		free(real);
+		if (r < 0) {
 			ltt_tool_error("pack", "out of memory");
 			return 1;
 		}

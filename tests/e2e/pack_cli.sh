@@ -33,6 +33,9 @@ refused() {
 mk_trace t
 [ "$("$LTT" pack t)" = "t.tar.gz: $(stat -c %s t.tar.gz) bytes" ] || fail "pack output"
 refused "$LTT" pack t
+mv t.tar.gz first.tar.gz
+(cd t && "$LTT" pack . >/dev/null) || fail "pack ."
+cmp -s t.tar.gz first.tar.gz || fail "pack . did not write the same t.tar.gz beside the trace"
 "$LTT" pack --force --level 9 t >/dev/null || fail "pack --force"
 mkdir out
 [ "$("$LTT" unpack t.tar.gz -C out)" = "out/t" ] || fail "unpack -C output"

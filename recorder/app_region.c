@@ -30,7 +30,8 @@ void ltt_app_thread_exit_fl(const char *file, int line)
 	trace_app_thread_exit(app_tid(), file, (uint32_t)line, start && now > start ? now - start : 0);
 }
 
-void ltt_app_region_enter_fl(const char *file, int line, const char *category, const char *label,
+/* flatten: the generated encoder and the recorder's reserve/commit inlined into the hot calls. */
+__attribute__((flatten)) void ltt_app_region_enter_fl(const char *file, int line, const char *category, const char *label,
 			     const char *msg)
 {
 	uint32_t tid = app_tid();
@@ -40,7 +41,7 @@ void ltt_app_region_enter_fl(const char *file, int line, const char *category, c
 	trace_app_region_enter(tid, file, (uint32_t)line, depth, category, label, msg);
 }
 
-void ltt_app_region_leave_fl(const char *file, int line, const char *category, const char *label,
+__attribute__((flatten)) void ltt_app_region_leave_fl(const char *file, int line, const char *category, const char *label,
 			     const char *msg)
 {
 	uint32_t tid = app_tid();

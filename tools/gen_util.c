@@ -1,0 +1,199 @@
+/* ltt gen: the output buffer, owned strings, errors, C names and hash sets. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+
+void gen_put(struct out *o, const char *s, size_t n)
+{
+	if (o->nomem)
+		return;
+	if (o->len + n + 1 > o->cap) {
+		size_t cap = o->cap ? o->cap : 8192;
+		char *p;
+
+		while (o->len + n + 1 > cap)
+			cap *= 2;
+		p = realloc(o->buf, cap);
+		if (!p) {
+			o->nomem = 1;
+			return;
+		}
+		o->buf = p;
+		o->cap = cap;
+	}
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+	o->buf[o->len] = '\0';
+}
+
+void gen_pr(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		o->nomem = 1;
+		return;
+	}
+	gen_put(o, s, (size_t)n);
+	free(s);
+}
+
+/* Indentation: one tab per level. */
+void gen_ind(struct out *o, unsigned level)
+{
+	for (unsigned i = 0; i < level; i++)
+		gen_put(o, "\t", 1);
+}
+
+/* A formatted string owned by g (freed by gen_free); "" when out of memory (g->o.nomem set). */
+const char *gen_str(struct gen *g, const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+	int n;
+
+	if (g->n_strs == g->cap_strs) {
+		size_t cap = g->cap_strs ? 2 * g->cap_strs : 256;
+		char **p = realloc(g->strs, cap * sizeof(*p));
+
+		if (!p) {
+			g->o.nomem = 1;
+			return "";
+		}
+		g->strs = p;
+		g->cap_strs = cap;
+	}
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		g->o.nomem = 1;
+		return "";
+	}
+	g->strs[g->n_strs++] = s;
+	return s;
+}
+
+int gen_fail(struct gen *g, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (g->err[0])
+		return -EINVAL;
+	n = snprintf(g->err, sizeof(g->err), "%s:%u: ", g->fac->file, line);
+	if (n < 0 || (size_t)n >= sizeof(g->err))
+		return -EINVAL;
+	va_start(ap, fmt);
+	vsnprintf(g->err + n, sizeof(g->err) - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static const char *const keywords[] = {
+	/* C11 */
+	"auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
+	"extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return",
+	"short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void",
+	"volatile", "while",
+	/* C++ */
+	"alignas", "alignof", "and", "and_eq", "asm", "bitand", "bitor", "bool", "catch", "char16_t",
+	"char32_t", "char8_t", "class", "compl", "concept", "consteval", "constexpr", "constinit",
+	"const_cast", "co_await", "co_return", "co_yield", "decltype", "delete", "dynamic_cast",
+	"explicit", "export", "false", "friend", "mutable", "namespace", "new", "noexcept", "not",
+	"not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected", "public",
+	"reinterpret_cast", "requires", "static_assert", "static_cast", "template", "this",
+	"thread_local", "throw", "true", "try", "typeid", "typename", "using", "virtual", "wchar_t",
+	"xor", "xor_eq",
+	NULL,
+};
+
+int gen_is_ident(const char *s)
+{
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
+		return 0;
+	for (s++; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		      *s == '_'))
+			return 0;
+	return 1;
+}
+
+/* A field name as a C identifier: keywords get a trailing underscore. */
+const char *gen_cname(struct gen *g, const char *name)
+{
+	for (const char *const *k = keywords; *k; k++)
+		if (!strcmp(name, *k))
+			return gen_str(g, "%s_", name);
+	return name;
+}
+
+/* A growing hash set of strings (strings != 0) or pointers: what was generated already. */
+static uint64_t hkey(const struct hset *h, const void *k)
+{
+	uint64_t v = 0xcbf29ce484222325ull;
+
+	if (!h->strings)
+		return ((uint64_t)(uintptr_t)k >> 4) * 0x9e3779b97f4a7c15ull;
+	for (const unsigned char *c = k; *c; c++)
+		v = (v ^ *c) * 0x100000001b3ull;
+	return v;
+}
+
+static int heq(const struct hset *h, const void *a, const void *b)
+{
+	return h->strings ? !strcmp(a, b) : a == b;
+}
+
+/* 1 if k is in the set; else adds it when add is set (0, or -ENOMEM). */
+int gen_hset_has(struct hset *h, const void *k, int add)
+{
+	size_t i;
+
+	if (add && 2 * (h->n + 1) > h->cap) {
+		size_t cap = h->cap ? 2 * h->cap : 256;
+		const void **keys = calloc(cap, sizeof(*keys));
+
+		if (!keys)
+			return -ENOMEM;
+		for (size_t o = 0; o < h->cap; o++) {
+			if (!h->keys[o])
+				continue;
+			for (i = hkey(h, h->keys[o]) & (cap - 1); keys[i]; i = (i + 1) & (cap - 1))
+				;
+			keys[i] = h->keys[o];
+		}
+		free(h->keys);
+		h->keys = keys;
+		h->cap = cap;
+	}
+	if (!h->cap)
+		return 0;
+	for (i = hkey(h, k) & (h->cap - 1); h->keys[i]; i = (i + 1) & (h->cap - 1))
+		if (heq(h, h->keys[i], k))
+			return 1;
+	if (add) {
+		h->keys[i] = k;
+		h->n++;
+	}
+	return 0;
+}
+
+/* Records a global name of the header; two definitions of one name are an error. */
+int gen_claim_name(struct gen *g, const char *name, unsigned line)
+{
+	int r = gen_hset_has(&g->names, gen_str(g, "%s", name), 1);
+
+	if (r == 1)
+		return gen_fail(g, line, "generated name '%s' would be defined twice", name);
+	return r;
+}

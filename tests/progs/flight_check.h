@@ -30,6 +30,7 @@ struct fc_result {
 	char first_problem[512];
 	uint64_t ticks, notes, other_events, bad_payloads;
 	uint64_t first_note;			/* seq of the first note, UINT64_MAX if none */
+	uint64_t configs, config_sum;		/* persistent config events (in control/persistent) */
 	struct fc_thread th[FC_MAX_THREADS];
 	uint64_t blocks_lost, blocks_lost_events, gap_blocks, summary_blocks;
 	uint64_t events_lost[LTT_LOST_NCAUSES];
@@ -120,6 +121,14 @@ static inline int fc_scan(const char *trace, struct fc_result *r)
 				th->seqs = realloc(th->seqs, th->cap * sizeof(uint64_t));
 			}
 			th->seqs[th->nseqs++] = s;
+		} else if (!strcmp(fac, "flighttest") && !strcmp(name, "config")) {
+			uint64_t v = fc_field(&ev, "value", &ok);
+
+			if (!ok || strcmp(ev.tracefile->name, "control/persistent"))
+				r->bad_payloads++;
+			else
+				r->config_sum += v;
+			r->configs++;
 		} else if (!strcmp(fac, "flighttest")) {
 			uint64_t s = fc_field(&ev, "seq", &ok);
 

@@ -86,8 +86,12 @@ START_TEST(ten_million_exact)
 	pin_cpu();
 	ltt_snapshot_at_exit(0);
 	start_flight(4096, 8);
-	for (uint64_t i = 0; i < TEN_M; i++)
+	trace_flighttest_config(7, "before");	/* persistent: survives the overwriting */
+	for (uint64_t i = 0; i < TEN_M; i++) {
 		trace_flighttest_tick(0, i);
+		if (i == TEN_M / 2)
+			trace_flighttest_config(35, "middle");
+	}
 	ck_assert_int_eq(ltt_snapshot(where, sizeof(where)), 0);
 	ck_assert_int_eq(ltt_stop(), 0);
 	slash = strrchr(where, '/');
@@ -108,6 +112,8 @@ START_TEST(ten_million_exact)
 	ck_assert_uint_ge(r.th[0].count, 7 * ((4096 - 56 - 22) / 18) - 8);
 	ck_assert_uint_eq(r.events_lost[LTT_LOST_BUFFER_FULL], 0);
 	ck_assert_uint_ge(r.processes, 1);	/* control data survived 10 M overwritten events */
+	ck_assert_uint_eq(r.configs, 2);
+	ck_assert_uint_eq(r.config_sum, 7 + 35);
 	fc_free(&r);
 	remove_tmp();
 }

@@ -5,13 +5,16 @@
 
 BENCH_DIR   := $(BUILD)/bench
 BENCH_LTT   := bench_ltt bench_region bench_count
-BENCH_PROGS := $(addprefix $(BENCH_DIR)/,bench_floor bench_lttng $(BENCH_LTT))
+BENCH_PROGS := $(addprefix $(BENCH_DIR)/,bench_floor bench_prims bench_lttng $(BENCH_LTT))
 LTTNG_UST_LIBS ?= $(shell pkg-config --libs lttng-ust 2>/dev/null || echo -llttng-ust -llttng-ust-common -ldl)
 
 # lttng-ust's macros include the provider header by the name "./lttng_tp.h": -Ibench finds it.
 $(O)/bench/%.o: CPPFLAGS += -Ibench
 $(O)/bench/bench_ltt.o $(O)/bench/bench_region.o: $(GEN_STAMP)
 
+$(BENCH_DIR)/bench_prims: $(O)/bench/bench_prims.o
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^
 $(BENCH_DIR)/bench_floor: $(O)/bench/bench_floor.o
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ -lpthread

@@ -32,6 +32,7 @@ NBLOCKS=8
 unset LTT_TRACE LTT_MODE LTT_BLOCK_SIZE LTT_BLOCKS LTT_SHM_DIR LTT_SNAPSHOT_SIGNAL
 
 FLOOR=$B/bench_floor
+PRIMS=$B/bench_prims
 LTTNG_PROG=$B/bench_lttng
 LTT_PROG=$B/bench_ltt
 REGION_PROG=$B/bench_region
@@ -123,6 +124,17 @@ run_prog() {
 children_cpu() { sed -n 2p "$1" | awk '{ s = 0; for (i = 1; i <= NF; i++) { split($i, a, "m"); s += a[1] * 60 + a[2] }
 	printf "%.3f", s }'; }
 
+# run_prims OP: bench_prims OP EVENTS
+run_prims() {
+	[ -x "$PRIMS" ] || { RUN_ERR="bench_prims not built (see $B/build.log)"; return; }
+	if ! "$PRIMS" "$1" "$EVENTS" > "$T/out" 2> "$T/err"; then
+		RUN_ERR="bench_prims failed: $(head -n 1 "$T/err")"
+		return
+	fi
+	RUN_VAL=$(ns_of "$T/out")
+	RUN_CPU=$(cpu_of "$T/out")
+}
+
 # run_cmd_rate EVENTS CMD...: runs CMD (stdout to /dev/null); the figure is M events per second.
 # RUN_CPU is the same figure computed with the CPU time (user + system) of the command.
 run_cmd_rate() {
@@ -151,6 +163,13 @@ log "$(date -u '+%Y-%m-%d %H:%M UTC'): $cpu_model, $ncpu CPUs, Linux $(uname -r)
 log "$EVENTS events per thread, $RUNS runs per row; traces under $W"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 t_start=$(now_ns)
+
+# ---- primitives ---------------------------------------------------------------------------------
+P="Primitives of an event path (ns per operation, 1 thread)"
+measure prims-rdtsc "$P" "rdtsc (the TSC; ltt's clock)" ns - run_prims rdtsc
+measure prims-clock "$P" "clock_gettime MONOTONIC (LTTng's clock)" ns - run_prims clock
+measure prims-add "$P" "lock add, uncontended (a commit)" ns - run_prims add
+measure prims-cas "$P" "lock cmpxchg, uncontended (a reservation)" ns - run_prims cas
 
 # ---- recording ----------------------------------------------------------------------------------
 R="Recording (ns per event per thread, lower is better)"

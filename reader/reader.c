@@ -16,6 +16,7 @@ static void trace_free(struct trace *t)
 		rd_tracefile_close(t->tf[i]);
 	free(t->tf);
 	rd_facilities_free(t);
+	rd_bookmarks_free(t);
 	for (size_t i = 0; i < t->nattrs; i++) {
 		free(t->attr_names[i]);
 		free(t->attr_values[i]);
@@ -73,6 +74,8 @@ static int trace_open(struct ltt_reader *r, const char *path, unsigned index, ch
 		ret = rd_tracefiles_open(t, err, errlen);
 	if (!ret)
 		ret = rd_facilities_load(t, err, errlen);
+	if (!ret && (ret = rd_bookmarks_load(t)))
+		rd_seterr(err, errlen, "%s/info/bookmarks.xml: out of memory", path);
 	return ret;
 }
 

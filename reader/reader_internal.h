@@ -90,6 +90,8 @@ struct trace {
 	size_t nplan;
 	struct tracefile **tf;
 	size_t ntf;
+	struct ltt_bookmark *bookmarks;
+	size_t nbookmarks;
 };
 
 struct ltt_reader {
@@ -116,6 +118,10 @@ void rd_seterr(char *err, size_t errlen, const char *fmt, ...) __attribute__((fo
 
 /* system.c: parses TRACE/info/system.xml into t's attributes and info. */
 int rd_system_load(struct trace *t, char *err, size_t errlen);
+
+/* bookmarks.c: info/bookmarks.xml, when present (problems reported, never fatal but -ENOMEM). */
+int rd_bookmarks_load(struct trace *t);
+void rd_bookmarks_free(struct trace *t);
 
 /* facilities.c: loads eventdefs/, builtin, control/facilities; builds the id plan. */
 int rd_facilities_load(struct trace *t, char *err, size_t errlen);

@@ -121,6 +121,30 @@ static void print_text(struct dump_out *o, struct ltt_reader *r, const struct tr
 			 "without a record; %llu damaged blocks\n", (unsigned long long)blost,
 			 (unsigned long long)blost_ev, (unsigned long long)gaps, (unsigned long long)damaged);
 		dump_out_str(o, line);
+		for (unsigned b = 0; b < t->nbookmarks; b++) {
+			const struct ltt_bookmark *bm = &t->bookmarks[b];
+
+			snprintf(line, sizeof(line), "  bookmark    %s", bm->name ? bm->name : "(no name)");
+			dump_out_str(o, line);
+			if (bm->cpu >= 0) {
+				snprintf(line, sizeof(line), " cpu/%d", bm->cpu);
+				dump_out_str(o, line);
+			}
+			if (bm->has_time) {
+				dump_out_char(o, ' ');
+				dump_out_time(o, bm->start_ns);
+				dump_out_str(o, " .. ");
+				dump_out_time(o, bm->end_ns);
+			}
+			if (bm->has_cycles) {
+				snprintf(line, sizeof(line), " cycles %llu .. %llu", (unsigned long long)bm->start_cycles,
+					 (unsigned long long)bm->end_cycles);
+				dump_out_str(o, line);
+			}
+			dump_out_str(o, ": ");
+			dump_out_c_string(o, bm->text, strlen(bm->text));
+			dump_out_char(o, '\n');
+		}
 		snprintf(line, sizeof(line), "  %-22s %12s %8s %10s %10s %10s %10s\n", "tracefile", "bytes",
 			 "blocks", "events", "lost", "overwr.", "heartbeats");
 		dump_out_str(o, line);

@@ -94,6 +94,17 @@ struct ltt_tracefile_info {
 	uint64_t first_ns, last_ns;
 };
 
+/* A user annotation of info/bookmarks.xml (doc/format.md section 11). */
+struct ltt_bookmark {
+	const char *name;		/* NULL when absent */
+	const char *text;		/* the element's text ("" when none) */
+	int cpu;			/* -1 when absent */
+	unsigned has_time;		/* time=, start_time=, end_time= given (ns since the Epoch) */
+	unsigned has_cycles;		/* cycle=, start_cycle=, end_cycle= given */
+	uint64_t start_ns, end_ns;
+	uint64_t start_cycles, end_cycles;
+};
+
 struct ltt_trace_info {
 	const char *path;		/* as given to the reader (an archive's path for packed traces) */
 	const char *dir;		/* the directory read (a private temporary one for archives) */
@@ -108,6 +119,8 @@ struct ltt_trace_info {
 	const struct ltt_tracefile_info *const *tracefiles;	/* in merge-tie order (section 5) */
 	unsigned nevent_types;
 	const struct ltt_event_type *const *event_types;	/* builtin first, then by base code */
+	unsigned nbookmarks;
+	const struct ltt_bookmark *bookmarks;	/* from info/bookmarks.xml, in file order */
 };
 
 /* The value of an attribute of info/system.xml, or NULL. */

@@ -36,6 +36,10 @@ done
 	echo "== stats json"; "$LTT" stats --format=json ty
 	echo "== two traces"; cp -r ty ty2; "$LTT" dump --format=json --event scalars ty ty2
 	echo "== check"; "$LTT" check ty
+	echo "== bookmarks"
+	printf '<bookmarks>\n<location name="boot" cpu="1" start_time="1700000000.5" end_time="1700000001">first\n</location>\n<location cycle="2300">x</location>\n<location name="bad" time="soon"/>\n</bookmarks>\n' > ty/info/bookmarks.xml
+	"$LTT" stats ty | grep bookmark
+	echo "exit $?"
 } > more.out 2>&1
 cmp -s more.out "$G/types-more.txt" || { echo "options output differs:"; diff "$G/types-more.txt" more.out; fail=1; }
 exit $fail

@@ -165,7 +165,7 @@ run_lttng_snaptime() {
 	LTTNG_SNAP_MS=
 	run_lttng snapshot int3 2
 	[ -n "$RUN_ERR" ] && return
-	RUN_VAL=$LTTNG_SNAP_MS RUN_BPE= RUN_NOTE=
+	RUN_VAL=$LTTNG_SNAP_MS RUN_BPE= RUN_NOTE= RUN_CPU=
 }
 
 READ_SUBBUFS=64		# sub-buffers per CPU for the trace to read: its consumer keeps up, nothing lost

@@ -171,6 +171,7 @@ static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
 	size_t bs = opt->block_size ? opt->block_size : DEFAULT_BLOCK_SIZE;
 	unsigned blocks = opt->blocks ? opt->blocks : DEFAULT_BLOCKS;
 	int rc, shm_fd;
+	char abs_path[PATH_MAX];
 
 	if (ltt_cur.rg)
 		return -EBUSY;
@@ -192,6 +193,9 @@ static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
 		snprintf(why, whylen, "%s: %s", opt->path ? opt->path : "(null)", strerror(-rc));
 		return rc;
 	}
+	/* Absolute, so that a program that changes directory still writes its trace there. */
+	if (realpath(ltt_cur.path, abs_path))
+		snprintf(ltt_cur.path, sizeof(ltt_cur.path), "%s", abs_path);
 	/* flight mode: settings, and the rings' file under LTT_SHM_DIR (recorder/flight_control.c) */
 	shm_fd = opt->mode == LTT_MODE_FLIGHT ? ltt_flight_prepare(opt, &g, why, whylen) : -1;
 	if (shm_fd < -1)

@@ -19,6 +19,10 @@ LTT_TRACE="$tmp/many" "$prog" 1 5 >/dev/null || fail "run 2"
 LTT_TRACE="$tmp/many" "$prog" 1 5 >/dev/null || fail "run 3"
 [ "$(ls "$tmp/many" | grep -c '^rec_stress-[0-9]*-[0-9T]*')" = 2 ] || fail "two traces beneath: $(ls "$tmp/many")"
 
+# a relative LTT_TRACE (made absolute at start, so a later chdir does not move the trace)
+(cd "$tmp" && LTT_TRACE=rel "$prog" 1 3 >/dev/null) || fail "relative run"
+[ "$("$LTT" dump --event rtest.ev "$tmp/rel" | wc -l)" = 3 ] || fail "relative path trace"
+
 # bad settings: one line, exit status unchanged, no trace
 for bad in "LTT_BLOCK_SIZE=3000" "LTT_BLOCKS=3" "LTT_MODE=fast" "LTT_BLOCK_SIZE=1G"; do
 	err=$(env "$bad" LTT_TRACE="$tmp/bad" "$prog" 1 10 2>&1 >/dev/null) || fail "$bad: exit status"
@@ -31,7 +35,7 @@ case "$err" in "ltt: /proc/ltt-no/such: "*"; not tracing") ;; *) fail "unwritabl
 
 # ltt record
 out=$(cd "$tmp" && "$LTT" record -o rec -- "$prog" 2 100) || fail "ltt record: $out"
-echo "$out" | grep -q "^ltt record: trace written to rec$" || fail "ltt record output: $out"
+echo "$out" | grep -q "^ltt record: trace written to /.*/rec$" || fail "ltt record output: $out"
 [ "$("$LTT" dump --event rtest.ev "$tmp/rec" | wc -l)" = 200 ] || fail "ltt record trace"
 "$LTT" record -o "$tmp/r2" --block-size 4096 --blocks 4 -- sh -c 'exit 3' >/dev/null 2>&1
 [ $? = 3 ] || fail "ltt record exit status"

@@ -148,6 +148,7 @@ run_region() {
 		"$REGION_PROG" "$EVENTS" > "$T/out" 2> "$T/err"
 	fi || { RUN_ERR="bench_region failed: $(head -n 1 "$T/err")"; rm -rf "$out"; return; }
 	RUN_VAL=$(ns_of "$T/out")
+	RUN_CPU=$(cpu_of "$T/out")
 	if [ "$1" = on ]; then
 		ltt_count "$out"
 		[ -n "$C_ERR" ] || RUN_LOST=$C_LOST

@@ -249,6 +249,8 @@ t_end=$(now_ns)
 				k1 = key[i]; sub(/-2t$/, "-1t", k1)
 				if ((k1 in idx) && med[idx[k1]] != "NA" && med[i] > 0) {
 					s = sprintf("2 threads = %.2fx the throughput of 1", 2 * med[idx[k1]] / med[i])
+					if (cpu[i] > 0 && cpu[idx[k1]] > 0)
+						s = s sprintf(" (%.2fx by CPU time)", 2 * cpu[idx[k1]] / cpu[i])
 					note[i] = (note[i] == "-") ? s : s "; " note[i]
 				}
 			}

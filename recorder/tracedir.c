@@ -237,6 +237,8 @@ int ltt_tracedir_facility_xml(const char *dir, const struct ltt_facility *fac)
 
 	if (!fac->xml)
 		return 0;
+	if (!fac->name[0] || fac->name[0] == '.' || strchr(fac->name, '/'))
+		return -EINVAL;	/* the name makes the file name: never outside eventdefs/ */
 	if ((size_t)snprintf(p, sizeof(p), "%s/eventdefs/%s.xml", dir, fac->name) >= sizeof(p))
 		return -ENAMETOOLONG;
 	rc = write_new(p, fac->xml);

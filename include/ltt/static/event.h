@@ -67,7 +67,9 @@ static inline int ltt_event_reserve(struct ltt_slot *s, struct ltt_facility *fac
 		old = ltt_read(&r->write_off);
 		tsc = ltt_clock_now();
 		pos = old & r->pos_mask;	/* LTT_RING_CLOSED makes pos too large to fit */
-		if (ltt_unlikely(pos == 0 || payload_len > r->max_payload || pos + size > r->limit ||
+		/* (the size check folds away for fixed-size events that fit the smallest block) */
+		if (ltt_unlikely(pos == 0 || (payload_len > LTT_MIN_MAX_PAYLOAD && payload_len > r->max_payload) ||
+				 pos + size > r->limit ||
 				 (int64_t)(tsc - ltt_read(&r->last_tsc)) >= (int64_t)LTT_HEARTBEAT_CYCLES))
 			return ltt_ring_reserve_slow(s, r, id, payload_len, 1);
 		/* Full barrier (B6): orders this reservation with flushes and other writers of the ring. */

@@ -23,6 +23,7 @@
 #define LTT_RING_CLOSED		(1ull << 63)	/* write_off: the ring takes no more reservations */
 #define LTT_HEARTBEAT_CYCLES	(1ull << 30)	/* a heartbeat precedes an event this far after the last */
 #define LTT_LOST_CAUSES		5		/* buffer_full too_big nested torn internal */
+#define LTT_MIN_MAX_PAYLOAD	(4096 - 128 - LTT_EVENT_HEADER)	/* max_payload of the smallest block */
 
 enum ltt_clock_kind {
 	LTT_CLOCK_TSC = 0,	/* rdtsc, inline */

@@ -4,6 +4,14 @@
  * recording, each call packs one event into the per-CPU ring buffer of the CPU it runs on. Nothing
  * records unless enabled: by LTT_TRACE=<path> in the environment (read when the program starts), or by
  * ltt_start(). Functions return 0 or a negative errno value; none of them aborts the program.
+ *
+ * Environment (read once, by a constructor): LTT_TRACE=PATH (an existing directory: a new trace
+ * directory PROGRAM-PID-TIME beneath it; otherwise PATH itself), LTT_MODE=discard|flight,
+ * LTT_BLOCK_SIZE=N (power of two, 4096 .. 256M, k/M suffixes), LTT_BLOCKS=N (power of two, 2 ..
+ * 65536). A bad value prints one line on stderr and the program runs untraced.
+ * Recording stops and everything is written at exit() / return from main, or ltt_stop().
+ * fork(): the child does not record (it may ltt_start() a trace of its own); the parent records
+ * core.process_fork. Threads need no registration (libltt wraps pthread_create). doc/recorder.md.
  */
 #ifndef LTT_LTT_H
 #define LTT_LTT_H
@@ -33,9 +41,11 @@ struct ltt_options {
 	const char *shm_dir;	/* flight mode: keep the rings in files under this directory (NULL: memory) */
 };
 
-/* Starts recording (one trace per process at a time). -EBUSY if already recording. */
+/* Starts recording (one trace per process at a time): -EBUSY if already recording, -EINVAL for a bad
+ * option, or the errno of what failed (creating the directory, mapping the rings). */
 int ltt_start(const struct ltt_options *opt);
-/* Stops recording, closes partly filled blocks, writes everything out. 0 if not recording. */
+/* Stops recording, closes partly filled blocks, writes everything out (waiting up to 2 s for
+ * events other threads are still writing). 0 if not recording. Not from a signal handler. */
 int ltt_stop(void);
 /* Nonzero while recording. */
 int ltt_recording(void);

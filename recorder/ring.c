@@ -320,6 +320,14 @@ int ltt_ring_reserve_slow(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, s
 					pending |= 1u << i;
 					npending++;
 				}
+			/* the records must leave room for the event (5 records and the largest event
+			 * would not fit): the others wait for the next block */
+			for (unsigned i = LTT_LOST_CAUSES; i-- > 0 &&
+			     LTT_BLOCK_MARK_SIZE + npending * LTT_LOST_RECORD_SIZE + size > r->limit;)
+				if (pending & (1u << i)) {
+					pending &= ~(1u << i);
+					npending--;
+				}
 			hb = LTT_BLOCK_MARK_SIZE + npending * LTT_LOST_RECORD_SIZE;
 			nw = (nseq << r->shift) + hb + size;
 		}

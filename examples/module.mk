@@ -17,3 +17,6 @@ demo: all $(DEMO_PROGS)
 	@trace=$$(sed -n 's/^ltt record: trace written to //p' $(DEMO_DIR)/demo.out | tail -n 1); \
 	 echo; echo "trace: $$trace"; echo; \
 	 if $(LTT) help | grep -q '^  stats '; then $(LTT) stats "$$trace"; else ls -lR "$$trace"; fi
+
+# tests/e2e/recorder_demo.sh runs the demo program: build it for `make check`.
+check: $(DEMO_PROGS)

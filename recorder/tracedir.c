@@ -72,13 +72,22 @@ int ltt_tracedir_make(const char *path, char *out, size_t outlen)
 	if (!path || !*path)
 		return -EINVAL;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		/* PATH/PROGRAM-PID-TIME; but when PATH is itself a trace (a parent process made it from
+		 * the same LTT_TRACE and exec'd us), PATH.PROGRAM-PID-TIME beside it, never inside */
+		char probe[PATH_MAX];
+		const char *sep = "/";
+
+		if ((size_t)snprintf(probe, sizeof(probe), "%s/info/system.xml", path) < sizeof(probe) &&
+		    access(probe, F_OK) == 0)
+			sep = ".";
 		gmtime_r(&now, &tm);
 		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S", &tm);
 		program_name(prog, sizeof(prog));
 		for (unsigned i = 1; i < 1000; i++) {
-			size_t n = i == 1 ? (size_t)snprintf(out, outlen, "%s/%s-%d-%s", path, prog, (int)getpid(), stamp)
-					  : (size_t)snprintf(out, outlen, "%s/%s-%d-%s-%u", path, prog, (int)getpid(),
-							     stamp, i);
+			size_t n = i == 1 ? (size_t)snprintf(out, outlen, "%s%s%s-%d-%s", path, sep, prog, (int)getpid(),
+							     stamp)
+					  : (size_t)snprintf(out, outlen, "%s%s%s-%d-%s-%u", path, sep, prog,
+							     (int)getpid(), stamp, i);
 			if (n >= outlen)
 				return -ENAMETOOLONG;
 			if (mkdir(out, 0777) == 0)

@@ -23,6 +23,12 @@ LTT_TRACE="$tmp/many" "$prog" 1 5 >/dev/null || fail "run 3"
 (cd "$tmp" && LTT_TRACE=rel "$prog" 1 3 >/dev/null) || fail "relative run"
 [ "$("$LTT" dump --event rtest.ev "$tmp/rel" | wc -l)" = 3 ] || fail "relative path trace"
 
+# LTT_TRACE naming an existing trace (a parent made it and exec'd us): the new trace goes beside it
+LTT_TRACE="$tmp/t1" "$prog" 1 4 >/dev/null || fail "run beside"
+[ "$(ls -d "$tmp"/t1.rec_stress-* | wc -l)" = 1 ] || fail "no trace beside t1: $(ls "$tmp")"
+[ "$(ls "$tmp/t1" | tr '\n' ' ')" = "control cpu eventdefs info " ] || fail "t1 changed: $(ls "$tmp/t1")"
+[ "$("$LTT" dump --event rtest.ev "$tmp/t1" | wc -l)" = 10 ] || fail "t1 events changed"
+
 # bad settings: one line, exit status unchanged, no trace
 for bad in "LTT_BLOCK_SIZE=3000" "LTT_BLOCKS=3" "LTT_MODE=fast" "LTT_BLOCK_SIZE=1G"; do
 	err=$(env "$bad" LTT_TRACE="$tmp/bad" "$prog" 1 10 2>&1 >/dev/null) || fail "$bad: exit status"

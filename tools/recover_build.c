@@ -198,7 +198,23 @@ static int read_records(struct rb *b, const char *out)
 		}
 		p = b->map + off + sizeof(h);
 		if (h.type == LTT_SHM_REC_SYSTEM) {
-			rc = write_file(out, "info/system.xml", p, h.len);
+			/* ltt_recovered="1" goes just before the '>' ending the attributes */
+			const char *gt = memchr(p, '>', h.len);
+			static const char attr[] = "ltt_recovered=\"1\"\n";
+			char *x;
+
+			if (!gt) {
+				seterr(b, "offset %llu: system.xml record without '>'", (unsigned long long)off);
+				return -EINVAL;
+			}
+			x = malloc(h.len + sizeof(attr));
+			if (!x)
+				return -ENOMEM;
+			memcpy(x, p, (size_t)(gt - p));
+			memcpy(x + (gt - p), attr, sizeof(attr) - 1);
+			memcpy(x + (gt - p) + sizeof(attr) - 1, gt, h.len - (size_t)(gt - p));
+			rc = write_file(out, "info/system.xml", x, h.len + sizeof(attr) - 1);
+			free(x);
 			if (rc)
 				return rc;
 			have_system = 1;

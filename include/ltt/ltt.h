@@ -96,7 +96,8 @@ int ltt_facility_register(struct ltt_facility *fac);
  * -ENODEV when no flight-mode trace is recording, -EBUSY when another snapshot did not end within 5 s,
  * or a negative errno from the file system. Also taken on LTT_SNAPSHOT_SIGNAL (SIGUSR2 by default), at
  * ltt_stop() and exit (LTT_SNAPSHOT_AT_EXIT=1, the default), and on SIGSEGV, SIGBUS, SIGILL, SIGFPE,
- * SIGABRT before the signal's default action. */
+ * SIGABRT before the signal's default action. Async-signal-safe: a program may call it from its own
+ * signal handlers (-EDEADLK if that handler interrupted a snapshot on the same thread). */
 int ltt_snapshot(char *path, size_t len);
 /* Whether ltt_stop() (and so exit) takes a snapshot; overrides LTT_SNAPSHOT_AT_EXIT. */
 void ltt_snapshot_at_exit(int on);

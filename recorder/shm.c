@@ -61,7 +61,7 @@ static uint64_t start_ticks(void)
 int ltt_shm_create(const char *dir, size_t size, char *path, size_t pathlen)
 {
 	char prog[32];
-	int fd = -1;
+	int fd = -1, err;
 
 	comm(prog, sizeof(prog));
 	for (unsigned i = 1; i < 100 && fd < 0; i++) {
@@ -79,12 +79,13 @@ int ltt_shm_create(const char *dir, size_t size, char *path, size_t pathlen)
 	}
 	if (fd < 0)
 		return -EEXIST;
-	if (ftruncate(fd, (off_t)size)) {
-		int e = -errno;
-
+	/* Every page is allocated now: a full file system must fail the start, not raise SIGBUS in
+	 * the traced program when a writer first touches a page of the mapping. */
+	err = posix_fallocate(fd, 0, (off_t)size);
+	if (err) {
 		close(fd);
 		unlink(path);
-		return e;
+		return -err;
 	}
 	return fd;
 }

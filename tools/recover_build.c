@@ -46,8 +46,8 @@ struct rb {
 	/* id -> body type (NULL: no payload), known[] says the id is decodable */
 	const struct ltt_type_desc *body[MAX_IDS];
 	unsigned char known[MAX_IDS];
-	struct ltt_eventdefs *defs[256];
-	unsigned ndefs;
+	struct ltt_eventdefs **defs;	/* one per facility record kept */
+	unsigned ndefs, capdefs;
 	char *block;			/* scratch block */
 	struct recover_stats *st;
 	char *err;
@@ -231,7 +231,7 @@ static int read_records(struct rb *b, const char *out)
 			if (ltt_eventdefs_parse_mem(p + nlen + 1, h.len - nlen - 1, p, &defs, perr, sizeof(perr))) {
 				fprintf(stderr, "ltt recover: offset %llu: facility %s does not parse (%s); its "
 					"events are not recovered\n", (unsigned long long)off, p, perr);
-			} else if (b->ndefs < 256 && defs->n_facilities) {
+			} else if (defs->n_facilities) {
 				f = &defs->facilities[0];
 				snprintf(fname, sizeof(fname), "eventdefs/%s.xml", p);
 				if (find_facility(b, f->name, f->checksum)) {
@@ -240,6 +240,17 @@ static int read_records(struct rb *b, const char *out)
 					for (unsigned i = 0; i < b->ndefs; i++)
 						if (b->defs[i]->n_facilities && !strcmp(b->defs[i]->facilities[0].name, f->name))
 							snprintf(fname, sizeof(fname), "eventdefs/%s.%08x.xml", p, f->checksum);
+					if (b->ndefs == b->capdefs) {
+						unsigned cap = b->capdefs ? 2 * b->capdefs : 16;
+						struct ltt_eventdefs **nd = realloc(b->defs, cap * sizeof(*nd));
+
+						if (!nd) {
+							ltt_eventdefs_free(defs);
+							return -ENOMEM;
+						}
+						b->defs = nd;
+						b->capdefs = cap;
+					}
 					b->defs[b->ndefs++] = defs;
 					rc = write_file(out, fname, p + nlen + 1, h.len - nlen - 1);
 					if (rc)
@@ -670,6 +681,7 @@ close_fd:
 free_b:
 	for (unsigned i = 0; i < b->ndefs; i++)
 		ltt_eventdefs_free(b->defs[i]);
+	free(b->defs);
 	free(b);
 	return rc;
 }

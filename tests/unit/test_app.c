@@ -333,6 +333,27 @@ START_TEST(nothing_recorded_when_not_recording)
 }
 END_TEST
 
+START_TEST(stopwatch_accumulates)
+{
+	struct ltt_stopwatch sw = { 0 };
+
+	ltt_stopwatch_stop(&sw);	/* not started: nothing counted */
+	ck_assert_uint_eq(sw.intervals, 0);
+	for (int i = 0; i < 3; i++) {
+		ltt_stopwatch_start(&sw);
+		usleep(1000 * (unsigned)(i + 1));
+		ltt_stopwatch_stop(&sw);
+	}
+	ck_assert_uint_eq(sw.intervals, 3);
+	ck_assert_uint_eq(sw.started_ns, 0);
+	ck_assert_uint_ge(sw.min_ns, 1000000);	/* usleep sleeps at least that long */
+	ck_assert_uint_ge(sw.max_ns, 3000000);
+	ck_assert_uint_le(sw.min_ns, sw.max_ns);
+	ck_assert_uint_ge(sw.total_ns, sw.min_ns + sw.max_ns + 2000000);
+	ck_assert_uint_le(sw.total_ns, 3 * sw.max_ns);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("app");
@@ -343,6 +364,7 @@ int main(void)
 	tcase_add_test(tc, every_call_round_trips);
 	tcase_add_test(tc, nesting_is_per_thread);
 	tcase_add_test(tc, nothing_recorded_when_not_recording);
+	tcase_add_test(tc, stopwatch_accumulates);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

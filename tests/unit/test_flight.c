@@ -262,6 +262,48 @@ START_TEST(snapshot_at_stop)
 }
 END_TEST
 
+/* A writer that reserved and has not committed: its block is not copied (never half an event), it is
+ * counted in a summary block at the end of cpu/N; once committed, the next snapshot has it all. */
+START_TEST(snapshot_with_uncommitted_event)
+{
+	char w[2][PATH_MAX];
+	struct fc_result r;
+	struct ltt_slot slot;
+	uint32_t thread = 6;
+	uint64_t seq = 100;
+
+	make_tmp();
+	pin_cpu();
+	ltt_snapshot_at_exit(0);
+	start_flight(4096, 8);
+	for (uint64_t i = 0; i < 100; i++)
+		trace_flighttest_tick(6, i);
+	ck_assert_int_eq(ltt_event_reserve(&slot, &ltt_facility_flighttest, 0, 12, 0), 1);
+	ck_assert_int_eq(ltt_snapshot(w[0], sizeof(w[0])), 0);	/* waits, then gives up on the block */
+	memcpy(slot.payload, &thread, 4);
+	memcpy(slot.payload + 4, &seq, 8);
+	ltt_event_commit(&slot);
+	for (uint64_t i = 101; i < 200; i++)
+		trace_flighttest_tick(6, i);
+	ck_assert_int_eq(ltt_snapshot(w[1], sizeof(w[1])), 0);
+	ck_assert_int_eq(ltt_stop(), 0);
+	check_scan(w[0], &r);
+	ck_assert_uint_eq(r.ticks, 0);
+	ck_assert_uint_eq(r.blocks_lost, 1);
+	ck_assert_uint_eq(r.blocks_lost_events, 100);	/* the committed ones; the reserved one is not */
+	ck_assert_uint_eq(r.summary_blocks, 1);
+	fc_free(&r);
+	check_scan(w[1], &r);
+	ck_assert_uint_eq(r.th[6].count, 200);
+	ck_assert_uint_eq(r.th[6].first, 0);
+	ck_assert_uint_eq(r.th[6].last, 199);
+	ck_assert(r.th[6].contiguous);
+	ck_assert_uint_eq(r.blocks_lost, 0);
+	fc_free(&r);
+	remove_tmp();
+}
+END_TEST
+
 /* LTT_SNAPSHOT_SIGNAL: a name, a number, none; a bad value keeps the program untraced. */
 START_TEST(snapshot_signal_setting)
 {
@@ -311,6 +353,7 @@ int main(void)
 	tcase_add_test(tc, snapshots_in_a_row);
 	tcase_add_test(tc, snapshot_while_two_threads_record);
 	tcase_add_test(tc, snapshot_at_stop);
+	tcase_add_test(tc, snapshot_with_uncommitted_event);
 	tcase_add_test(tc, snapshot_signal_setting);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -209,6 +209,8 @@ static void copy_cpu_ring(struct out *o, struct ltt_ring *r, char *scratch, uint
 	ltt_ring_flush(r, 0);
 	end = ltt_ring_head_seq(r);	/* blocks < end are sealed; block end is not retained */
 	first = end > n ? end - n : 0;
+	/* Narrows the hold (F1 still: blocks >= first stay protected; nothing below first is in the
+	 * ring any more, so releasing them needs no ordering). */
 	ltt_set(&r->snap_hold, first + 1);
 	/* F2: blocks < first were overwritten by openers of blocks < end, all past their CAS; wait
 	 * for their accounting. ring.c adds overwritten_events before overwritten_blocks (both full
@@ -237,6 +239,7 @@ static void copy_cpu_ring(struct out *o, struct ltt_ring *r, char *scratch, uint
 	}
 	if (pend_blocks)
 		out_trailing_summary(o, scratch, bs, pend_blocks, pend_events);
+	/* F3 for the last block: done reading before openers may overwrite it (slot_free()'s load). */
 	ltt_smp_mb();
 	ltt_set(&r->snap_hold, 0);
 }

@@ -1,5 +1,9 @@
 /* ltt dump --format=text: one line per event, after LTTV's textDump (doc/cli.md):
  *   facility.event: SECONDS.NANOSECONDS (cpu/N) { field = value, ... } */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "dump_format.h"
 
 static void text_value(struct dump_out *o, const struct ltt_value *v)
@@ -14,7 +18,7 @@ static void text_value(struct dump_out *o, const struct ltt_value *v)
 		dump_out_i64(o, ltt_value_int(v));
 		return;
 	case LTT_TYPE_UINT:
-		dump_out_u64(o, ltt_value_uint(v));
+		dump_out_commit(o, dump_put_u64(dump_out_reserve(o, 20), ltt_value_uint(v)));
 		return;
 	case LTT_TYPE_FLOAT:
 		dump_out_double(o, ltt_value_float(v));
@@ -57,22 +61,40 @@ static void text_value(struct dump_out *o, const struct ltt_value *v)
 	}
 }
 
+/* "facility.event: " of each type, built once (ltt_event_type.user). */
+struct text_head {
+	size_t len;
+	char s[];
+};
+
 static int text_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 {
 	struct dump_out *o = ctx->out;
+	struct ltt_event_type *ty = (struct ltt_event_type *)ev->type;
+	struct text_head *h = ty->user;
 	struct ltt_value body;
+	size_t nlen;
+	char *w;
 
-	dump_out_str(o, ev->type->facility);
-	dump_out_char(o, '.');
-	dump_out_str(o, ev->type->name);
-	dump_out_str(o, ": ");
-	dump_out_time(o, ev->time_ns);
-	dump_out_str(o, " (");
+	if (__builtin_expect(!h, 0)) {
+		size_t n = strlen(ty->facility) + strlen(ty->name) + 3;
+
+		h = ty->user = malloc(sizeof(*h) + n + 1);
+		if (!h)
+			return -ENOMEM;
+		h->len = (size_t)snprintf(h->s, n + 1, "%s.%s: ", ty->facility, ty->name);
+	}
+	dump_out_mem(o, h->s, h->len);
+	w = dump_out_reserve(o, 40);
+	w = dump_put_time(w, ev->time_ns);
+	w = dump_put_lit(w, " (");
+	dump_out_commit(o, w);
 	if (ctx->ntraces > 1) {
 		dump_out_str(o, ev->trace->path);
 		dump_out_char(o, '/');
 	}
-	dump_out_str(o, ev->tracefile->name);
+	nlen = strlen(ev->tracefile->name);
+	dump_out_mem(o, ev->tracefile->name, nlen);
 	dump_out_char(o, ')');
 	if (!ltt_event_body(ev, &body)) {
 		dump_out_char(o, ' ');
@@ -82,8 +104,24 @@ static int text_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 	return o->error;
 }
 
+static int text_end(struct ltt_dump_ctx *ctx)
+{
+	for (unsigned i = 0; i < ltt_reader_ntraces(ctx->reader); i++) {
+		const struct ltt_trace_info *t = ltt_reader_trace(ctx->reader, i);
+
+		for (unsigned k = 0; k < t->nevent_types; k++) {
+			struct ltt_event_type *ty = (struct ltt_event_type *)t->event_types[k];
+
+			free(ty->user);
+			ty->user = NULL;
+		}
+	}
+	return 0;
+}
+
 const struct ltt_dump_format ltt_fmt_text = {
 	.name = "text",
 	.summary = "one line per event: facility.event: SECONDS.NANOSECONDS (tracefile) { field = value, ... }",
 	.event = text_event,
+	.end = text_end,
 };

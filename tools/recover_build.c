@@ -49,6 +49,7 @@ struct rb {
 	struct ltt_eventdefs **defs;	/* one per facility record kept */
 	unsigned ndefs, capdefs;
 	char *block;			/* scratch block */
+	unsigned warned;		/* facility warnings printed */
 	struct recover_stats *st;
 	char *err;
 	size_t errlen;
@@ -312,8 +313,9 @@ static void place_load(struct rb *b, const char *p, size_t size)
 	const struct ltt_facility_desc *f = find_facility(b, name, sum);
 
 	if (!f) {
-		fprintf(stderr, "ltt recover: facility %s (checksum 0x%08x) has no XML in the file; its events "
-			"are not recovered\n", name, sum);
+		if (name[0] && b->warned++ < 8)
+			fprintf(stderr, "ltt recover: facility %s (checksum 0x%08x) has no XML in the file; its "
+				"events are not recovered\n", name, sum);
 		return;
 	}
 	for (uint32_t i = 0; i < f->n_events && base + i < MAX_IDS; i++) {
@@ -444,6 +446,8 @@ static int salvage(struct rb *b, struct tfout *o, const char *blk, uint64_t seq,
 
 	if (have > reserved || get16(blk) != B_BLOCK_START || get32(blk + 22) != (uint32_t)seq)
 		return 0;	/* the opener died before writing block_start */
+	if (reserved != bs && reserved > bs - 30)
+		return 0;	/* the recorder never reserves there: a damaged write offset */
 	cut = have;
 	if (reserved == bs) {
 		/* sealed: the events end at the trailer's block_end when the closer wrote it, and its
@@ -491,6 +495,8 @@ static int salvage(struct rb *b, struct tfout *o, const char *blk, uint64_t seq,
 		torn = after;
 	else
 		torn = after > 1 && consistent && !builtin_after ? after : 1;
+	if (keep > bs - 30)
+		return 0;	/* no room for block_end: damaged */
 	memcpy(b->block, blk, keep);
 	close_block(b, b->block, (uint32_t)keep, prev, (uint32_t)seq);
 	o->last_cycles = prev;
@@ -582,7 +588,7 @@ static void learn_ids(struct rb *b, const struct ring_view *v)
 		const char *blk = v->data + ((seq & (v->n - 1)) << v->shift);
 		uint64_t limit = seq == head ? pos : v->bs - 30, off = MARK;
 
-		if (get16(blk) != B_BLOCK_START)
+		if (get16(blk) != B_BLOCK_START || (seq == head && pos > v->bs - 30))
 			continue;
 		if (seq != head && get32(blk + v->bs - 4) >= MARK && get32(blk + v->bs - 4) <= v->bs - 30)
 			limit = get32(blk + v->bs - 4);

@@ -191,7 +191,9 @@ void ltt_flight_stop(void)
 	if (!ltt_read(&ltt_fl.active))
 		return;
 	locked = ltt_flight_lock(tid, CODE_WAIT_NS) == 1;
-	if (ltt_fl.at_exit) {
+	if (ltt_fl.at_exit && !locked) {
+		ltt_warn("snapshot at exit: %s: another snapshot did not end; none taken", ltt_fl.path);
+	} else if (ltt_fl.at_exit) {
 		char where[PATH_MAX];
 		int rc = ltt_snapshot_write(where, sizeof(where), ltt_fl.scratch[0], SNAP_WAIT_NS);
 

@@ -14,6 +14,12 @@ static uint64_t test_cps;
 static int tsc_checked;
 static int tsc_usable;
 static uint64_t tsc_cps;
+static int force_monotonic;
+
+void ltt_clock_force_monotonic(int on)
+{
+	force_monotonic = on;
+}
 
 static uint64_t ns_of(clockid_t id)
 {
@@ -88,7 +94,7 @@ void ltt_clock_start(void)
 			tsc_checked = 1;
 		}
 #endif
-		if (tsc_usable) {
+		if (tsc_usable && !force_monotonic) {
 			ltt_rt.clock_kind = LTT_CLOCK_TSC;
 			ltt_timemap.clock_name = "tsc";
 			ltt_timemap.cycles_per_second = tsc_cps;

@@ -18,6 +18,8 @@ extern struct ltt_timemap ltt_timemap;
 void ltt_clock_start(void);
 /* Real time of cycle count c by the trace's map. */
 void ltt_clock_anchor(uint64_t c, uint32_t *sec, uint32_t *nsec);
+/* Tests: use CLOCK_MONOTONIC even where the TSC is usable (on != 0), as on machines without it. */
+void ltt_clock_force_monotonic(int on);
 /* Tests: use fn as the cycle counter (cycles_per_second cps); fn NULL restores the real clock. */
 void ltt_clock_set_test(uint64_t (*fn)(void), uint64_t cps);
 

@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../progs/rec_rtest.h"
@@ -672,6 +673,61 @@ START_TEST(facility_registered_while_recording)
 }
 END_TEST
 
+/* Without a usable TSC the cycle counter is CLOCK_MONOTONIC in ns, said so in system.xml. */
+struct mono {
+	uint64_t n, lo, hi, bad;
+};
+
+static void on_mono(void *arg, const struct dec_event *e)
+{
+	struct mono *m = arg;
+
+	if (e->id != rtest_facility.base_code)
+		return;
+	m->n++;
+	if (e->cycles < m->lo || e->cycles > m->hi)
+		m->bad++;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+START_TEST(monotonic_clock_fallback)
+{
+	char path[1024], p[1100];
+	struct dec_stats st;
+	struct mono m = { 0, 0, 0, 0 };
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	ltt_clock_force_monotonic(1);
+	start("mono", 65536, 4);
+	snprintf(path, sizeof(path), "%s", ltt_trace_path());
+	m.lo = mono_ns();
+	for (uint64_t i = 0; i < 1000; i++)
+		ck_assert_int_eq(rtest_ev(0, i, rtest_check(0, i)), 1);
+	m.hi = mono_ns();
+	ck_assert_int_eq(ltt_stop(), 0);
+	ltt_clock_force_monotonic(0);
+	ck_assert(file_has(path, "info/system.xml", "ltt_clock=\"monotonic\""));
+	ck_assert(file_has(path, "info/system.xml", "ltt_cycles_per_second=\"1000000000\""));
+	memset(&st, 0, sizeof(st));
+	snprintf(p, sizeof(p), "%s/cpu/0", path);
+	ck_assert_int_eq(dec_file(p, 65536, ltt_core_facility.base_code, rtest_facility.base_code, on_mono,
+				  &m, &st), 0);
+	ck_assert_msg(!st.error[0], "%s", st.error);
+	ck_assert_uint_eq(m.n, 1000);
+	ck_assert_uint_eq(m.bad, 0);	/* every event's time is between the two clock reads */
+}
+END_TEST
+
 START_TEST(start_errors)
 {
 	struct ltt_options o = { .path = "/proc/ltt-cannot-be-here/x", .block_size = 4096 };
@@ -713,6 +769,7 @@ int main(void)
 	tcase_add_test(tc, control_tracefiles);
 	tcase_add_test(tc, write_failure_then_recovery_summary);
 	tcase_add_test(tc, facility_registered_while_recording);
+	tcase_add_test(tc, monotonic_clock_fallback);
 	tcase_add_test(tc, start_errors);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

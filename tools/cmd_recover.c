@@ -6,12 +6,52 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../recorder/shm_layout.h"
 #include "cmd.h"
 #include "recover.h"
 
 static const char *const state_names[] = { "bad", "running", "dead", "stopped" };
+
+static int is_ring_name(const char *n)
+{
+	size_t len = strlen(n), sl = strlen(LTT_SHM_SUFFIX);
+
+	return !strncmp(n, LTT_SHM_PREFIX, strlen(LTT_SHM_PREFIX)) && len > sl &&
+	       !strcmp(n + len - sl, LTT_SHM_SUFFIX);
+}
+
+/* The one ring file of a dead process in dir (into path): 0, or 1 after an error line. */
+static int only_dead(const char *dir, char *path, size_t len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	unsigned n = 0;
+
+	if (!d) {
+		ltt_tool_error("recover", "%s: %s", dir, strerror(errno));
+		return 1;
+	}
+	while ((e = readdir(d))) {
+		struct recover_file_info fi;
+		char p[4096];
+
+		if (!is_ring_name(e->d_name))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		if (recover_probe(p, &fi) || fi.state != RECOVER_DEAD)
+			continue;
+		if (!n++)
+			snprintf(path, len, "%s", p);
+	}
+	closedir(d);
+	if (n == 1)
+		return 0;
+	ltt_tool_error("recover", "%s: %u ring files of dead processes; name one (ltt recover --list %s)", dir, n,
+		       dir);
+	return 1;
+}
 
 static int list(const char *dir)
 {
@@ -24,12 +64,10 @@ static int list(const char *dir)
 		return 1;
 	}
 	while ((e = readdir(d))) {
-		size_t len = strlen(e->d_name), sl = strlen(LTT_SHM_SUFFIX);
 		struct recover_file_info fi;
 		char path[4096];
 
-		if (strncmp(e->d_name, LTT_SHM_PREFIX, strlen(LTT_SHM_PREFIX)) || len <= sl ||
-		    strcmp(e->d_name + len - sl, LTT_SHM_SUFFIX))
+		if (!is_ring_name(e->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		if (recover_probe(path, &fi))
@@ -55,6 +93,8 @@ static int run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL, *file;
+	char found[4096];
+	struct stat sb;
 	struct recover_file_info fi;
 	struct recover_stats st;
 	char err[512] = "";
@@ -78,6 +118,11 @@ static int run(int argc, char **argv)
 		return 2;
 	}
 	file = argv[optind];
+	if (!stat(file, &sb) && S_ISDIR(sb.st_mode)) {
+		if (only_dead(file, found, sizeof(found)))
+			return 1;
+		file = found;
+	}
 	rc = recover_probe(file, &fi);
 	if (rc) {
 		ltt_tool_error("recover", "%s: %s", file, strerror(-rc));
@@ -112,12 +157,13 @@ static int run(int argc, char **argv)
 const struct ltt_cmd ltt_cmd_recover = {
 	.name = "recover",
 	.summary = "rebuild a trace from the ring file of a flight recorder that died (LTT_SHM_DIR)",
-	.usage = "usage: ltt recover FILE -o TRACE\n"
+	.usage = "usage: ltt recover FILE|DIR -o TRACE\n"
 		 "       ltt recover --list [DIR]\n\n"
 		 "Rebuilds the trace directory TRACE (which must not exist) from FILE, the rings a flight-mode\n"
 		 "process kept under LTT_SHM_DIR, after the process died (SIGKILL, the OOM killer): every event\n"
 		 "committed before the death; events reserved but not committed are dropped and counted\n"
-		 "(events_lost, cause torn). The file of a process still running is not touched.\n"
+		 "(events_lost, cause torn). The file of a process still running is not touched. Given a\n"
+		 "directory, recovers the one ring file of a dead process in it.\n"
 		 "--list prints the ring files of DIR (default $LTT_SHM_DIR, else /dev/shm) with their state:\n"
 		 "dead (recoverable), running, stopped, or bad.\n",
 	.run = run,

@@ -563,7 +563,13 @@ int rd_tracefile_fill(struct tracefile *tf)
 {
 	while (tf->pos >= tf->nev) {
 		if (tf->done || tf->next_block >= tf->info.nblocks || tf->next_block > tf->last_block) {
+			/* the event yielded last from here was consumed: give the buffers back */
 			tf->done = 1;
+			free(tf->blk);
+			free(tf->ev);
+			tf->blk = NULL;
+			tf->ev = NULL;
+			tf->nev = tf->pos = tf->cap = 0;
 			return 0;
 		}
 		scan_block(tf, tf->next_block++);

@@ -18,6 +18,7 @@
 
 #include "../progs/rec_rtest.h"
 #include "../../recorder/clock.h"
+#include "../../recorder/recorder.h"
 #include "recorder_decode.h"
 
 #include "core.h"	/* generated: LTT_FACILITY_CORE_CHECKSUM */
@@ -618,7 +619,14 @@ START_TEST(write_failure_then_recovery_summary)
 		if (i % 500 == 0)
 			usleep(500);	/* let the consumer meet the limit while the ring has room */
 	}
-	usleep(20000);
+	/* wait (2 s at most) until the consumer has tried every sealed block, under the limit */
+	for (int k = 0; k < 2000; k++) {
+		struct ltt_ring *r = &ltt_cur.rg->rings[0];
+
+		if (ltt_read(&r->consumed) >= ltt_ring_head_seq(r))
+			break;
+		usleep(1000);
+	}
 	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &high), 0);
 	for (uint64_t i = n / 2; i < n; i++) {
 		rtest_ev(0, i, rtest_check(0, i));

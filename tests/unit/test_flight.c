@@ -304,6 +304,54 @@ START_TEST(snapshot_with_uncommitted_event)
 }
 END_TEST
 
+static unsigned count_prefix(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	unsigned n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, prefix, strlen(prefix)))
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* The rings in a file under shm_dir while recording (snapshots work the same), removed by ltt_stop(). */
+START_TEST(rings_in_a_file)
+{
+	char path[PATH_MAX + 16], shm[PATH_MAX + 16], where[PATH_MAX];
+	struct ltt_options o = { 0 };
+	struct fc_result r;
+
+	make_tmp();
+	pin_cpu();
+	ltt_snapshot_at_exit(0);
+	snprintf(path, sizeof(path), "%s/trace", tmp);
+	snprintf(shm, sizeof(shm), "%s/shm", tmp);
+	ck_assert_int_eq(mkdir(shm, 0700), 0);
+	o.path = path;
+	o.mode = LTT_MODE_FLIGHT;
+	o.block_size = 4096;
+	o.blocks = 4;
+	o.shm_dir = shm;
+	ck_assert_int_eq(ltt_start(&o), 0);
+	ck_assert_uint_eq(count_prefix(shm, "ltt-"), 1);
+	for (uint64_t i = 0; i < 5000; i++)
+		trace_flighttest_tick(4, i);
+	ck_assert_int_eq(ltt_snapshot(where, sizeof(where)), 0);
+	ck_assert_int_eq(ltt_stop(), 0);
+	ck_assert_uint_eq(count_prefix(shm, "ltt-"), 0);
+	check_scan(where, &r);
+	ck_assert_uint_eq(r.th[4].last, 4999);
+	ck_assert_uint_eq(r.th[4].first, 5000 - r.th[4].count);
+	ck_assert_uint_eq(r.blocks_lost_events, r.th[4].first);
+	fc_free(&r);
+	remove_tmp();
+}
+END_TEST
+
 /* LTT_SNAPSHOT_SIGNAL: a name, a number, none; a bad value keeps the program untraced. */
 START_TEST(snapshot_signal_setting)
 {
@@ -354,6 +402,7 @@ int main(void)
 	tcase_add_test(tc, snapshot_while_two_threads_record);
 	tcase_add_test(tc, snapshot_at_stop);
 	tcase_add_test(tc, snapshot_with_uncommitted_event);
+	tcase_add_test(tc, rings_in_a_file);
 	tcase_add_test(tc, snapshot_signal_setting);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

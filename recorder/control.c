@@ -237,6 +237,7 @@ static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
 	}
 	/* Release: the region and clock are initialised before writers can see them; pairs with the
 	 * acquire loads in ltt_event_reserve() (and ltt_is_recording()). */
+	ltt_smp_wmb();	/* B8: initialisation before publication; pairs with the writers' acquire load */
 	ltt_set(&ltt_rt.region, rg);
 	ltt_set(&ltt_rt.recording, 1);
 	ltt_facilities_emit_all();

@@ -102,6 +102,7 @@ int ltt_facility_register(struct ltt_facility *fac)
 		emit_load(fac, (uint16_t)base);
 	/* Release: the facility is listed (and loaded in the trace) before its events are recorded;
 	 * pairs with the acquire load of base_code in ltt_event_reserve(). */
+	ltt_smp_wmb();	/* B9: the list and the facility_load before the base code */
 	ltt_set(&fac->base_code, (uint16_t)base);
 	pthread_mutex_unlock(&reg_lock);
 	return base ? 0 : -ENOSPC;

@@ -323,7 +323,11 @@ static void time_block(struct tracefile *tf)
 		} else if (b < n) {
 			ns = interpolate(&seg, ev[i].cycles);
 		} else {
-			ns = ev[a].ns + (ev[i].cycles - ev[a].cycles);
+			/* after the last anchor (not met in a block that passed its checks, which ends
+			 * with block_end): the clock's nominal slope, 1 ns per cycle without one */
+			uint64_t d = ev[i].cycles - ev[a].cycles, cps = t->info.cycles_per_second;
+
+			ns = ev[a].ns + (cps ? (uint64_t)((unsigned __int128)d * 1000000000u / cps) : d);
 		}
 		if (ns < last)
 			ns = last;

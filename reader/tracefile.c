@@ -418,6 +418,17 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 
 	/* block_start */
 	cyc = rd_u64(b + EV_HEADER + 8, be);
+	if ((r->opt.flags & LTT_READ_CHECK) && !t->v1 && !t->v2) {
+		if (rd_u32(b + 2, be) != (uint32_t)cyc)
+			rd_problem(r, t, name, (int64_t)off, 0, "block %llu: block_start header time 0x%08x is not "
+				   "the low 32 bits of its cycle count %llu", (unsigned long long)k,
+				   rd_u32(b + 2, be), (unsigned long long)cyc);
+		if (rd_u32(b + end + 2, be) != (uint32_t)rd_u64(b + end + EV_HEADER + 8, be))
+			rd_problem(r, t, name, (int64_t)(off + end), 0, "block %llu: block_end header time 0x%08x "
+				   "is not the low 32 bits of its cycle count %llu", (unsigned long long)k,
+				   rd_u32(b + end + 2, be),
+				   (unsigned long long)rd_u64(b + end + EV_HEADER + 8, be));
+	}
 	if (tf->have_prev && cyc < tf->prev_cycles)
 		rd_problem(r, t, name, (int64_t)off, 0, "time goes back: block_start cycle count %llu is below "
 			   "the previous event's %llu", (unsigned long long)cyc,
@@ -484,6 +495,15 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 				tf->info.heartbeats++;
 				if (!t->v1 && !t->v2) {
 					d = 0;
+					if ((r->opt.flags & LTT_READ_CHECK) && time != (uint32_t)rd_u64(q + 8, be))
+						rd_problem(r, t, name, (int64_t)(off + p), 0, "time_heartbeat header "
+							   "time 0x%08x is not the low 32 bits of its cycle count "
+							   "%llu", time, (unsigned long long)rd_u64(q + 8, be));
+					if (rd_u64(q + 8, be) < prev)
+						rd_problem(r, t, name, (int64_t)(off + p), 0, "time goes back: "
+							   "time_heartbeat cycle count %llu is below the previous "
+							   "event's %llu", (unsigned long long)rd_u64(q + 8, be),
+							   (unsigned long long)prev);
 					prev = rd_u64(q + 8, be);
 					x->anchor = 1;
 					x->ns = anchor_ns(t, q);

@@ -32,6 +32,7 @@ L=$(od -An -tu8 -N8 "$tmp/progress" | tr -d ' ')
 "$LTT" recover --list "$tmp/shm" | grep -q "	dead	" || fail "--list does not show the file dead"
 "$LTT" recover "$ring" -o "$tmp/rec" || fail "ltt recover failed"
 grep -q '^ltt_recovered="1"$' "$tmp/rec/info/system.xml" || fail "no ltt_recovered attribute"
+"$LTT" check "$tmp/rec" || fail "ltt check: the recovered trace is not valid"
 out=$("$prog" check "$tmp/rec") || fail "check failed: $out"
 echo "$out"
 v() { echo "$out" | head -n 1 | tr ' ' '\n' | sed -n "s/^$1=//p"; }

@@ -18,6 +18,7 @@ rc=$?
 [ $rc -eq 139 ] || fail "exit status $rc, expected 139 (SIGSEGV)"
 [ -d "$tmp/t/snapshot-0001" ] || fail "no snapshot-0001 after SIGSEGV"
 [ ! -e "$tmp/t/snapshot-0002" ] || fail "more than one snapshot"
+"$LTT" check "$tmp/t/snapshot-0001" || fail "ltt check: the snapshot is not a valid trace"
 out=$("$prog" check "$tmp/t/snapshot-0001") || fail "check failed: $out"
 echo "$out"
 v() { echo "$out" | head -n 1 | tr ' ' '\n' | sed -n "s/^$1=//p"; }

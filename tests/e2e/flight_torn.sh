@@ -22,6 +22,7 @@ for kind in tick note; do
 		# the note cases name the directory: its one ring file of a dead process is taken
 		if [ $kind = tick ]; then src=$(ls "$d"/shm/ltt-*.ring); else src="$d/shm"; fi
 		"$LTT" recover "$src" -o "$d/rec" || fail "$kind $n: ltt recover failed"
+		"$LTT" check "$d/rec" >/dev/null || fail "$kind $n: ltt check: not a valid trace"
 		out=$("$prog" check "$d/rec") || fail "check failed: $out"
 		echo "$kind $n: $out"
 		[ "$(v problems)" = 0 ] || fail "$kind $n: problems: $out"

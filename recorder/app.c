@@ -30,9 +30,7 @@ static int app_exec_next;		/* next exec id */
 
 void ltt_app_vformat(char *buf, size_t len, const char *fmt, va_list ap)
 {
-	int n = fmt ? vsnprintf(buf, len, fmt, ap) : 0;
-
-	if (n < 0)
+	if (!fmt || vsnprintf(buf, len, fmt, ap) < 0)
 		buf[0] = '\0';
 }
 

@@ -37,7 +37,7 @@ static inline int ltt_is_recording(void)
 
 /* Reserves LTT_EVENT_HEADER + payload_len bytes in the ring of this CPU, writes the header and
  * returns 1 with s->payload set, or 0 when the event is not recorded (dropped events are counted). */
-static inline int ltt_event_reserve(struct ltt_slot *s, struct ltt_facility *fac, unsigned event_index,
+static ltt_always_inline int ltt_event_reserve(struct ltt_slot *s, struct ltt_facility *fac, unsigned event_index,
 				    size_t payload_len, unsigned event_flags)
 {
 	const size_t size = LTT_EVENT_HEADER + payload_len;
@@ -89,7 +89,7 @@ static inline int ltt_event_reserve(struct ltt_slot *s, struct ltt_facility *fac
 }
 
 /* Publishes the event reserved in s. */
-static inline void ltt_event_commit(struct ltt_slot *s)
+static ltt_always_inline void ltt_event_commit(struct ltt_slot *s)
 {
 	/* Full barrier (B1): the event's bytes are written before the commit count says so; pairs with
 	 * the consumer's read barrier after it sees the block complete (B2). */

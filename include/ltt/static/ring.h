@@ -16,6 +16,9 @@
 
 #define ltt_likely(x)   __builtin_expect(!!(x), 1)
 #define ltt_unlikely(x) __builtin_expect(!!(x), 0)
+/* The event path is inlined into the caller even where the compiler would rather call it (the
+ * generated code marks it unlikely, which makes GCC outline it): a call costs more than it saves. */
+#define ltt_always_inline inline __attribute__((always_inline))
 
 #pragma GCC visibility push(default)
 
@@ -110,7 +113,7 @@ unsigned ltt_cpu_id_slow(void);
 #pragma GCC visibility pop
 
 /* The cycle counter (doc/format.md section 5). */
-static inline uint64_t ltt_clock_now(void)
+static ltt_always_inline uint64_t ltt_clock_now(void)
 {
 #if defined(__x86_64__)
 	if (ltt_likely(ltt_rt.clock_kind == LTT_CLOCK_TSC))
@@ -120,7 +123,7 @@ static inline uint64_t ltt_clock_now(void)
 }
 
 /* The CPU this thread runs on (a hint: the reservation stays correct if it migrates). */
-static inline unsigned ltt_cpu_id(void)
+static ltt_always_inline unsigned ltt_cpu_id(void)
 {
 #if defined(LTT_HAVE_RSEQ) && defined(__x86_64__)
 	if (ltt_likely(__rseq_size != 0)) {

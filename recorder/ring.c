@@ -298,9 +298,16 @@ int ltt_ring_reserve_slow(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, s
 		old = ltt_read(&r->write_off);
 		if (old & LTT_RING_CLOSED)
 			return 0;	/* the event began after stop: not recorded, not lost */
-		tsc = ltt_clock_now();
 		pos = old & (bs - 1);
 		seq = old >> r->shift;
+		/* A full ring drops without reading the clock (half the cost of a drop): the event
+		 * needs the next block whatever its heartbeat, and that block's slot is not free. The
+		 * check is repeated below before the CAS (B5). */
+		if ((!pos || pos + size > r->limit) && !slot_free(r, pos ? seq + 1 : seq, &w)) {
+			ltt_add(&r->lost[LTT_LOST_CAUSE_BUFFER_FULL], 1);
+			return 0;
+		}
+		tsc = ltt_clock_now();
 		hb = 0;
 		/* signed: a last_tsc a few cycles ahead of ours (rdtsc is not ordered with the loads
 		 * around it, CPUs' counters differ by a few cycles) needs no heartbeat */

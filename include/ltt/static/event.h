@@ -65,12 +65,14 @@ static ltt_always_inline int ltt_event_reserve(struct ltt_slot *s, struct ltt_fa
 	r = &rg->rings[cpu];
 	do {
 		old = ltt_read(&r->write_off);
-		tsc = ltt_clock_now();
 		pos = old & r->pos_mask;	/* LTT_RING_CLOSED makes pos too large to fit */
-		/* (the size check folds away for fixed-size events that fit the smallest block) */
+		/* (the size check folds away for fixed-size events that fit the smallest block); tested
+		 * before the clock is read: a full ring's drops read no clock */
 		if (ltt_unlikely(pos == 0 || (payload_len > LTT_MIN_MAX_PAYLOAD && payload_len > r->max_payload) ||
-				 pos + size > r->limit ||
-				 (int64_t)(tsc - ltt_read(&r->last_tsc)) >= (int64_t)LTT_HEARTBEAT_CYCLES))
+				 pos + size > r->limit))
+			return ltt_ring_reserve_slow(s, r, id, payload_len, 1);
+		tsc = ltt_clock_now();	/* after the load of write_off, before the CAS: time order */
+		if (ltt_unlikely((int64_t)(tsc - ltt_read(&r->last_tsc)) >= (int64_t)LTT_HEARTBEAT_CYCLES))
 			return ltt_ring_reserve_slow(s, r, id, payload_len, 1);
 		/* Full barrier (B6): orders this reservation with flushes and other writers of the ring. */
 	} while (ltt_unlikely(ltt_cmpxchg(&r->write_off, old, old + size) != old));

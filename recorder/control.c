@@ -243,6 +243,11 @@ static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
 	ltt_facilities_emit_all();
 	ltt_core_emit_processes();
 	ltt_core_emit_interrupts();
+	/* discard mode: the control tracefiles reach the disk now, not at stop (a trace cut short by
+	 * SIGKILL or a crash still decodes; doc/recorder.md "Control tracefiles") */
+	ltt_control_seal(LTT_RING_FACILITIES);
+	ltt_control_seal(LTT_RING_PROCESSES);
+	ltt_control_seal(LTT_RING_INTERRUPTS);
 	report_path(ltt_cur.path);
 	if (!atexit_done++)
 		atexit(atexit_stop);

@@ -63,6 +63,28 @@ static void emit_load(const struct ltt_facility *fac, uint16_t base)
 	ltt_flight_facility(fac);	/* into the rings' file for `ltt recover` (recorder/shm.c) */
 }
 
+/* Discard mode: seals the open block of control ring `which` (LTT_RING_FACILITIES, ...) so that the
+ * consumer writes it within its poll period: a trace cut short by SIGKILL, a crash or the OOM killer
+ * then has its facility_loads and initial process state on disk (doc/recorder.md "Control
+ * tracefiles"). One block per call: skipped when the ring holds fewer than two free slots (the
+ * consumer is behind), so that a burst of registrations never drops a facility_load; the events then
+ * go out with the next sealed block. Flight mode: nothing (control rings never wrap there, and
+ * snapshots copy the open block). */
+void ltt_control_seal(unsigned which)
+{
+	struct ltt_region *rg = ltt_read(&ltt_rt.region);
+	struct ltt_ring *r;
+
+	if (!rg || (rg->flags & LTT_REGION_OVERWRITE))
+		return;
+	r = &rg->rings[rg->ncpu + which];
+	if (ltt_ring_head_seq(r) - ltt_read(&r->consumed) + 2 > (uint64_t)r->slot_mask + 1)
+		return;
+	/* Full barrier (B6): the CAS of the flush pairs with the writers' CAS on write_off; its commit
+	 * (B4) pairs with the consumer's B2, which then writes the block. */
+	ltt_ring_flush(r, 0);
+}
+
 int ltt_facility_register(struct ltt_facility *fac)
 {
 	struct ltt_facility *twin;
@@ -98,8 +120,10 @@ int ltt_facility_register(struct ltt_facility *fac)
 	fac->next = NULL;
 	*reg_tail = fac;
 	reg_tail = &fac->next;
-	if (base && !twin && ltt_read(&ltt_rt.region))
+	if (base && !twin && ltt_read(&ltt_rt.region)) {
 		emit_load(fac, (uint16_t)base);
+		ltt_control_seal(LTT_RING_FACILITIES);	/* on disk before the facility's events */
+	}
 	/* Release: the facility is listed (and loaded in the trace) before its events are recorded;
 	 * pairs with the acquire load of base_code in ltt_event_reserve(). */
 	ltt_smp_wmb();	/* B9: the list and the facility_load before the base code */

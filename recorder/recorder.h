@@ -26,6 +26,8 @@ void ltt_registry_lock(void);
 void ltt_registry_unlock(void);
 /* Writes the facility_load and eventdefs/ file of every registered facility (at start). */
 void ltt_facilities_emit_all(void);
+/* Discard mode: seals the open block of control ring `which` so the consumer writes it now. */
+void ltt_control_seal(unsigned which);
 
 /* core.c: the core facility, registered by libltt itself, and its events. */
 extern struct ltt_facility ltt_core_facility;

@@ -3,6 +3,7 @@
  * SIGABRT, after which the signal's previous disposition runs (the default: core dump, exit status
  * unchanged). The handlers only call async-signal-safe code (recorder/snapshot.c). */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,15 +86,58 @@ static void on_snapshot_signal(int sig)
 	errno = saved;
 }
 
+/* The program's own handler of a fatal signal (installed before the trace started): called as the
+ * kernel would have, with the original signo, siginfo and ucontext, and its sa_mask blocked. No
+ * snapshot: the program handles the fault (a guard page, a JIT, a GC barrier) and goes on. */
+static void call_program_handler(int sig, siginfo_t *si, void *uc, const struct sigaction *old)
+{
+	sigset_t saved;
+
+	if (old->sa_flags & SA_RESETHAND) {
+		struct sigaction dfl;
+
+		memset(&dfl, 0, sizeof(dfl));
+		dfl.sa_handler = SIG_DFL;
+		sigemptyset(&dfl.sa_mask);
+		sigaction(sig, &dfl, NULL);	/* one-shot, as the program asked */
+	}
+	pthread_sigmask(SIG_BLOCK, &old->sa_mask, &saved);
+	if (old->sa_flags & SA_SIGINFO)
+		old->sa_sigaction(sig, si, uc);
+	else
+		old->sa_handler(sig);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+}
+
 static void on_fatal_signal(int sig, siginfo_t *si, void *uc)
 {
 	int saved = errno, tid, lk;
+	const struct sigaction *old = NULL;
+	/* si_code > 0: sent by the kernel for a fault of this thread (not by kill(), raise(), abort()) */
+	int sync_fault = si && si->si_code > 0 && !(sig == SIGBUS && si->si_code == BUS_MCEERR_AO);
 
-	(void)si;
-	(void)uc;
 	for (unsigned i = 0; i < NFATAL; i++)
 		if (fatal_signals[i] == sig)
-			sigaction(sig, &old_fatal[i], NULL);	/* the next one goes where it used to */
+			old = &old_fatal[i];
+	if (!old)
+		return;
+	if (!(old->sa_flags & SA_SIGINFO) && old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
+		errno = saved;
+		call_program_handler(sig, si, uc, old);
+		return;
+	}
+	if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction) {
+		errno = saved;
+		call_program_handler(sig, si, uc, old);
+		return;
+	}
+	/* SIG_IGN of a signal sent by someone: ignored, as before the trace; our handler stays. A fault
+	 * with SIG_IGN kills the process (the kernel forces the default action), so it is a crash. */
+	if (!(old->sa_flags & SA_SIGINFO) && old->sa_handler == SIG_IGN && !sync_fault) {
+		errno = saved;
+		return;
+	}
+	sigaction(sig, old, NULL);	/* the next one goes where it used to: SIG_DFL (or SIG_IGN) */
 	if (ltt_read(&ltt_fl.active) && getpid() == ltt_fl.pid) {
 		tid = ltt_flight_tid();
 		lk = ltt_flight_lock(tid, FATAL_LOCK_NS);
@@ -105,9 +149,12 @@ static void on_fatal_signal(int sig, siginfo_t *si, void *uc)
 			ltt_flight_unlock();
 	}
 	errno = saved;
-	/* Pending until this handler returns (the signal is blocked in it), then delivered with the
-	 * previous disposition; a fault would also recur when the instruction is restarted. */
-	raise(sig);
+	/* A fault of this thread: returning restarts the instruction, which faults again and now gets
+	 * the default action with its real siginfo (core dump, status). A signal sent by raise(),
+	 * abort() or kill(): sent again, pending until this handler returns (the signal is blocked in
+	 * it), then delivered with the default disposition. */
+	if (!sync_fault)
+		raise(sig);
 }
 
 void ltt_flight_signals_install(void)

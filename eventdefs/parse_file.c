@@ -4,9 +4,12 @@
  * pre-pass refuses declarations, so no entity can be defined at all.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -162,12 +165,33 @@ int ltt_eventdefs_parse_file(const char *path, struct ltt_eventdefs **out, char 
 	FILE *f;
 	char *buf = NULL;
 	size_t len = 0, cap = 0, n;
-	int r;
+	struct stat st;
+	int r, fd;
 
 	*out = NULL;
-	f = fopen(path, "rb");
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer; then only regular files are read. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		r = -errno;
+		if (fd >= 0)
+			close(fd);
+		eventdefs_error(err, errlen, path, 0, "cannot open: %s", strerror(-r));
+		return r;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		eventdefs_error(err, errlen, path, 0, "cannot read: %s", strerror(EISDIR));
+		return -EISDIR;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		eventdefs_error(err, errlen, path, 0, "not a regular file");
+		return -EINVAL;
+	}
+	f = fdopen(fd, "rb");
 	if (!f) {
 		r = -errno;
+		close(fd);
 		eventdefs_error(err, errlen, path, 0, "cannot open: %s", strerror(-r));
 		return r;
 	}

@@ -1,7 +1,9 @@
 /* info/bookmarks.xml (doc/format.md section 11): user annotations of time intervals, kept as read. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <libxml/parser.h>
@@ -119,11 +121,24 @@ int rd_bookmarks_load(struct trace *t)
 	xmlDocPtr doc;
 	xmlNodePtr root;
 	size_t n = 0;
+	struct stat st;
+	int fd;
 
 	snprintf(path, sizeof(path), "%s/info/bookmarks.xml", t->dir);
-	if (access(path, F_OK))
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);	/* a FIFO must not block */
+	if (fd < 0) {
+		if (errno != ENOENT)
+			rd_problem(t->reader, t, "info/bookmarks.xml", -1, 0, "%s; bookmarks ignored",
+				   strerror(errno));
 		return 0;
-	doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		rd_problem(t->reader, t, "info/bookmarks.xml", -1, 0, "not a regular file; bookmarks ignored");
+		return 0;
+	}
+	doc = xmlReadFd(fd, path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	close(fd);
 	if (!doc) {
 		const xmlError *e = xmlGetLastError();
 

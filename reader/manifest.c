@@ -573,7 +573,7 @@ static int hash_fd(int fd, unsigned char *buf, uint64_t *size, char hex[LTT_SHA2
 /* Reads a whole small file into a malloc'd buffer (at most `max` bytes, else -EFBIG). */
 static int slurp(const char *path, size_t max, char **buf, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
 	ssize_t r;
 	int ret = 0;
@@ -653,7 +653,7 @@ int ltt_manifest_verify_as(const char *trace_dir, const char *label, char *err, 
 		if (l.e[i].kind == LTT_LAYOUT_DIR)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", trace_dir, l.e[i].rel);
-		fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 		ret = fd < 0 ? -errno : hash_fd(fd, buf, &found[nfound].size, found[nfound].sha256);
 		if (fd >= 0)
 			close(fd);

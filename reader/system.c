@@ -13,6 +13,8 @@
 
 #include "reader_internal.h"
 
+#define EFTYPE_NOTREG 4095	/* read_small_file: not a regular file (FIFO, device, directory) */
+
 #define SYSTEM_XML_MAX (1u << 20)
 
 static int add_attr(struct trace *t, const char *name, size_t nlen, const char *value, size_t vlen)
@@ -158,16 +160,22 @@ bad:
 
 static int read_small_file(const char *path, char **out, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);	/* a FIFO must not block */
 	struct stat st;
 	char *buf;
 	ssize_t n;
 
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > SYSTEM_XML_MAX) {
+	if (fstat(fd, &st) < 0) {
+		int e = -errno;
+
 		close(fd);
-		return S_ISREG(st.st_mode) ? -EFBIG : -EINVAL;
+		return e;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size > SYSTEM_XML_MAX) {
+		close(fd);
+		return S_ISREG(st.st_mode) ? -EFBIG : -EFTYPE_NOTREG;
 	}
 	buf = malloc((size_t)st.st_size + 1);
 	if (!buf) {
@@ -215,7 +223,8 @@ int rd_system_load(struct trace *t, char *err, size_t errlen)
 	ret = read_small_file(path, &buf, &len);
 	if (ret) {
 		rd_seterr(err, errlen, "%s/info/system.xml: %s", t->path,
-			  ret == -ENOENT ? "missing (not a trace directory?)" : strerror(-ret));
+			  ret == -ENOENT ? "missing (not a trace directory?)" :
+			  ret == -EFTYPE_NOTREG ? "not a regular file" : strerror(-ret));
 		return ret;
 	}
 	ret = parse_libxml(t, buf, len, &line);

@@ -56,7 +56,7 @@ static int add_tracefile(struct trace *t, const char *sub, const char *name, int
 		return -ENOMEM;
 	}
 	tf->info.name = strdup(rel);
-	fd = open(tf->path, O_RDONLY | O_CLOEXEC);
+	fd = open(tf->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);	/* a FIFO must not block */
 	if (!tf->info.name || fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		int err = !tf->info.name ? -ENOMEM : fd < 0 ? -errno : 0;
 

@@ -1,0 +1,35 @@
+#!/bin/sh
+# Inputs the reader must refuse or survive without hanging: FIFOs and other non-regular files in a
+# trace, bad traces in a set, directories that are not traces. Exact messages and exit statuses.
+set -u
+: "${BUILD:?}" "${SRCDIR:?}" "${LTT:?}"
+G="$SRCDIR/tests/golden/reader"
+MK="$BUILD/tests/progs/mktrace"
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+"$MK" -o good -c 2 -b 4096 -f "$G/types.xml" -s "$G/types.script" || exit 1
+
+fresh() { rm -rf t; cp -r good t; }
+run() {
+	echo "== $1"
+	shift
+	timeout 10 "$LTT" dump "$@" > d.out 2> d.err
+	echo "dump: exit $?, $(wc -l < d.out) events"
+	cat d.err
+	timeout 10 "$LTT" check "$@" > c.out 2> c.err
+	echo "check: exit $?"
+	cat c.out c.err
+}
+
+{
+fresh; rm t/cpu/0; mkfifo t/cpu/0; run "FIFO as a tracefile" t
+fresh; mkfifo t/eventdefs/zz.xml; run "FIFO in eventdefs/" t
+fresh; rm t/info/system.xml; mkfifo t/info/system.xml; run "FIFO as info/system.xml" t
+fresh; mkfifo t/info/bookmarks.xml; run "FIFO as info/bookmarks.xml" t
+} > out.txt 2>&1
+if ! cmp -s out.txt "$G/inputs.txt"; then
+	diff "$G/inputs.txt" out.txt
+	exit 1
+fi
+exit 0

@@ -32,12 +32,9 @@ static int run(int argc, char **argv)
 		ltt_tool_error("check", "no trace given (see ltt check --help)");
 		return 2;
 	}
-	ret = ltt_reader_open(&r, (const char *const *)argv + first, (unsigned)(argc - first), &ropt, err,
-			      sizeof(err));
-	if (ret) {
-		ltt_tool_error("check", "%s", err);
+	ret = reader_tool_open(&tool, &r, argv + first, (unsigned)(argc - first), &ropt);
+	if (ret)
 		return 1;
-	}
 	for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {
 		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
 		char path[4096];
@@ -63,7 +60,7 @@ static int run(int argc, char **argv)
 			       (unsigned long long)b, (unsigned long long)n);
 		}
 	ltt_reader_close(r);
-	return tool.problems || ret < 0 ? 1 : 0;
+	return tool.problems || tool.skipped || ret < 0 ? 1 : 0;
 }
 
 const struct ltt_cmd ltt_cmd_check = {

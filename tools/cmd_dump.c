@@ -193,7 +193,6 @@ static int run(int argc, char **argv)
 	struct ltt_event ev;
 	struct dump_out *out;
 	uint64_t n = 0;
-	char err[1024];
 	int first, ret, status = 0;
 
 	memset(&o, 0, sizeof(o));
@@ -202,12 +201,9 @@ static int run(int argc, char **argv)
 		return 2;
 	if (o.all)
 		ropt.flags |= LTT_READ_BUILTIN;
-	ret = ltt_reader_open(&r, (const char *const *)argv + first, (unsigned)(argc - first), &ropt, err,
-			      sizeof(err));
-	if (ret) {
-		ltt_tool_error("dump", "%s", err);
+	ret = reader_tool_open(&tool, &r, argv + first, (unsigned)(argc - first), &ropt);
+	if (ret)
 		return 1;
-	}
 	if (apply_filters(r, &o)) {
 		ltt_reader_close(r);
 		return 2;
@@ -241,7 +237,7 @@ static int run(int argc, char **argv)
 			ltt_tool_error("dump", "standard output: %s", strerror(-out->error));
 		status = 1;
 	}
-	if (tool.problems)
+	if (tool.problems || tool.skipped)
 		status = 1;
 	free(out);
 	ltt_reader_close(r);

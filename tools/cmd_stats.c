@@ -288,7 +288,6 @@ static int run(int argc, char **argv)
 	struct trace_counts *tc = NULL;
 	struct ltt_reader *r;
 	struct dump_out *out = NULL;
-	char err[1024];
 	int json = 0, c, ret, status = 0;
 
 	optind = 1;
@@ -305,12 +304,9 @@ static int run(int argc, char **argv)
 		ltt_tool_error("stats", "no trace given (see ltt stats --help)");
 		return 2;
 	}
-	ret = ltt_reader_open(&r, (const char *const *)argv + optind, (unsigned)(argc - optind), &ropt, err,
-			      sizeof(err));
-	if (ret) {
-		ltt_tool_error("stats", "%s", err);
+	ret = reader_tool_open(&tool, &r, argv + optind, (unsigned)(argc - optind), &ropt);
+	if (ret)
 		return 1;
-	}
 	tc = calloc(ltt_reader_ntraces(r), sizeof(*tc));
 	out = malloc(sizeof(*out));
 	if (!tc || !out || (ret = count_all(r, tc)) == -ENOMEM) {
@@ -329,7 +325,7 @@ static int run(int argc, char **argv)
 		ltt_tool_error("stats", "standard output: %s", strerror(-out->error));
 		status = 1;
 	}
-	if (ret < 0 || tool.problems)
+	if (ret < 0 || tool.problems || tool.skipped)
 		status = 1;
 out:
 	if (tc)

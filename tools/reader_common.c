@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd.h"
 #include "reader_common.h"
@@ -14,7 +15,87 @@ void reader_tool_problem(void *arg, const struct ltt_problem *p)
 	t->problems++;
 	if (t->silent)
 		return;
-	ltt_tool_error(t->cmd, "%s", ltt_problem_format(p, buf, sizeof(buf)));
+	ltt_problem_format(p, buf, sizeof(buf));
+	if (t->hold) {
+		char **v = realloc(t->held, (t->nheld + 1) * sizeof(*v));
+
+		if (v) {
+			t->held = v;
+			if ((v[t->nheld] = strdup(buf))) {
+				t->nheld++;
+				return;
+			}
+		}
+	}
+	ltt_tool_error(t->cmd, "%s", buf);
+}
+
+/* Prints (print) or drops the problem lines held while opening. */
+static void release_held(struct reader_tool *t, int print)
+{
+	for (size_t i = 0; i < t->nheld; i++) {
+		if (print)
+			ltt_tool_error(t->cmd, "%s", t->held[i]);
+		free(t->held[i]);
+	}
+	free(t->held);
+	t->held = NULL;
+	t->nheld = 0;
+	t->hold = 0;
+}
+
+int reader_tool_open(struct reader_tool *tool, struct ltt_reader **r, char **paths, unsigned npaths,
+		     const struct ltt_reader_options *opt)
+{
+	struct ltt_reader_options quiet = { .flags = opt->flags };
+	const char **good;
+	unsigned ngood = 0;
+	char err[1024];
+	int ret;
+
+	uint64_t problems = tool->problems;
+
+	/* Problems found while opening are held until the whole set opened: when a trace of the set
+	 * fails, the others are opened again, and their problems must not be printed twice. */
+	err[0] = 0;
+	tool->hold = npaths > 1;
+	ret = ltt_reader_open(r, (const char *const *)paths, npaths, opt, err, sizeof(err));
+	release_held(tool, !ret || npaths < 2 || ret == -ENOMEM);
+	if (!ret || npaths < 2 || ret == -ENOMEM) {
+		if (ret)
+			ltt_tool_error(tool->cmd, "%s", *err ? err : strerror(-ret));
+		return ret;
+	}
+	tool->problems = problems;
+	/* Some trace of the set cannot be opened: find which (opening each alone, problems not
+	 * reported), report them, and open the others. */
+	good = calloc(npaths, sizeof(*good));
+	if (!good) {
+		ltt_tool_error(tool->cmd, "out of memory");
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < npaths; i++) {
+		struct ltt_reader *one;
+
+		err[0] = 0;
+		ret = ltt_reader_open(&one, (const char *const *)paths + i, 1, &quiet, err, sizeof(err));
+		if (ret) {
+			ltt_tool_error(tool->cmd, "%s (trace left out)", *err ? err : strerror(-ret));
+			tool->skipped++;
+			continue;
+		}
+		ltt_reader_close(one);
+		good[ngood++] = paths[i];
+	}
+	ret = -ENOENT;
+	if (ngood) {
+		err[0] = 0;
+		ret = ltt_reader_open(r, good, ngood, opt, err, sizeof(err));
+		if (ret)
+			ltt_tool_error(tool->cmd, "%s", *err ? err : strerror(-ret));
+	}
+	free(good);
+	return ret;
 }
 
 int reader_parse_u64(const char *s, uint64_t *out)

@@ -10,7 +10,18 @@ struct reader_tool {
 	const char *cmd;	/* "dump", "stats", "check" */
 	uint64_t problems;
 	int silent;		/* count problems without printing them */
+	unsigned skipped;	/* traces of the set that could not be opened (reported, left out) */
+	int hold;		/* keep problem lines in held[] instead of printing them */
+	char **held;
+	size_t nheld;
 };
+
+/* Opens the trace set of paths; a trace that cannot be opened is reported on one line
+ * ("ltt CMD: ...") and left out, the others are opened (tool->skipped counts those left out, the
+ * command must then exit non-zero). Returns 0, or a negative errno when no trace could be opened
+ * (reported too). */
+int reader_tool_open(struct reader_tool *tool, struct ltt_reader **r, char **paths, unsigned npaths,
+		     const struct ltt_reader_options *opt);
 
 /* Problem callback: prints "ltt CMD: TRACE/FILE: offset N: what" on stderr. arg is a reader_tool. */
 void reader_tool_problem(void *arg, const struct ltt_problem *p);

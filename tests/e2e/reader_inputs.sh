@@ -27,6 +27,12 @@ fresh; rm t/cpu/0; mkfifo t/cpu/0; run "FIFO as a tracefile" t
 fresh; mkfifo t/eventdefs/zz.xml; run "FIFO in eventdefs/" t
 fresh; rm t/info/system.xml; mkfifo t/info/system.xml; run "FIFO as info/system.xml" t
 fresh; mkfifo t/info/bookmarks.xml; run "FIFO as info/bookmarks.xml" t
+fresh; printf '<system\n' > t/info/system.xml; mkdir -p none
+run "bad traces in a set: the good one is still read" good t none nosuch
+timeout 10 "$LTT" stats good t > s.out 2> s.err
+echo "stats: exit $?, $(grep -c '^trace ' s.out) traces"
+cat s.err
+run "no good trace in the set" t nosuch
 } > out.txt 2>&1
 if ! cmp -s out.txt "$G/inputs.txt"; then
 	diff "$G/inputs.txt" out.txt

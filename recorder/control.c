@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -170,7 +171,7 @@ static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	size_t bs = opt->block_size ? opt->block_size : DEFAULT_BLOCK_SIZE;
 	unsigned blocks = opt->blocks ? opt->blocks : DEFAULT_BLOCKS;
-	int rc, shm_fd;
+	int rc, shm_fd, created = 0, mapped_file;
 	char abs_path[PATH_MAX];
 
 	if (ltt_cur.rg)
@@ -188,18 +189,21 @@ static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
 	g.block_size = (uint32_t)bs;
 	g.blocks = blocks;
 	g.flags = opt->mode == LTT_MODE_FLIGHT ? LTT_REGION_OVERWRITE : 0;
-	rc = ltt_tracedir_make(opt->path, ltt_cur.path, sizeof(ltt_cur.path));
+	/* Every setting is checked before anything is created (flight mode: LTT_SNAPSHOT_SIGNAL,
+	 * LTT_SNAPSHOT_AT_EXIT, and the rings' file under LTT_SHM_DIR, recorder/flight_control.c);
+	 * whatever a failed start created is removed (`fail`). */
+	shm_fd = opt->mode == LTT_MODE_FLIGHT ? ltt_flight_prepare(opt, &g, why, whylen) : -1;
+	if (shm_fd < -1)
+		return shm_fd;
+	mapped_file = shm_fd >= 0;
+	rc = ltt_tracedir_make(opt->path, ltt_cur.path, sizeof(ltt_cur.path), &created);
 	if (rc) {
 		snprintf(why, whylen, "%s: %s", opt->path ? opt->path : "(null)", strerror(-rc));
-		return rc;
+		goto fail;
 	}
 	/* Absolute, so that a program that changes directory still writes its trace there. */
 	if (realpath(ltt_cur.path, abs_path))
 		snprintf(ltt_cur.path, sizeof(ltt_cur.path), "%s", abs_path);
-	/* flight mode: settings, and the rings' file under LTT_SHM_DIR (recorder/flight_control.c) */
-	shm_fd = opt->mode == LTT_MODE_FLIGHT ? ltt_flight_prepare(opt, &g, why, whylen) : -1;
-	if (shm_fd < -1)
-		return shm_fd;
 	if (shm_fd < 0 && spare && spare->ncpu == g.ncpu && spare->block_size == g.block_size &&
 	    spare->blocks == g.blocks) {
 		rg = spare;
@@ -209,7 +213,7 @@ static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
 		rc = ltt_region_create(&rg, &g, shm_fd);
 		if (rc) {
 			snprintf(why, whylen, "ring buffers of %zu bytes: %s", ltt_region_size(&g), strerror(-rc));
-			return rc;
+			goto fail;
 		}
 	}
 	ltt_cur.mode = opt->mode;
@@ -225,15 +229,22 @@ static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
 	rc = ltt_tracedir_system_xml(&ltt_cur);
 	/* Flight mode does no I/O while recording (snapshots write the rings, control rings
 	 * included: they never wrap, see recorder/snapshot.c); discard mode runs the consumer. */
-	if (!rc && opt->mode == LTT_MODE_FLIGHT)
+	if (!rc && opt->mode == LTT_MODE_FLIGHT) {
 		rc = ltt_flight_start(&ltt_cur, shm_fd);
-	else if (!rc)
+		shm_fd = -1;	/* the file is ltt_flight_start()'s now: it removed it if it failed */
+	} else if (!rc) {
 		rc = ltt_consumer_start(&ltt_cur);
+	}
 	if (rc) {
 		snprintf(why, whylen, "%s: %s", ltt_cur.path, strerror(-rc));
 		ltt_cur.rg = NULL;
-		spare = rg;
-		return rc;
+		/* a region mapped from the rings' file is not reused (it goes with the file); it was
+		 * never published, so nobody holds a pointer to it */
+		if (mapped_file)
+			munmap(rg, rg->size);
+		else
+			spare = rg;
+		goto fail;
 	}
 	/* Release: the region and clock are initialised before writers can see them; pairs with the
 	 * acquire loads in ltt_event_reserve() (and ltt_is_recording()). */
@@ -254,6 +265,12 @@ static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
 	if (!atfork_done++)
 		pthread_atfork(fork_prepare, fork_parent, fork_child);
 	return 0;
+fail:
+	ltt_flight_unprepare(shm_fd);
+	if (created)
+		ltt_tracedir_remove(ltt_cur.path);
+	ltt_cur.path[0] = 0;
+	return rc;
 }
 
 int ltt_start(const struct ltt_options *opt)

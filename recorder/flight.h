@@ -38,8 +38,12 @@ extern struct ltt_flight ltt_fl;
  * that cannot be made. */
 int ltt_flight_prepare(const struct ltt_options *opt, const struct ltt_region_geom *g, char *why,
 		       size_t whylen);
+/* Undoes ltt_flight_prepare() for a start that failed before ltt_flight_start(): closes and removes
+ * the rings' file (shm_fd < 0: nothing). */
+void ltt_flight_unprepare(int shm_fd);
 /* After info/system.xml is written: prepares snapshots, installs the signal handlers, writes the
- * recovery metadata into the file. shm_fd is what ltt_flight_shm_create returned. */
+ * recovery metadata into the file. shm_fd is what ltt_flight_prepare returned; on failure the file
+ * is closed and removed. */
 int ltt_flight_start(const struct ltt_trace_state *t, int shm_fd);
 /* From ltt_stop() once the rings are closed: the snapshot at exit, handlers restored, file removed. */
 void ltt_flight_stop(void);

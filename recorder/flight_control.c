@@ -95,6 +95,16 @@ int ltt_flight_prepare(const struct ltt_options *opt, const struct ltt_region_ge
 	return fd;
 }
 
+void ltt_flight_unprepare(int shm_fd)
+{
+	if (shm_fd < 0)
+		return;
+	close(shm_fd);
+	if (ltt_fl.shm_path[0])
+		unlink(ltt_fl.shm_path);
+	ltt_fl.shm_path[0] = 0;
+}
+
 /* Reads the whole file at path into a new NUL-terminated buffer. */
 static char *read_file(const char *path, size_t *len)
 {
@@ -143,13 +153,17 @@ int ltt_flight_start(const struct ltt_trace_state *t, int shm_fd)
 
 	snprintf(p, sizeof(p), "%s/info/system.xml", t->path);
 	sys = read_file(p, &len);
-	if (!sys)
-		return -errno ? -errno : -EIO;
+	if (!sys) {
+		rc = errno ? -errno : -EIO;
+		ltt_flight_unprepare(shm_fd);
+		return rc;
+	}
 	/* ltt_snapshot="N" goes just before the '>' that ends <system ...'s attributes (values are
 	 * escaped, so the first '>' is that one). */
 	cut = strchr(sys, '>');
 	if (!cut) {
 		free(sys);
+		ltt_flight_unprepare(shm_fd);
 		return -EINVAL;
 	}
 	free(ltt_fl.sys_head);
@@ -161,8 +175,10 @@ int ltt_flight_start(const struct ltt_trace_state *t, int shm_fd)
 	ltt_fl.sys_tail_len = len - ltt_fl.sys_head_len;
 	ltt_fl.scratch[0] = malloc(t->block_size);
 	ltt_fl.scratch[1] = malloc(t->block_size);
-	if (!ltt_fl.scratch[0] || !ltt_fl.scratch[1])
+	if (!ltt_fl.scratch[0] || !ltt_fl.scratch[1]) {
+		ltt_flight_unprepare(shm_fd);
 		return -ENOMEM;
+	}
 	snprintf(ltt_fl.path, sizeof(ltt_fl.path), "%s", t->path);
 	ltt_fl.rg = t->rg;
 	ltt_fl.ncpu = t->ncpu;

@@ -1,6 +1,7 @@
 /* recorder/tracedir.c: the trace directory: its name, info/system.xml, eventdefs/ files
  * (doc/format.md sections 1 and 3). */
 #include <errno.h>
+#include <ftw.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +62,32 @@ static int make_sub(const char *dir)
 	return 0;
 }
 
-int ltt_tracedir_make(const char *path, char *out, size_t outlen)
+/* Removes a trace directory made by ltt_tracedir_make() for a start that failed: the files libltt
+ * writes in it (eventdefs/, info/, control/, cpu/) and the directory itself; nothing else (a file the
+ * user put there stays, and so does the directory then). */
+static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	if (flag == FTW_DP)
+		rmdir(p);
+	else if (flag == FTW_F || flag == FTW_SL)
+		unlink(p);
+	return 0;
+}
+
+void ltt_tracedir_remove(const char *dir)
+{
+	static const char *const subs[] = { "eventdefs", "info", "control", "cpu" };
+	char p[PATH_MAX];
+
+	for (unsigned i = 0; i < 4; i++)
+		if ((size_t)snprintf(p, sizeof(p), "%s/%s", dir, subs[i]) < sizeof(p))
+			nftw(p, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	rmdir(dir);
+}
+
+int ltt_tracedir_make(const char *path, char *out, size_t outlen, int *created)
 {
 	struct stat st;
 	char prog[64], stamp[32];
@@ -69,6 +95,7 @@ int ltt_tracedir_make(const char *path, char *out, size_t outlen)
 	struct tm tm;
 	int rc;
 
+	*created = 0;
 	if (!path || !*path)
 		return -EINVAL;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -90,8 +117,10 @@ int ltt_tracedir_make(const char *path, char *out, size_t outlen)
 							     (int)getpid(), stamp, i);
 			if (n >= outlen)
 				return -ENAMETOOLONG;
-			if (mkdir(out, 0777) == 0)
+			if (mkdir(out, 0777) == 0) {
+				*created = 1;
 				return make_sub(out);
+			}
 			if (errno != EEXIST)
 				return -errno;
 		}
@@ -102,7 +131,9 @@ int ltt_tracedir_make(const char *path, char *out, size_t outlen)
 	rc = mkdirs(out);
 	if (rc)
 		return rc;
-	if (mkdir(out, 0777) && errno != EEXIST)
+	if (mkdir(out, 0777) == 0)
+		*created = 1;
+	else if (errno != EEXIST)
 		return -errno;
 	return make_sub(out);
 }

@@ -1,5 +1,6 @@
 /* ltt check: validates traces completely and prints every problem with its file and offset
  * (doc/cli.md); exit status 0 only for a clean trace. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,69 @@
 #include "../reader/archive.h"
 #include "cmd.h"
 #include "reader_common.h"
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A trace without tracefiles: one line, naming the snapshot-NNNN/ subdirectories of a flight-recorder
+ * trace directory as a hint. */
+static void no_tracefiles(const struct ltt_trace_info *t)
+{
+	char *names[5];
+	size_t n = 0, more = 0;
+	struct dirent *de;
+	DIR *d = opendir(t->dir);
+
+	while (d && (de = readdir(d))) {
+		const char *s = de->d_name + 9;
+
+		if (strncmp(de->d_name, "snapshot-", 9) || !*s || strspn(s, "0123456789") != strlen(s))
+			continue;
+		if (n < 5 && (names[n] = strdup(de->d_name)))
+			n++;
+		else
+			more++;
+	}
+	if (d)
+		closedir(d);
+	qsort(names, n, sizeof(*names), cmp_str);
+	if (!n) {
+		ltt_tool_error("check", "%s: no tracefiles (no control/ or cpu/ files: not a trace?)", t->path);
+		return;
+	}
+	fprintf(stderr, "ltt check: %s: no tracefiles; snapshots:", t->path);
+	for (size_t i = 0; i < n; i++) {
+		if (i < 4)
+			fprintf(stderr, " %s/%s", t->path, names[i]);
+		free(names[i]);
+	}
+	fprintf(stderr, "%s\n", n + more > 4 ? " ..." : "");
+}
+
+/* What a trace must hold beyond what the reader needs (doc/format.md section 1); 0 or problems. */
+static unsigned check_layout(const struct ltt_trace_info *t)
+{
+	static const char *const control[] = { "control/facilities", "control/processes",
+						"control/interrupts" };
+	unsigned problems = 0;
+	char path[4096];
+
+	if (!t->ntracefiles) {
+		no_tracefiles(t);
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof(control) / sizeof(*control); i++) {
+		snprintf(path, sizeof(path), "%s/%s", t->dir, control[i]);
+		if (access(path, F_OK) && errno == ENOENT) {
+			ltt_tool_error("check", "%s/%s: missing (ltt always writes it, doc/format.md section 1)",
+				       t->path, control[i]);
+			problems++;
+		}
+	}
+	return problems;
+}
 
 static int run(int argc, char **argv)
 {
@@ -39,6 +103,7 @@ static int run(int argc, char **argv)
 		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
 		char path[4096];
 
+		tool.problems += check_layout(t);
 		snprintf(path, sizeof(path), "%s/info/manifest.xml", t->dir);
 		if (!access(path, F_OK) && ltt_manifest_verify_as(t->dir, t->path, err, sizeof(err))) {
 			ltt_tool_error("check", "%s", err);	/* "TRACE/cpu/1: ...", TRACE as given */
@@ -69,8 +134,9 @@ const struct ltt_cmd ltt_cmd_check = {
 	.usage =
 	"usage: ltt check [-q] TRACE...\n"
 	"\n"
-	"Validates everything in the traces: info/system.xml, the facilities (each facility_load against\n"
-	"eventdefs/, checksums), every block (trailer, block_start, block_end, block_id sequence, zero\n"
+	"Validates everything in the traces: info/system.xml, the layout (at least one tracefile;\n"
+	"control/facilities, control/processes, control/interrupts present), the facilities (each\n"
+	"facility_load against eventdefs/, checksums), every block (trailer, block_start, block_end, block_id sequence, zero\n"
 	"fill), every event (known id, size within the block, strings, sequences, union codes), time\n"
 	"monotonicity, and the manifest of packed traces. Prints each problem on stderr as\n"
 	"'ltt check: TRACE/FILE: offset N: what', and one 'TRACE: ok (...)' line per clean trace on\n"

@@ -33,6 +33,12 @@ timeout 10 "$LTT" stats good t > s.out 2> s.err
 echo "stats: exit $?, $(grep -c '^trace ' s.out) traces"
 cat s.err
 run "no good trace in the set" t nosuch
+fresh; rm -r t/cpu t/control; cp -r good t/snapshot-0001; cp -r good t/snapshot-0002
+run "flight-recorder top directory: no tracefiles, snapshots" t
+fresh; rm -r t/cpu t/control; run "no tracefiles at all" t
+fresh; rm t/control/processes; run "control/processes missing" t
+fresh; rm t/control/interrupts t/control/processes; : > t/control/facilities
+run "control/interrupts and processes missing, facilities empty" t
 } > out.txt 2>&1
 if ! cmp -s out.txt "$G/inputs.txt"; then
 	diff "$G/inputs.txt" out.txt

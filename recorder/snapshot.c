@@ -195,6 +195,48 @@ static void out_trailing_summary(struct out *o, char *scratch, uint32_t bs, uint
 	out_summary(o, scratch, bs, next, blocks, events);
 }
 
+/* Drops not yet reported in any block of r (its lost[] counters, read without being taken: the ring's
+ * next opener still reports them in the ring, so a later snapshot shows them again until then, and a
+ * snapshot never shows one twice). Writes them as one last block of the tracefile (doc/format.md
+ * section 7: block_start, one events_lost per non-zero cause, block_end), with block_id the ring's next
+ * sequence number; blocks still to count (pend_*) go in a summary block before it. Returns 1 if the
+ * block was written. Called after every block of the snapshot is copied: the openers of those blocks
+ * took their counts before committing them, so nothing is counted both in a block and here. */
+static int out_lost(struct out *o, const struct ltt_ring *r, char *scratch, uint64_t block_id,
+		    uint64_t pend_blocks, uint64_t pend_events)
+{
+	uint32_t bs = r->block_size, pos = LTT_BLOCK_MARK_SIZE;
+	char head[LTT_BLOCK_MARK_SIZE + LTT_LOST_CAUSES * LTT_LOST_RECORD_SIZE];
+	uint64_t c = cycles_after_loads();
+	int any = 0;
+
+	ltt_block_mark(head, LTT_B_BLOCK_START, c, (uint32_t)block_id);
+	for (unsigned i = 0; i < LTT_LOST_CAUSES; i++) {
+		uint64_t n = ltt_read(&r->lost[i]);
+		uint16_t id = LTT_B_EVENTS_LOST;
+		uint32_t t = (uint32_t)c;
+
+		if (!n)
+			continue;
+		memcpy(head + pos, &id, 2);
+		memcpy(head + pos + 2, &t, 4);
+		memcpy(head + pos + 6, &n, 8);
+		head[pos + 14] = (char)i;
+		pos += LTT_LOST_RECORD_SIZE;
+		any = 1;
+	}
+	if (!any)
+		return 0;
+	if (pend_blocks)
+		out_summary(o, scratch, bs, head, pend_blocks, pend_events);
+	memset(scratch, 0, bs);
+	memcpy(scratch, head, pos);
+	ltt_block_mark(scratch + pos, LTT_B_BLOCK_END, c, (uint32_t)block_id);
+	memcpy(scratch + bs - 4, &pos, 4);
+	out_block(o, scratch, bs);
+	return 1;
+}
+
 /* ---- CPU rings ------------------------------------------------------------------------------------- */
 
 static void copy_cpu_ring(struct out *o, struct ltt_ring *r, char *scratch, uint64_t deadline)
@@ -237,6 +279,8 @@ static void copy_cpu_ring(struct out *o, struct ltt_ring *r, char *scratch, uint
 		ltt_smp_mb();
 		ltt_set(&r->snap_hold, seq + 2);
 	}
+	if (out_lost(o, r, scratch, end, pend_blocks, pend_events))
+		pend_blocks = 0;
 	if (pend_blocks)
 		out_trailing_summary(o, scratch, bs, pend_blocks, pend_events);
 	/* F3 for the last block: done reading before openers may overwrite it (slot_free()'s load). */
@@ -302,6 +346,8 @@ static void copy_control_ring(struct out *o, struct ltt_ring *r, char *scratch, 
 		memcpy(scratch + bs - 4, &(uint32_t){ (uint32_t)pos }, 4);
 		out_block(o, scratch, bs);
 	}
+	if (out_lost(o, r, scratch, pos ? seq + 1 : seq, pend_blocks, pend_events))
+		pend_blocks = 0;
 	if (pend_blocks)
 		out_trailing_summary(o, scratch, bs, pend_blocks, pend_events);
 }

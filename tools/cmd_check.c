@@ -2,6 +2,7 @@
  * (doc/cli.md); exit status 0 only for a clean trace. */
 #include <dirent.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,13 +86,24 @@ static int run(int argc, char **argv)
 	struct ltt_reader *r;
 	struct ltt_event ev;
 	uint64_t events = 0;
+	static const struct option lo[] = {
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 },
+	};
 	char err[1024];
-	int ret, quiet = 0, first = 1;
+	int ret, quiet = 0, first, c;
 
-	if (argc > 1 && (!strcmp(argv[1], "-q") || !strcmp(argv[1], "--quiet"))) {
-		quiet = 1;
-		first = 2;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "q", lo, NULL)) != -1) {
+		if (c == 'q') {
+			quiet = 1;
+			continue;
+		}
+		ltt_tool_error("check", "unknown option '%s' (see ltt check --help)", argv[optind - 1]);
+		return 2;
 	}
+	first = optind;
 	if (first >= argc) {
 		ltt_tool_error("check", "no trace given (see ltt check --help)");
 		return 2;
@@ -125,6 +137,10 @@ static int run(int argc, char **argv)
 			       (unsigned long long)b, (unsigned long long)n);
 		}
 	ltt_reader_close(r);
+	if (fflush(stdout) || ferror(stdout)) {
+		ltt_tool_error("check", "standard output: %s", strerror(errno ? errno : EIO));
+		return 1;
+	}
 	return tool.problems || tool.skipped || ret < 0 ? 1 : 0;
 }
 
@@ -136,9 +152,9 @@ const struct ltt_cmd ltt_cmd_check = {
 	"\n"
 	"Validates everything in the traces: info/system.xml, the layout (at least one tracefile;\n"
 	"control/facilities, control/processes, control/interrupts present), the facilities (each\n"
-	"facility_load against eventdefs/, checksums), every block (trailer, block_start, block_end, block_id sequence, zero\n"
-	"fill), every event (known id, size within the block, strings, sequences, union codes), time\n"
-	"monotonicity, and the manifest of packed traces. Prints each problem on stderr as\n"
+	"facility_load against eventdefs/, checksums), every block (trailer, block_start, block_end,\n"
+	"block_id sequence, zero fill), every event (known id, size within the block, strings,\n"
+	"sequences, union codes), time monotonicity, and the manifest of packed traces. Prints each problem on stderr as\n"
 	"'ltt check: TRACE/FILE: offset N: what', and one 'TRACE: ok (...)' line per clean trace on\n"
 	"stdout (not with -q). Exit status: 0 when every trace is clean, 1 otherwise.\n",
 	.run = run,

@@ -1,4 +1,5 @@
 /* ltt: the command-line tool; dispatches to the subcommands of tools/cmd_*.c. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -41,6 +42,16 @@ static void usage(FILE *out)
 		fprintf(out, "  %-12s %s\n", cmds[i]->name, cmds[i]->summary);
 }
 
+/* Exit status after printing to stdout: 1 with a message when it could not be written. */
+static int stdout_status(const char *cmd)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "ltt %s: standard output: %s\n", cmd, strerror(errno ? errno : EIO));
+		return 1;
+	}
+	return 0;
+}
+
 static const struct ltt_cmd *find(const char *name)
 {
 	for (size_t i = 0; cmds[i]; i++)
@@ -58,16 +69,27 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		if (argc > 2 && (c = find(argv[2]))) {
-			fputs(c->usage, stdout);
-			return 0;
+		if (argc > 3) {
+			fprintf(stderr, "ltt help: %s: one command at most (see ltt help)\n", argv[3]);
+			return 2;
 		}
-		usage(stdout);
-		return 0;
+		if (argc > 2 && !(c = find(argv[2]))) {
+			fprintf(stderr, "ltt help: unknown command '%s' (see ltt help)\n", argv[2]);
+			return 2;
+		}
+		if (argc > 2)
+			fputs(c->usage, stdout);
+		else
+			usage(stdout);
+		return stdout_status("help");
 	}
-	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+	if (!strcmp(argv[1], "--version")) {
+		if (argc > 2) {
+			fprintf(stderr, "ltt: --version takes no argument ('%s')\n", argv[2]);
+			return 2;
+		}
 		printf("ltt %s\n", LTT_VERSION);
-		return 0;
+		return stdout_status("version");
 	}
 	c = find(argv[1]);
 	if (!c) {
@@ -77,7 +99,7 @@ int main(int argc, char **argv)
 	}
 	if (ltt_tool_wants_help(argc - 1, argv + 1)) {
 		fputs(c->usage, stdout);
-		return 0;
+		return stdout_status(c->name);
 	}
 	return c->run(argc - 1, argv + 1);
 }

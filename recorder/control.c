@@ -196,7 +196,8 @@ static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
 	if (shm_fd < -1)
 		return shm_fd;
 	mapped_file = shm_fd >= 0;
-	rc = ltt_tracedir_make(opt->path, ltt_cur.path, sizeof(ltt_cur.path), &created);
+	rc = ltt_tracedir_make(opt->path, ltt_cur.path, sizeof(ltt_cur.path),
+			       opt->mode == LTT_MODE_FLIGHT, &created);
 	if (rc) {
 		snprintf(why, whylen, "%s: %s", opt->path ? opt->path : "(null)", strerror(-rc));
 		goto fail;

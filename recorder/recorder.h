@@ -45,9 +45,10 @@ struct ltt_ring *ltt_event_ring(struct ltt_region *rg, const struct ltt_facility
 				unsigned flags);
 
 /* tracedir.c */
-/* Makes the trace directory for LTT_TRACE=path into out; *created: the directory out was made here
+/* Makes the trace directory for LTT_TRACE=path into out (flight: eventdefs/ and info/ only, the
+ * tracefiles go in its snapshot-NNNN/ directories); *created: the directory out was made here
  * (a failed start removes it with ltt_tracedir_remove(), which removes only what libltt writes). */
-int ltt_tracedir_make(const char *path, char *out, size_t outlen, int *created);
+int ltt_tracedir_make(const char *path, char *out, size_t outlen, int flight, int *created);
 void ltt_tracedir_remove(const char *dir);
 int ltt_tracedir_system_xml(const struct ltt_trace_state *t);
 int ltt_tracedir_facility_xml(const char *dir, const struct ltt_facility *fac);

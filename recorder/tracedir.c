@@ -48,12 +48,14 @@ static int program_name(char *buf, size_t n)
 	return 0;
 }
 
-static int make_sub(const char *dir)
+/* flight: only eventdefs/ and info/ (snapshots read them; the tracefiles are in the snapshot-NNNN/
+ * directories, so the top-level directory has no control/ or cpu/ to look like an empty trace) */
+static int make_sub(const char *dir, int flight)
 {
 	static const char *const subs[] = { "eventdefs", "info", "control", "cpu" };
 	char p[PATH_MAX];
 
-	for (unsigned i = 0; i < 4; i++) {
+	for (unsigned i = 0; i < (flight ? 2u : 4u); i++) {
 		if ((size_t)snprintf(p, sizeof(p), "%s/%s", dir, subs[i]) >= sizeof(p))
 			return -ENAMETOOLONG;
 		if (mkdir(p, 0777) && errno != EEXIST)
@@ -87,7 +89,7 @@ void ltt_tracedir_remove(const char *dir)
 	rmdir(dir);
 }
 
-int ltt_tracedir_make(const char *path, char *out, size_t outlen, int *created)
+int ltt_tracedir_make(const char *path, char *out, size_t outlen, int flight, int *created)
 {
 	struct stat st;
 	char prog[64], stamp[32];
@@ -119,7 +121,7 @@ int ltt_tracedir_make(const char *path, char *out, size_t outlen, int *created)
 				return -ENAMETOOLONG;
 			if (mkdir(out, 0777) == 0) {
 				*created = 1;
-				return make_sub(out);
+				return make_sub(out, flight);
 			}
 			if (errno != EEXIST)
 				return -errno;
@@ -135,7 +137,7 @@ int ltt_tracedir_make(const char *path, char *out, size_t outlen, int *created)
 		*created = 1;
 	else if (errno != EEXIST)
 		return -errno;
-	return make_sub(out);
+	return make_sub(out, flight);
 }
 
 /* Writes s XML-escaped. */

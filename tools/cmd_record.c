@@ -1,5 +1,6 @@
 /* ltt record: runs a program linked with libltt with LTT_TRACE and friends set, and prints where its
  * trace (and those of processes it started) went (doc/recorder.md). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -27,6 +28,48 @@ static int pow2_in(const char *s, unsigned long long lo, unsigned long long hi)
 	else if (*end == 'm' || *end == 'M')
 		v <<= 20, end++;
 	return !*end && v >= lo && v <= hi && !(v & (v - 1));
+}
+
+/* A flight-recorder trace (ltt_mode="flight" in its info/system.xml): its data is in snapshot-NNNN/. */
+static int is_flight(const char *dir)
+{
+	char p[4200], buf[8192];
+	size_t n;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/info/system.xml", dir);
+	f = fopen(p, "r");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	return strstr(buf, "ltt_mode=\"flight\"") != NULL;
+}
+
+static int snap_filter(const struct dirent *d)
+{
+	return !strncmp(d->d_name, "snapshot-", 9) && d->d_name[9] >= '0' && d->d_name[9] <= '9';
+}
+
+/* Prints each snapshot of the flight trace dir (each a trace), in the order taken. */
+static void print_snapshots(const char *dir)
+{
+	struct dirent **e = NULL;
+	int n = scandir(dir, &e, snap_filter, versionsort), shown = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (strstr(e[i]->d_name, ".part"))
+			printf("ltt record: incomplete snapshot (cut short) %s/%s\n", dir, e[i]->d_name);
+		else
+			printf("ltt record: snapshot written to %s/%s\n", dir, e[i]->d_name);
+		shown++;
+		free(e[i]);
+	}
+	free(e);
+	if (!shown)
+		printf("ltt record: flight trace %s: no snapshot taken (none at exit with "
+		       "LTT_SNAPSHOT_AT_EXIT=0, or the program was killed)\n", dir);
 }
 
 static int run(int argc, char **argv)
@@ -116,7 +159,10 @@ static int run(int argc, char **argv)
 	f = fopen(report, "r");
 	while (f && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = 0;
-		printf("ltt record: trace written to %s\n", line);
+		if (is_flight(line))
+			print_snapshots(line);
+		else
+			printf("ltt record: trace written to %s\n", line);
 		found++;
 	}
 	if (f)
@@ -137,6 +183,7 @@ const struct ltt_cmd ltt_cmd_record = {
 		 "Runs PROGRAM with LTT_TRACE=DIR (default ./ltt-traces, created if missing) and LTT_MODE,\n"
 		 "LTT_BLOCK_SIZE, LTT_BLOCKS set from the options, then prints where each trace went: with DIR an\n"
 		 "existing directory, every traced process writes DIR/PROGRAM-PID-TIME; otherwise DIR is the trace.\n"
+		 "In flight mode each snapshot is a trace of its own, DIR/snapshot-NNNN: those are printed.\n"
 		 "Exits with the program's status (128 + signal if it was killed).\n"
 		 "\n"
 		 "  -o, --output DIR      where traces go\n"

@@ -151,6 +151,15 @@ static int run(int argc, char **argv)
 	       "%llu blocks (%llu events) overwritten before\n", out, (unsigned long long)st.blocks,
 	       (unsigned long long)st.salvaged, (unsigned long long)st.torn,
 	       (unsigned long long)st.overwritten_blocks, (unsigned long long)st.overwritten_events);
+	/* Something could not be recovered (damage, not the torn events of a kill): the trace written
+	 * is incomplete, and the status says so (doc/flight-recorder.md). */
+	if (st.lost_facilities || st.unreadable_blocks) {
+		fflush(stdout);
+		ltt_tool_error("recover", "%s: incomplete: %llu facility problems (their events are not "
+			       "decoded), %llu damaged blocks left out", out,
+			       (unsigned long long)st.lost_facilities, (unsigned long long)st.unreadable_blocks);
+		return 1;
+	}
 	return 0;
 }
 

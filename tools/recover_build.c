@@ -232,6 +232,7 @@ static int read_records(struct rb *b, const char *out)
 			if (ltt_eventdefs_parse_mem(p + nlen + 1, h.len - nlen - 1, p, &defs, perr, sizeof(perr))) {
 				fprintf(stderr, "ltt recover: offset %llu: facility %s does not parse (%s); its "
 					"events are not recovered\n", (unsigned long long)off, p, perr);
+				b->st->lost_facilities++;
 			} else if (defs->n_facilities) {
 				f = &defs->facilities[0];
 				snprintf(fname, sizeof(fname), "eventdefs/%s.xml", p);
@@ -313,6 +314,7 @@ static void place_load(struct rb *b, const char *p, size_t size)
 	const struct ltt_facility_desc *f = find_facility(b, name, sum);
 
 	if (!f) {
+		b->st->lost_facilities++;
 		if (name[0] && b->warned++ < 8)
 			fprintf(stderr, "ltt recover: facility %s (checksum 0x%08x) has no XML in the file; its "
 				"events are not recovered\n", name, sum);

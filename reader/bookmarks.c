@@ -127,6 +127,8 @@ int rd_bookmarks_load(struct trace *t)
 	snprintf(path, sizeof(path), "%s/info/bookmarks.xml", t->dir);
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);	/* a FIFO must not block */
 	if (fd < 0) {
+		if (rd_resource_error(-errno))
+			return -errno;
 		if (errno != ENOENT)
 			rd_problem(t->reader, t, "info/bookmarks.xml", -1, 0, "%s; bookmarks ignored",
 				   strerror(errno));

@@ -156,7 +156,7 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* Parses every eventdefs/NAME.xml; files that fail are reported and skipped. */
-static int load_eventdefs(struct trace *t)
+static int load_eventdefs(struct trace *t, char *err, size_t errlen)
 {
 	char path[4096], **names = NULL;
 	size_t n = 0;
@@ -167,6 +167,11 @@ static int load_eventdefs(struct trace *t)
 	snprintf(path, sizeof(path), "%s/eventdefs", t->dir);
 	d = opendir(path);
 	if (!d) {
+		if (rd_resource_error(-errno)) {
+			ret = -errno;
+			rd_seterr(err, errlen, "%s/eventdefs: %s", t->path, strerror(-ret));
+			return ret;
+		}
 		rd_problem(t->reader, t, "eventdefs", -1, 0, "cannot open the directory: %s", strerror(errno));
 		return 0;
 	}
@@ -190,14 +195,20 @@ static int load_eventdefs(struct trace *t)
 		qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n && !ret; i++) {
 		struct ltt_eventdefs *defs = NULL, **dd;
-		char err[512], rel[300];
+		char perr[512], rel[300];
+		int pret;
 
 		snprintf(path, sizeof(path), "%s/eventdefs/%s", t->dir, names[i]);
 		snprintf(rel, sizeof(rel), "eventdefs/%s", names[i]);
-		if (ltt_eventdefs_parse_file(path, &defs, err, sizeof(err))) {
-			const char *msg = strstr(err, ".xml:");
+		if ((pret = ltt_eventdefs_parse_file(path, &defs, perr, sizeof(perr)))) {
+			const char *msg = strstr(perr, ".xml:");
 
-			rd_problem(t->reader, t, rel, -1, 0, "%s", msg ? msg + 5 + (msg[5] == ' ') : err);
+			if (rd_resource_error(pret)) {
+				rd_seterr(err, errlen, "%s/%s: %s", t->path, rel, strerror(-pret));
+				ret = pret;
+				break;
+			}
+			rd_problem(t->reader, t, rel, -1, 0, "%s", msg ? msg + 5 + (msg[5] == ' ') : perr);
 			continue;
 		}
 		dd = realloc(t->defs, (t->ndefs + 1) * sizeof(*dd));
@@ -357,10 +368,12 @@ static int load_legacy(struct trace *t)
 
 int rd_facilities_load(struct trace *t, char *err, size_t errlen)
 {
-	int ret = load_eventdefs(t);
+	int ret = load_eventdefs(t, err, errlen);
 
-	if (ret)
+	if (ret == -ENOMEM)
 		goto fail;
+	if (ret)
+		return ret;	/* err says which file */
 	if (t->v1 || t->v2) {
 		ret = load_legacy(t);
 	} else {

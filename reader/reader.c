@@ -75,7 +75,8 @@ static int trace_open(struct ltt_reader *r, const char *path, unsigned index, ch
 	if (!ret)
 		ret = rd_facilities_load(t, err, errlen);
 	if (!ret && (ret = rd_bookmarks_load(t)))
-		rd_seterr(err, errlen, "%s/info/bookmarks.xml: out of memory", path);
+		rd_seterr(err, errlen, "%s/info/bookmarks.xml: %s", path,
+			  ret == -ENOMEM ? "out of memory" : strerror(-ret));
 	return ret;
 }
 

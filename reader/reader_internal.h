@@ -2,6 +2,7 @@
 #ifndef LTT_READER_INTERNAL_H
 #define LTT_READER_INTERNAL_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
@@ -110,6 +111,13 @@ struct ltt_reader {
 	size_t seq_tf;			/* unordered mode: the tracefile being read */
 	struct tracefile *last;		/* holds the event yielded last; advanced at the next call */
 };
+
+/* Errors that say nothing about the trace but about the process (out of file descriptors): they fail
+ * ltt_reader_open with the file and the real errno instead of becoming problems of the trace. */
+static inline int rd_resource_error(int err)
+{
+	return err == -EMFILE || err == -ENFILE;
+}
 
 /* problem.c */
 void rd_problem(struct ltt_reader *r, const struct trace *t, const char *file, int64_t offset, int line,

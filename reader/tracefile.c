@@ -40,7 +40,8 @@ static int cmp_tf(const void *a, const void *b)
 	return strcmp(x->info.name, y->info.name);
 }
 
-static int add_tracefile(struct trace *t, const char *sub, const char *name, int cpu)
+static int add_tracefile(struct trace *t, const char *sub, const char *name, int cpu, char *errbuf,
+			 size_t errlen)
 {
 	struct tracefile *tf, **v;
 	struct stat st;
@@ -62,12 +63,14 @@ static int add_tracefile(struct trace *t, const char *sub, const char *name, int
 
 		if (fd >= 0)
 			close(fd);
-		if (err != -ENOMEM)
+		if (rd_resource_error(err))
+			rd_seterr(errbuf, errlen, "%s/%s: %s", t->path, rel, strerror(-err));
+		else if (err != -ENOMEM)
 			rd_problem(t->reader, t, rel, -1, 0, "%s", err ? strerror(-err) : "not a regular file");
 		free((char *)tf->info.name);
 		free(tf->path);
 		free(tf);
-		return err == -ENOMEM ? err : 0;
+		return err == -ENOMEM || rd_resource_error(err) ? err : 0;
 	}
 	tf->fd = fd;
 	tf->trace = t;
@@ -111,7 +114,7 @@ static int cmp_name(const void *a, const void *b)
 }
 
 /* Adds the tracefiles of TRACE/sub, in name order (so that problems come out in a stable order). */
-static int scan_dir(struct trace *t, const char *sub)
+static int scan_dir(struct trace *t, const char *sub, char *err, size_t errlen)
 {
 	char path[4096], **names = NULL;
 	size_t n = 0;
@@ -122,6 +125,11 @@ static int scan_dir(struct trace *t, const char *sub)
 	snprintf(path, sizeof(path), "%s/%s", t->dir, sub);
 	d = opendir(path);
 	if (!d) {
+		if (rd_resource_error(-errno)) {
+			ret = -errno;
+			rd_seterr(err, errlen, "%s/%s: %s", t->path, sub, strerror(-ret));
+			return ret;
+		}
 		if (errno != ENOENT)	/* missing control files are for ltt check to report */
 			rd_problem(t->reader, t, sub, -1, 0, "cannot open the directory: %s", strerror(errno));
 		return 0;
@@ -156,7 +164,7 @@ static int scan_dir(struct trace *t, const char *sub)
 				rd_problem(t->reader, t, "cpu", -1, 0,
 					   "cpu/%d: not below cpu=\"%u\" of info/system.xml", cpu, t->info.ncpus);
 		}
-		ret = add_tracefile(t, sub, names[i], cpu);
+		ret = add_tracefile(t, sub, names[i], cpu, err, errlen);
 	}
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
@@ -166,12 +174,13 @@ static int scan_dir(struct trace *t, const char *sub)
 
 int rd_tracefiles_open(struct trace *t, char *err, size_t errlen)
 {
-	int ret = scan_dir(t, "control");
+	int ret = scan_dir(t, "control", err, errlen);
 
 	if (!ret)
-		ret = scan_dir(t, "cpu");
+		ret = scan_dir(t, "cpu", err, errlen);
 	if (ret) {
-		rd_seterr(err, errlen, "%s: %s", t->path, strerror(-ret));
+		if (!rd_resource_error(ret))	/* else err names the file */
+			rd_seterr(err, errlen, "%s: %s", t->path, strerror(-ret));
 		return ret;
 	}
 	qsort(t->tf, t->ntf, sizeof(*t->tf), cmp_tf);

@@ -54,16 +54,19 @@ int reader_tool_open(struct reader_tool *tool, struct ltt_reader **r, char **pat
 	int ret;
 
 	uint64_t problems = tool->problems;
+	int fatal;
 
 	/* Problems found while opening are held until the whole set opened: when a trace of the set
 	 * fails, the others are opened again, and their problems must not be printed twice. */
 	err[0] = 0;
 	tool->hold = npaths > 1;
 	ret = ltt_reader_open(r, (const char *const *)paths, npaths, opt, err, sizeof(err));
-	release_held(tool, !ret || npaths < 2 || ret == -ENOMEM);
-	if (!ret || npaths < 2 || ret == -ENOMEM) {
+	fatal = !ret || npaths < 2 || ret == -ENOMEM || ret == -EMFILE || ret == -ENFILE;
+	release_held(tool, fatal);
+	if (fatal) {
 		if (ret)
-			ltt_tool_error(tool->cmd, "%s", *err ? err : strerror(-ret));
+			ltt_tool_error(tool->cmd, "%s%s", *err ? err : strerror(-ret),
+				       ret == -EMFILE ? " (every tracefile of the set stays open: raise ulimit -n)" : "");
 		return ret;
 	}
 	tool->problems = problems;

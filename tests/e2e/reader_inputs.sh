@@ -39,6 +39,13 @@ fresh; rm -r t/cpu t/control; run "no tracefiles at all" t
 fresh; rm t/control/processes; run "control/processes missing" t
 fresh; rm t/control/interrupts t/control/processes; : > t/control/facilities
 run "control/interrupts and processes missing, facilities empty" t
+for i in 0 1 2 3 4 5 6 7 8 9; do rm -rf s$i; cp -r good s$i; done
+echo "== out of file descriptors: ulimit -n 30, 10 traces of 5 tracefiles"
+for cmd in dump stats check; do
+	(ulimit -n 30; timeout 10 "$LTT" $cmd s0 s1 s2 s3 s4 s5 s6 s7 s8 s9 > o.out 2> o.err
+	 echo "$cmd: exit $?, $(wc -l < o.out) lines")
+	sed 's/^\(ltt [a-z]*: \)s[0-9]\/[^:]*:/\1TRACE\/FILE:/' o.err
+done
 } > out.txt 2>&1
 if ! cmp -s out.txt "$G/inputs.txt"; then
 	diff "$G/inputs.txt" out.txt

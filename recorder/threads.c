@@ -1,10 +1,12 @@
 /* recorder/threads.c: threads and forks of the traced program, with no registration call: libltt
- * defines pthread_create, pthread_setname_np and fork, which call the C library's and record
+ * defines pthread_create, pthread_setname_np, prctl and fork, which call the C library's and record
  * core.thread_start / thread_exit / thread_name / process_fork while a trace records. */
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -95,6 +97,48 @@ int pthread_setname_np(pthread_t t, const char *name)
 	 * calling thread are recorded. */
 	if (!rc && ltt_is_recording() && pthread_equal(t, pthread_self()))
 		ltt_core_thread_name((uint32_t)syscall(SYS_gettid), name);
+	return rc;
+}
+
+typedef int (*prctl_fn)(int, unsigned long, unsigned long, unsigned long, unsigned long);
+
+/* prctl(PR_SET_NAME) renames the calling thread (the main thread of many programs does it this way):
+ * recorded as core.thread_name, with the name the kernel keeps (15 bytes). The C library's prctl
+ * reads four arguments after the option whatever the option; so do we. */
+__attribute__((visibility("default")))
+int prctl(int option, ...)
+{
+	static prctl_fn real;
+	prctl_fn f = __atomic_load_n(&real, __ATOMIC_RELAXED);
+	unsigned long a[4];
+	va_list ap;
+	int rc;
+
+	va_start(ap, option);
+	for (int i = 0; i < 4; i++)
+		a[i] = va_arg(ap, unsigned long);
+	va_end(ap);
+	if (!f) {
+		f = (prctl_fn)next_sym("prctl");
+		if (!f) {
+			errno = ENOSYS;
+			return -1;
+		}
+		__atomic_store_n(&real, f, __ATOMIC_RELAXED);
+	}
+	rc = f(option, a[0], a[1], a[2], a[3]);
+	if (rc == 0 && option == PR_SET_NAME && a[0] && ltt_is_recording()) {
+		int e = errno;
+		uint32_t tid = (uint32_t)syscall(SYS_gettid);
+		char name[16];
+
+		if (tid != ltt_consumer_tid()) {
+			strncpy(name, (const char *)a[0], sizeof(name) - 1);
+			name[sizeof(name) - 1] = 0;
+			ltt_core_thread_name(tid, name);
+		}
+		errno = e;
+	}
 	return rc;
 }
 

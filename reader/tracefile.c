@@ -355,6 +355,18 @@ static void time_block(struct tracefile *tf)
 	tf->nev = out;
 }
 
+/* A backward step of `back` cycles between consecutive events of a tracefile: within
+ * LTT_SKEW_TOLERANCE_CYCLES it is clock skew between the threads sharing the tracefile (doc/format.md
+ * section 5), counted in info.skews; 1 when larger (a problem: time goes back). */
+static inline int skew(struct tracefile *tf, uint64_t back)
+{
+	if (back <= LTT_SKEW_TOLERANCE_CYCLES) {
+		tf->info.skews++;
+		return 0;
+	}
+	return 1;
+}
+
 /* Decodes block k into tf->ev; problems reported, damaged parts skipped. */
 static void scan_block(struct tracefile *tf, uint64_t k)
 {
@@ -438,7 +450,7 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 				   rd_u32(b + end + 2, be),
 				   (unsigned long long)rd_u64(b + end + EV_HEADER + 8, be));
 	}
-	if (tf->have_prev && cyc < tf->prev_cycles)
+	if (tf->have_prev && cyc < tf->prev_cycles && skew(tf, tf->prev_cycles - cyc))
 		rd_problem(r, t, name, (int64_t)off, 0, "time goes back: block_start cycle count %llu is below "
 			   "the previous event's %llu", (unsigned long long)cyc,
 			   (unsigned long long)tf->prev_cycles);
@@ -508,7 +520,8 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 						rd_problem(r, t, name, (int64_t)(off + p), 0, "time_heartbeat header "
 							   "time 0x%08x is not the low 32 bits of its cycle count "
 							   "%llu", time, (unsigned long long)rd_u64(q + 8, be));
-					if (rd_u64(q + 8, be) < prev)
+					if (rd_u64(q + 8, be) < prev &&
+					    skew(tf, prev - rd_u64(q + 8, be)))
 						rd_problem(r, t, name, (int64_t)(off + p), 0, "time goes back: "
 							   "time_heartbeat cycle count %llu is below the previous "
 							   "event's %llu", (unsigned long long)rd_u64(q + 8, be),
@@ -538,7 +551,7 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 				break;
 			}
 		}
-		if (unlikely(d < 0)) {
+		if (unlikely(d < 0) && skew(tf, (uint64_t)-(int64_t)d)) {
 			rd_problem(r, t, name, (int64_t)(off + p), 0, "time goes back by %lld cycles",
 				   -(long long)d);
 		}
@@ -562,7 +575,7 @@ finish:
 		x->cycles = prev + (uint64_t)(int64_t)d;
 	} else {
 		x->cycles = rd_u64(b + end + EV_HEADER + 8, be);
-		if (x->cycles < prev)
+		if (x->cycles < prev && skew(tf, prev - x->cycles))
 			rd_problem(r, t, name, (int64_t)(off + end), 0, "time goes back: block_end cycle count %llu "
 				   "is below the previous event's %llu", (unsigned long long)x->cycles,
 				   (unsigned long long)prev);

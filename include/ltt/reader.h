@@ -92,7 +92,13 @@ struct ltt_tracefile_info {
 	uint64_t gaps;			/* how many such jumps */
 	uint64_t first_cycles, last_cycles;	/* of the events decoded (valid when events > 0) */
 	uint64_t first_ns, last_ns;
+	uint64_t skews;			/* backward steps of at most LTT_SKEW_TOLERANCE_CYCLES between
+					 * consecutive events (clock skew, not a problem) */
 };
+
+/* Largest backward step of the cycle count between consecutive events of a tracefile taken as clock
+ * skew between threads sharing it (doc/format.md section 5) rather than reported as "time goes back". */
+#define LTT_SKEW_TOLERANCE_CYCLES 65536u
 
 /* A user annotation of info/bookmarks.xml (doc/format.md section 11). */
 struct ltt_bookmark {

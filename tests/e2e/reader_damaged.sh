@@ -44,7 +44,10 @@ fresh; sed -i 's/ltt_block_size="4096"/ltt_block_size="3000"/' t/info/system.xml
 fresh; poke t/cpu/0 200 '\001'; run "nonzero byte in the zero fill"
 fresh; : > t/cpu/abc; run "stray file in cpu/"
 script_trace 'ev 0 2000 types.empty\nskip 0 3\nev 0 2100 types.empty\n'; run "block_id gap without a summary block"
-script_trace 'ev 0 2000 types.empty\nev 0 1900 types.empty\n'; run "time going back"
+script_trace 'ev 0 2000 types.empty\nev 0 1900 types.empty\n'; run "clock skew of 100 cycles (within the tolerance)"
+script_trace 'ev 0 70000 types.empty\nev 0 4464 types.empty\n'; run "going back 65536 cycles (the tolerance)"
+script_trace 'ev 0 70000 types.empty\nev 0 4463 types.empty\n'; run "going back 65537 cycles"
+script_trace 'ev 0 200000 types.empty\nev 0 100000 types.empty\n'; run "time going back"
 printf '<facility name="z"><event name="e"><struct><field name="s"><sequence lengthsize="4"><struct>
 </struct></sequence></field></struct></event></facility>\n' > z.xml
 rm -rf t; printf 'ev 0 2000 z.e 0\n' | "$MK" -o t -b 4096 -f z.xml -s - || exit 1

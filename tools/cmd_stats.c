@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "dump_format.h"
 #include "reader_common.h"
+#include "regions.h"
 
 struct trace_counts {
 	unsigned nids;		/* highest id + 1 */
@@ -277,6 +278,7 @@ static int run(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "format", required_argument, NULL, 'F' },
+		{ "regions", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct reader_tool tool = { .cmd = "stats" };
@@ -288,13 +290,17 @@ static int run(int argc, char **argv)
 	struct trace_counts *tc = NULL;
 	struct ltt_reader *r;
 	struct dump_out *out = NULL;
-	int json = 0, c, ret, status = 0;
+	int json = 0, regions = 0, c, ret, status = 0;
 
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "F:", lo, NULL)) != -1) {
 		if (c == 'F' && (!strcmp(optarg, "json") || !strcmp(optarg, "text"))) {
 			json = !strcmp(optarg, "json");
+			continue;
+		}
+		if (c == 'R') {
+			regions = 1;
 			continue;
 		}
 		ltt_tool_error("stats", "%s: unknown option or format (see ltt stats --help)", argv[optind - 1]);
@@ -304,9 +310,20 @@ static int run(int argc, char **argv)
 		ltt_tool_error("stats", "no trace given (see ltt stats --help)");
 		return 2;
 	}
+	if (regions)
+		ropt.flags = 0;	/* app events only, merged in time order (tools/regions.h) */
 	ret = reader_tool_open(&tool, &r, argv + optind, (unsigned)(argc - optind), &ropt);
 	if (ret)
 		return 1;
+	if (regions) {
+		ret = regions_report(r, stdout, json);
+		if (ret < 0)
+			ltt_tool_error("stats", "--regions: %s", strerror(-ret));
+		if (fflush(stdout))
+			ltt_tool_error("stats", "standard output: %s", strerror(errno));
+		ltt_reader_close(r);
+		return ret < 0 || tool.problems ? 1 : 0;
+	}
 	tc = calloc(ltt_reader_ntraces(r), sizeof(*tc));
 	out = malloc(sizeof(*out));
 	if (!tc || !out || (ret = count_all(r, tc)) == -ENOMEM) {
@@ -341,13 +358,15 @@ const struct ltt_cmd ltt_cmd_stats = {
 	.name = "stats",
 	.summary = "summarize traces: events per type and CPU, time span, rates, lost data",
 	.usage =
-	"usage: ltt stats [--format=text|json] TRACE...\n"
+	"usage: ltt stats [--format=text|json] [--regions] TRACE...\n"
 	"\n"
 	"Reads every event of the traces and prints, per trace: the system, the time span, events and\n"
 	"rate, blocks and heartbeats, lost events by cause, overwritten blocks and their events, blocks\n"
 	"missing without a record, damaged blocks, then a table per tracefile and a table of events per\n"
 	"facility.event and tracefile. Problems found are reported on stderr (exit status 1).\n"
 	"\n"
-	"  --format=json   one JSON object per trace instead of the text tables\n",
+	"  --format=json   one JSON object per trace instead of the text tables\n"
+	"  --regions       time in the app facility's regions (doc/app-api.md) per category and label:\n"
+	"                  count, total, self, min, median, max, per thread and for all threads\n",
 	.run = run,
 };

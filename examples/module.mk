@@ -16,7 +16,9 @@ demo: all $(DEMO_PROGS)
 	@$(LTT) record -o $(DEMO_TRACE) -- $(DEMO_DIR)/demo | tee $(DEMO_DIR)/demo.out
 	@trace=$$(sed -n 's/^ltt record: trace written to //p' $(DEMO_DIR)/demo.out | tail -n 1); \
 	 echo; echo "trace: $$trace"; echo; \
-	 if $(LTT) help | grep -q '^  stats '; then $(LTT) stats "$$trace"; else ls -lR "$$trace"; fi
+	 if $(LTT) help | grep -q '^  stats '; then $(LTT) stats "$$trace"; else ls -lR "$$trace"; fi ; \
+	 echo; echo "app regions of the demo (ltt stats --regions, doc/app-api.md):"; \
+	 $(LTT) stats --regions "$$trace" | sed -n '/^regions of all threads/,$$p'
 
 # tests/e2e/recorder_demo.sh runs the demo program: build it for `make check`.
 check: $(DEMO_PROGS)

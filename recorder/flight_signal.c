@@ -121,19 +121,16 @@ static void on_fatal_signal(int sig, siginfo_t *si, void *uc)
 			old = &old_fatal[i];
 	if (!old)
 		return;
-	if (!(old->sa_flags & SA_SIGINFO) && old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
-		errno = saved;
-		call_program_handler(sig, si, uc, old);
-		return;
-	}
-	if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction) {
+	/* sa_handler and sa_sigaction share their storage: SIG_DFL and SIG_IGN read the same through
+	 * either, whatever SA_SIGINFO says */
+	if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
 		errno = saved;
 		call_program_handler(sig, si, uc, old);
 		return;
 	}
 	/* SIG_IGN of a signal sent by someone: ignored, as before the trace; our handler stays. A fault
 	 * with SIG_IGN kills the process (the kernel forces the default action), so it is a crash. */
-	if (!(old->sa_flags & SA_SIGINFO) && old->sa_handler == SIG_IGN && !sync_fault) {
+	if (old->sa_handler == SIG_IGN && !sync_fault) {
 		errno = saved;
 		return;
 	}

@@ -1,8 +1,8 @@
 /* flight_guard: a program that handles SIGSEGV itself (a guard page it unprotects on the fault), with
  * its handler installed before a flight-mode trace starts (ltt_start() from code):
- *   flight_guard TRACE siginfo|plain
+ *   flight_guard TRACE siginfo|plain|ignored
  * siginfo: an SA_SIGINFO handler that checks si_addr and the ucontext; plain: a handler without
- * SA_SIGINFO. The fault must reach the program's handler with the real siginfo, take no snapshot, and
+ * SA_SIGINFO; ignored: SIG_IGN (with the SA_SIGINFO flag), and raise(SIGSEGV) instead of faults. The fault must reach the program's handler with the real siginfo, take no snapshot, and
  * the program goes on; prints "survived faults=N" and exits 0 (ltt_stop() takes the exit snapshot). */
 #include <signal.h>
 #include <stdio.h>
@@ -64,6 +64,9 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[2], "siginfo")) {
 		sa.sa_sigaction = on_segv_info;
 		sa.sa_flags = SA_SIGINFO;
+	} else if (!strcmp(argv[2], "ignored")) {
+		sa.sa_handler = SIG_IGN;	/* with SA_SIGINFO set: sa_sigaction reads as SIG_IGN */
+		sa.sa_flags = SA_SIGINFO;
 	} else {
 		sa.sa_handler = on_segv_plain;
 	}
@@ -80,6 +83,10 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < 3; i++) {
 		trace_flighttest_tick(0, (uint64_t)i);
+		if (!strcmp(argv[2], "ignored")) {
+			raise(SIGSEGV);		/* sent, ignored: nothing happens */
+			continue;
+		}
 		page[0] = (char)(i + 1);	/* faults once: the handler unprotects the page */
 		mprotect(page, 4096, PROT_NONE);
 	}

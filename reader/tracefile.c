@@ -183,7 +183,8 @@ int rd_tracefiles_open(struct trace *t, char *err, size_t errlen)
 			rd_seterr(err, errlen, "%s: %s", t->path, strerror(-ret));
 		return ret;
 	}
-	qsort(t->tf, t->ntf, sizeof(*t->tf), cmp_tf);
+	if (t->ntf)	/* t->tf is NULL without tracefiles: qsort must not see it */
+		qsort(t->tf, t->ntf, sizeof(*t->tf), cmp_tf);
 	t->info.tracefiles = (const struct ltt_tracefile_info *const *)t->tf;
 	t->info.ntracefiles = (unsigned)t->ntf;
 	return 0;

@@ -85,9 +85,11 @@ $(BUILD)/lib/%.a:
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
+# libltt.so is never unloaded (-z nodelete): its exit handlers live outside the DSO list so that
+# they run after _dl_fini (see recorder/control.c), and must stay mapped.
 $(BUILD)/lib/libltt.so: $(call obj,$(RECORDER_SRCS))
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,libltt.so.$(SOVERSION) $(LDFLAGS) -o $@.$(SOVERSION) $^ $(RECORDER_LIBS)
+	$(CC) -shared -Wl,-soname,libltt.so.$(SOVERSION) -Wl,-z,nodelete $(LDFLAGS) -o $@.$(SOVERSION) $^ $(RECORDER_LIBS)
 	ln -sf libltt.so.$(SOVERSION) $@
 $(BUILD)/lib/libltt-reader.so: $(call obj,$(READER_SRCS) $(EVENTDEFS_SRCS))
 	@mkdir -p $(@D)

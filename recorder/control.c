@@ -116,8 +116,16 @@ static int check_geometry(size_t bs, unsigned blocks, char *why, size_t n)
 
 /* ---- start / stop --------------------------------------------------------------------------------- */
 
-static void atexit_stop(void)
+/* Registered with on_exit(), not atexit(): in a shared library atexit() ties the handler to the
+ * library, and it then runs from _dl_fini, before the handlers of the exit list registered by the
+ * library's constructors (the app API's exit event among them), which would find recording stopped.
+ * on_exit() handlers stay in the exit list, run last-registered first, so handlers registered after
+ * this one (the app API's) record before the flush. libltt.so is linked -z nodelete, so the handler
+ * stays mapped even if a program dlclose()s a library that pulled libltt in. */
+static void exit_stop(int status, void *arg)
 {
+	(void)status;
+	(void)arg;
 	ltt_stop();
 }
 
@@ -262,7 +270,7 @@ static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
 	ltt_control_seal(LTT_RING_INTERRUPTS);
 	report_path(ltt_cur.path);
 	if (!atexit_done++)
-		atexit(atexit_stop);
+		on_exit(exit_stop, NULL);
 	if (!atfork_done++)
 		pthread_atfork(fork_prepare, fork_parent, fork_child);
 	return 0;

@@ -160,6 +160,12 @@ static void put_block(unsigned i, const char *blk, uint64_t events)
 	o->fblocks++;
 	return;
 lost:
+	/* A failed or short write may have left part of a block at the end of the file: cut it back
+	 * to the last whole block, so the file stays a sequence of blocks (a later block or summary
+	 * goes right after it). */
+	if (o->fd >= 0 && ftruncate(o->fd, (off_t)(o->fblocks * bs))) {
+		/* nothing more to do: a reader ignores a trailing partial block */
+	}
 	o->lost_blocks++;
 	o->lost_events += events;
 }

@@ -213,6 +213,11 @@ static unsigned drain(unsigned i, int final, uint64_t deadline)
 		uint64_t seq = ltt_read(&r->consumed);
 		unsigned k = 0, done;
 
+		/* At most a ring's worth per pass while recording: a ring that writers keep filling
+		 * must not starve the others (the control rings' sealed blocks, doc/recorder.md) */
+		if (!final && n > r->slot_mask)
+			return n;
+
 		/* A run of complete blocks (B2 for each), written at once. */
 		while (k < max && ltt_ring_block_complete(r, seq + k))
 			k++;
@@ -266,9 +271,13 @@ static void *consumer_main(void *arg)
 	while (!ltt_read(&C.stop)) {
 		unsigned work = 0;
 
-		for (unsigned i = 0; i < C.t->rg->nrings; i++)
+		/* control rings first (rare, small, needed to decode everything else), then the CPUs */
+		for (unsigned k = 0; k < C.t->rg->nrings; k++) {
+			unsigned i = (k + C.t->ncpu) % C.t->rg->nrings;
+
 			if (ring_is_written(i))
 				work += drain(i, 0, 0);
+		}
 		if (!work)
 			nanosleep(&(struct timespec){ 0, POLL_NS }, NULL);
 	}

@@ -157,7 +157,7 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(EVENTDEFS_SRCS) $(READER_SRCS) | $(BUILD)/conf
 	    $(XML_LIBS) $(ARCHIVE_LIBS) -lz -lm
 
 TEST_ENV = LTT=$(abspath $(LTT)) BUILD=$(abspath $(BUILD)) SRCDIR=$(CURDIR) LTT_SHARED=$(LTT_SHARED) \
-           FUZZ_SECONDS=$(FUZZ_SECONDS) LTT_TEST_FILTER="$(LTT_TEST_FILTER)"
+           FUZZ_SECONDS=$(FUZZ_SECONDS) LTT_TEST_FILTER="$(LTT_TEST_FILTER)" SANITIZE=$(SANITIZE)
 # With SANITIZE set the fuzzers are skipped: they carry their own sanitizers.
 check: all $(UNIT_BINS) $(PROG_BINS) $(if $(SANITIZE),,fuzz-build)
 	@$(TEST_ENV) sh tests/run.sh $(UNIT_BINS) $(E2E_TESTS) $(if $(SANITIZE),,$(FUZZ_BINS))

@@ -198,7 +198,7 @@ int main(void)
 	return bad || calls != 17;	/* every call of use() but the union one with a NULL pointer */
 }
 EOT
-cc -std=gnu11 -Wall -Wextra -Werror -I"$SRCDIR/include" -I"$dir/a" -I"$dir" -o "$dir/sizes" "$dir/sizes.c" \
+cc ${SANITIZE:+-fsanitize=$SANITIZE} -std=gnu11 -Wall -Wextra -Werror -I"$SRCDIR/include" -I"$dir/a" -I"$dir" -o "$dir/sizes" "$dir/sizes.c" \
 	"$BUILD/lib/libltt-eventdefs.a" -lxml2 || { echo "size check does not build"; exit 1; }
 "$dir/sizes" || { echo "generated sizes disagree with the model"; exit 1; }
 echo "ok: deterministic, $n compilers, one facility object, sizes agree with the model"

@@ -5,9 +5,12 @@
 set -u
 lib="$BUILD/lib/libltt.so"
 [ -e "$lib" ] || { echo "skip: $lib not built"; exit 77; }
-if nm -D "$lib" 2>/dev/null | grep -q '__asan_init\|__tsan_init'; then
-	echo "skip: sanitized libltt.so cannot be loaded by an uninstrumented test program"; exit 77
-fi
+case "${SANITIZE:-}" in *thread*)
+	# Under ThreadSanitizer, a program loading the instrumented libltt.so crashes inside the TSan
+	# runtime at exit (a NULL read in the consumer thread); plain, ASan and valgrind runs are clean.
+	# Not investigated further.
+	echo "skip: libltt.so under ThreadSanitizer crashes at exit in the TSan runtime (see the script)"; exit 77 ;;
+esac
 tmp=$(mktemp -d /tmp/ltt-e2e-shared-exit-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -22,7 +25,8 @@ int main(int argc, char **argv)
 	return 3;
 }
 PROG
-${CC:-cc} -o "$tmp/prog" "$tmp/prog.c" -I"$SRCDIR/include" -L"$BUILD/lib" -lltt || fail "cannot build"
+# under make asan / tsan the library is instrumented: the program must be too
+${CC:-cc} ${SANITIZE:+-fsanitize=$SANITIZE} -o "$tmp/prog" "$tmp/prog.c" -I"$SRCDIR/include" -L"$BUILD/lib" -lltt || fail "cannot build"
 LD_LIBRARY_PATH="$BUILD/lib" LTT_TRACE="$tmp/t" "$tmp/prog"
 rc=$?
 [ $rc -eq 3 ] || fail "exit status $rc, expected 3"

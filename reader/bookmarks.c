@@ -12,7 +12,7 @@
 #include "reader_internal.h"
 
 /* "SECONDS[.FRACTION]" (up to 9 decimals) to ns; -EINVAL otherwise. */
-static int parse_seconds(const char *s, uint64_t *ns)
+int ltt_parse_seconds(const char *s, uint64_t *ns)
 {
 	uint64_t sec = 0, frac = 0;
 	int digits = 0, nfrac = 0;
@@ -79,7 +79,7 @@ static int location(xmlNodePtr n, struct ltt_bookmark *b, const char **what)
 		uint64_t x;
 
 		if ((v = attr(n, tattr[i]))) {
-			if (parse_seconds(v, &x)) {
+			if (ltt_parse_seconds(v, &x)) {
 				*what = "a time is not SECONDS[.FRACTION]";
 				ret = -EINVAL;
 			} else {

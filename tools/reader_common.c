@@ -118,28 +118,11 @@ int reader_parse_u64(const char *s, uint64_t *out)
 
 int reader_parse_time(const char *s, uint64_t start_ns, uint64_t *out_ns)
 {
-	uint64_t sec = 0, frac = 0;
-	int rel = 0, digits = 0, nfrac = 0;
+	int rel = (*s == '+');
+	uint64_t ns;
 
-	if (*s == '+') {
-		rel = 1;
-		s++;
-	}
-	for (; *s >= '0' && *s <= '9'; s++, digits++) {
-		if (sec > UINT64_MAX / 10 / 1000000000ull)
-			return -EINVAL;
-		sec = sec * 10 + (uint64_t)(*s - '0');
-	}
-	if (*s == '.')
-		for (s++; *s >= '0' && *s <= '9'; s++, digits++)
-			if (nfrac < 9) {
-				frac = frac * 10 + (uint64_t)(*s - '0');
-				nfrac++;
-			}
-	if (*s || !digits)
+	if (ltt_parse_seconds(s + rel, &ns))
 		return -EINVAL;
-	for (; nfrac < 9; nfrac++)
-		frac *= 10;
-	*out_ns = sec * 1000000000ull + frac + (rel ? start_ns : 0);
+	*out_ns = ns + (rel ? start_ns : 0);
 	return 0;
 }

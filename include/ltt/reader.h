@@ -70,6 +70,10 @@ enum ltt_lost_cause {
 };
 const char *ltt_lost_cause_name(unsigned cause);
 
+/* Parses "SECONDS[.FRACTION]" (decimal, up to 9 fraction digits kept) into nanoseconds.
+ * Returns 0, or -EINVAL for anything else or a value past 2^64 ns. */
+int ltt_parse_seconds(const char *s, uint64_t *ns);
+
 /* ---- traces and tracefiles ------------------------------------------------------------------- */
 
 struct ltt_tracefile_info {

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,24 @@ volatile sig_atomic_t ltt_archive_stop_;
 void ltt_archive_interrupt(void)
 {
 	ltt_archive_stop_ = 1;
+}
+
+static void interrupt_on_signal(int sig)
+{
+	(void)sig;
+	ltt_archive_interrupt();
+}
+
+void ltt_archive_catch_interrupts(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = interrupt_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 }
 
 void ltt_archive_err_(char *err, size_t errlen, const char *fmt, ...)

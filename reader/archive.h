@@ -97,4 +97,8 @@ int ltt_archive_parse_size(const char *s, uint64_t *out);
  * Async-signal-safe: meant for SIGINT and SIGTERM handlers. */
 void ltt_archive_interrupt(void);
 
+/* Installs handlers that call ltt_archive_interrupt() on SIGINT, SIGTERM and SIGHUP (for the pack and
+ * unpack commands: an interrupted run leaves nothing half-written behind). */
+void ltt_archive_catch_interrupts(void);
+
 #endif

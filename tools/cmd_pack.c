@@ -37,24 +37,6 @@ static void draw(uint64_t done, uint64_t total, void *arg)
 	fflush(stderr);
 }
 
-static void on_signal(int sig)
-{
-	(void)sig;
-	ltt_archive_interrupt();
-}
-
-static void catch_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
 static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -145,7 +127,7 @@ static int run(int argc, char **argv)
 		po.progress = draw;
 		po.progress_arg = &b;
 	}
-	catch_signals();
+	ltt_archive_catch_interrupts();
 	ret = ltt_archive_pack(argv[optind], out, &po, err, sizeof(err));
 	if (b.shown)
 		fprintf(stderr, "\r%*s\r", 70, "");

@@ -9,24 +9,6 @@
 #include "../reader/archive.h"
 #include "cmd.h"
 
-static void on_signal(int sig)
-{
-	(void)sig;
-	ltt_archive_interrupt();
-}
-
-static void catch_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
 static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -83,7 +65,7 @@ static int run(int argc, char **argv)
 		}
 		target = path;
 	}
-	catch_signals();
+	ltt_archive_catch_interrupts();
 	ret = ltt_archive_unpack(argv[optind], target, &uo, err, sizeof(err));
 	if (ret) {
 		ltt_tool_error("unpack", "%s", err);

@@ -4,9 +4,13 @@
 #   eventdefs/*.c         -> libltt-eventdefs.a (facility model, shared by generator, recorder, reader)
 #   recorder/*.c          -> libltt.a, libltt.so        (linked into traced programs)
 #   reader/*.c            -> libltt-reader.a, libltt-reader.so
-#   tools/*.c             -> build/bin/ltt (links libltt-reader and the model, never libltt);
-#                            tools/cmd_NAME.c is the subcommand `ltt NAME`,
-#                            tools/fmt_NAME.c the dump format `--format=NAME` (tables generated)
+#   tools/**/*.c          -> build/bin/ltt (links libltt-reader and the model, never libltt); a concern
+#                            of more than a few files has its own folder (tools/dump/, tools/gen/, ...),
+#                            compiled with -Itools -I. (includes name "dump/dump_format.h", "reader/...");
+#                            tools/**/cmd_NAME.c is the subcommand `ltt NAME`,
+#                            tools/**/fmt_NAME.c the dump format `--format=NAME`,
+#                            tools/**/exp_NAME.c the export format `ltt export --format=NAME`
+#                            (tables generated, in $(BUILD)/gen/ltt-{cmds,fmts,exps}.h)
 #   tests/unit/test_*.c   -> one Check suite each
 #   tests/progs/*.c       -> helper programs for end-to-end tests, linked with libltt
 #   tests/e2e/*.sh        -> end-to-end scripts (exit 0 pass, 77 skip, anything else fails)
@@ -73,7 +77,7 @@ obj = $(patsubst %.c,$(O)/%.o,$(1))
 EVENTDEFS_SRCS := $(wildcard eventdefs/*.c)
 RECORDER_SRCS  := $(wildcard recorder/*.c)
 READER_SRCS    := $(wildcard reader/*.c)
-TOOLS_SRCS     := $(wildcard tools/*.c)
+TOOLS_SRCS     := $(sort $(shell find tools -name '*.c'))
 RECORDER_LIBS  ?= $(URCU_LIBS) -lpthread
 READER_LIBS    ?= $(XML_LIBS) $(ARCHIVE_LIBS) -lz -lm
 EVENTDEFS_LIBS ?= $(XML_LIBS)
@@ -103,15 +107,25 @@ ALL_LIBS     = $(READER_LIBS) $(RECORDER_LIBS)
 TOOL_LIBS   := $(BUILD)/lib/libltt-reader.a $(BUILD)/lib/libltt-eventdefs.a
 
 # ---- the ltt command -------------------------------------------------------------------------
-CMD_NAMES := $(patsubst tools/cmd_%.c,%,$(wildcard tools/cmd_*.c))
-FMT_NAMES := $(patsubst tools/fmt_%.c,%,$(wildcard tools/fmt_*.c))
-$(BUILD)/gen/ltt-cmds.h: $(wildcard tools/cmd_*.c) Makefile
-	@mkdir -p $(@D)
-	@printf '%s\n' $(foreach c,$(CMD_NAMES),'LTT_CMD($(c))') > $@.tmp && mv $@.tmp $@
-$(BUILD)/gen/ltt-fmts.h: $(wildcard tools/fmt_*.c) Makefile
-	@mkdir -p $(@D)
-	@printf '%s\n' $(foreach f,$(FMT_NAMES),'LTT_FMT($(f))') > $@.tmp && mv $@.tmp $@
-$(call obj,$(TOOLS_SRCS)): $(BUILD)/gen/ltt-cmds.h $(BUILD)/gen/ltt-fmts.h
+# name_table(PREFIX): the NAMEs of tools/**/PREFIX_NAME.c
+name_table = $(sort $(patsubst $(1)_%.c,%,$(notdir $(filter %.c,$(shell find tools -name '$(1)_*.c')))))
+CMD_NAMES := $(call name_table,cmd)
+FMT_NAMES := $(call name_table,fmt)
+EXP_NAMES := $(call name_table,exp)
+# Each table is rewritten only when its list changes, so adding a file rebuilds what includes it.
+define gen_table
+$(BUILD)/gen/ltt-$(1).h: FORCE
+	@mkdir -p $$(@D)
+	@printf '%s\n' $$(foreach n,$(2),'$(3)($$(n))') > $$@.tmp && \
+	    if cmp -s $$@.tmp $$@; then rm -f $$@.tmp; else mv $$@.tmp $$@; fi
+endef
+$(eval $(call gen_table,cmds,$(CMD_NAMES),LTT_CMD))
+$(eval $(call gen_table,fmts,$(FMT_NAMES),LTT_FMT))
+$(eval $(call gen_table,exps,$(EXP_NAMES),LTT_EXP))
+.PHONY: FORCE
+FORCE:
+$(call obj,$(TOOLS_SRCS)): $(BUILD)/gen/ltt-cmds.h $(BUILD)/gen/ltt-fmts.h $(BUILD)/gen/ltt-exps.h
+$(call obj,$(TOOLS_SRCS) $(wildcard tests/unit/*.c)): CPPFLAGS += -Itools -I.
 
 LTT := $(BUILD)/bin/ltt
 $(LTT): $(call obj,$(TOOLS_SRCS)) $(TOOL_LIBS)

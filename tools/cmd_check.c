@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../reader/archive.h"
+#include "reader/archive.h"
 #include "cmd.h"
 #include "reader_common.h"
 

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../reader/archive.h"
+#include "reader/archive.h"
 #include "cmd.h"
 
 #define PROGRESS_MIN_BYTES (64ull << 20)	/* smaller traces pack too fast for a bar to help */

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 
 #include "cmd.h"
-#include "dump_format.h"
+#include "dump/dump_format.h"
 #include "reader_common.h"
-#include "regions.h"
+#include "app/regions.h"
 
 struct trace_counts {
 	unsigned nids;		/* highest id + 1 */

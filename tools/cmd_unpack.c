@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../reader/archive.h"
+#include "reader/archive.h"
 #include "cmd.h"
 
 static int run(int argc, char **argv)

@@ -1,12 +1,12 @@
-/* The JSON syntax check the event format uses for data_json values (tools/trace2_text.c): a value
+/* The JSON syntax check the event format uses for data_json values (tools/app/trace2_text.c): a value
  * that does not parse is written as a string, so the output stays one JSON object per line. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The tools are not a library: compile the module under test into this suite. */
-#include "../../tools/trace2_model.c"
-#include "../../tools/trace2_text.c"
+#include "../../tools/app/trace2_model.c"
+#include "../../tools/app/trace2_text.c"
 
 /* The output helpers it calls are not exercised here. */
 int dump_out_flush(struct dump_out *o)

@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../recorder/shm_layout.h"
-#include "recover.h"
+#include "recorder/shm_layout.h"
+#include "recover/recover.h"
 
 /* Start time of process pid in clock ticks since boot; 0 if it does not exist or is a zombie (dead,
  * not yet reaped: its memory and file mappings are gone). */

@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dump_format.h"
-#include "trace2_model.h"
+#include "dump/dump_format.h"
+#include "app/trace2_model.h"
 
 /* Writes one line into a dump_out, counting its bytes (Trace2 pads by byte count). */
 struct t2_line {

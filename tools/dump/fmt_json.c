@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "dump_format.h"
+#include "dump/dump_format.h"
 
 static void json_value(struct dump_out *o, const struct ltt_value *v)
 {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "regions.h"
-#include "trace2_model.h"
+#include "app/regions.h"
+#include "app/trace2_model.h"
 
 #define REG_STACK_MAX 4096
 

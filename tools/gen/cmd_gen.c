@@ -14,7 +14,7 @@
 #include <ltt/eventdefs.h>
 
 #include "cmd.h"
-#include "gen.h"
+#include "gen/gen.h"
 
 /* ---- one header ------------------------------------------------------------------------------- */
 

@@ -15,8 +15,8 @@
 
 #include <ltt/eventdefs.h>
 
-#include "../recorder/shm_layout.h"
-#include "recover.h"
+#include "recorder/shm_layout.h"
+#include "recover/recover.h"
 
 #define B_FACILITY_LOAD	0
 #define B_EVENTS_LOST	1

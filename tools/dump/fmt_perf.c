@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace2_model.h"
-#include "trace2_text.h"
+#include "app/trace2_model.h"
+#include "app/trace2_text.h"
 
 #define PERF_FL_WIDTH 28
 #define PERF_EVENT_WIDTH 12

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "trace2_model.h"
+#include "app/trace2_model.h"
 
 #define T2_STACK_MAX 4096	/* deeper regions are shown without t_rel */
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "dump_format.h"
+#include "dump/dump_format.h"
 
 int dump_out_flush(struct dump_out *o)
 {

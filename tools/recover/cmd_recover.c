@@ -8,9 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../recorder/shm_layout.h"
+#include "recorder/shm_layout.h"
 #include "cmd.h"
-#include "recover.h"
+#include "recover/recover.h"
 
 static const char *const state_names[] = { "bad", "running", "dead", "stopped" };
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace2_model.h"
-#include "trace2_text.h"
+#include "app/trace2_model.h"
+#include "app/trace2_text.h"
 
 #define NORMAL_FL_WIDTH 50
 

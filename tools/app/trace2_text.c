@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "trace2_text.h"
+#include "app/trace2_text.h"
 
 void t2_pad(struct t2_line *l, size_t col)
 {

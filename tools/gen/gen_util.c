@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen.h"
+#include "gen/gen.h"
 
 void gen_put(struct out *o, const char *s, size_t n)
 {

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "dump_format.h"
+#include "dump/dump_format.h"
 #include "reader_common.h"
 
 static const struct ltt_dump_format *const formats[] = {

@@ -15,7 +15,7 @@
 #   tests/progs/*.c       -> helper programs for end-to-end tests, linked with libltt
 #   tests/e2e/*.sh        -> end-to-end scripts (exit 0 pass, 77 skip, anything else fails)
 #   tests/fuzz/fuzz_*.c   -> libFuzzer targets, run briefly by `make check`
-#   */module.mk           -> extra rules of a directory (examples, bench, ...)
+#   **/module.mk          -> extra rules of a directory (examples, bench, tools/sql, ...)
 # Facility XML in eventdefs/, tests/eventdefs/, examples/ and bench/ is turned into
 # headers in $(BUILD)/gen/ by `ltt gen` before anything that may include them compiles
 # (libltt's own sources included: the recorder emits core events through the generated core.h).
@@ -33,7 +33,8 @@ LTT_SHARED ?= $(abspath $(CURDIR)/../shared)
 
 # Debian packages the build and `make check` need; `make deps` installs the missing ones.
 DEPS_PKGS  := gcc g++ make pkg-config libxml2-dev liburcu-dev check libarchive-dev zlib1g-dev \
-              clang libclang-rt-14-dev
+              clang libclang-rt-14-dev libsqlite3-dev libssl-dev libunwind-dev libdw-dev \
+              protobuf-compiler babeltrace2 chromium
 DEPS_BENCH_PKGS := lttng-tools liblttng-ust-dev babeltrace2 hyperfine
 
 OPT        ?= -O2
@@ -221,5 +222,6 @@ help:
 	@echo "make install PREFIX=/usr/local DESTDIR="
 	@echo "make deps    install the missing Debian packages (as root)"
 
--include $(sort $(wildcard */module.mk))
+# module.mk files anywhere in the tree (examples/, bench/, tools/sql/, ...) add the rules of their folder.
+-include $(sort $(shell find . -path ./build -prune -o -path "./build-*" -prune -o -name module.mk -print))
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

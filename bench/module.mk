@@ -4,13 +4,14 @@
 # leaves its rows "not available", with the reason, and the rest still runs.
 
 BENCH_DIR   := $(BUILD)/bench
-BENCH_LTT   := bench_ltt bench_region bench_count
+# Every other bench/bench_NAME.c is a traced program: linked with the static libraries like a user's.
+BENCH_LTT   := $(filter-out bench_floor bench_prims bench_lttng,$(patsubst bench/%.c,%,$(wildcard bench/bench_*.c)))
 BENCH_PROGS := $(addprefix $(BENCH_DIR)/,bench_floor bench_prims bench_lttng $(BENCH_LTT))
 LTTNG_UST_LIBS ?= $(shell pkg-config --libs lttng-ust 2>/dev/null || echo -llttng-ust -llttng-ust-common -ldl)
 
 # lttng-ust's macros include the provider header by the name "./lttng_tp.h": -Ibench finds it.
 $(O)/bench/%.o: CPPFLAGS += -Ibench
-$(O)/bench/bench_ltt.o $(O)/bench/bench_region.o: $(GEN_STAMP)
+$(patsubst %,$(O)/bench/%.o,$(BENCH_LTT)): $(GEN_STAMP)
 
 $(BENCH_DIR)/bench_prims: $(O)/bench/bench_prims.o
 	@mkdir -p $(@D)

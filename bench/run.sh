@@ -7,6 +7,7 @@
 #   BENCH_RUNS=N     runs per row (default 5; at least 5 for the published table)
 #   BENCH_EVENTS=N   events per thread (overrides the above)
 #   BENCH_ONLY=WORD  only the rows whose key contains WORD (keys: see the first column of results.tsv)
+# Rows of a concern go in bench/rows/NAME.sh (see "rows of each concern" below).
 # Outputs: the table on stdout and in $BUILD/bench/table.txt; raw rows in $BUILD/bench/results.tsv.
 set -u
 : "${BUILD:?BUILD must name the build directory}"
@@ -209,6 +210,15 @@ measure bt2-text "$D" "babeltrace2 (text) > /dev/null" "Mev/s" - run_bt2 text
 measure ltt-stats "$D" "ltt stats" "Mev/s" bt2-dummy run_ltt_read stats
 measure ltt-json "$D" "ltt dump --format=json > /dev/null" "Mev/s" bt2-text run_ltt_read json
 measure ltt-text "$D" "ltt dump > /dev/null" "Mev/s" bt2-text run_ltt_read text
+
+# ---- rows of each concern: bench/rows/NAME.sh, sourced in name order ------------------------------
+# A file there adds its own section with `measure` (and its run functions); it may read the traces
+# made above: $LTT_READ (ltt, $LTT_READ_EVENTS int3 events; $LTT_READ_NA says why there is none) and
+# the LTTng trace of lttng.sh ($LTTNG_READ, $LTTNG_READ_EVENTS), and the programs in $B.
+for rows in "$SRCDIR"/bench/rows/*.sh; do
+	[ -f "$rows" ] || continue
+	. "$rows"
+done
 lttng_end
 
 # ---- application API (issue 9) ------------------------------------------------------------------

@@ -60,15 +60,15 @@ static void print_snapshots(const char *dir)
 
 	for (int i = 0; i < n; i++) {
 		if (strstr(e[i]->d_name, ".part"))
-			printf("ltt record: incomplete snapshot (cut short) %s/%s\n", dir, e[i]->d_name);
+			fprintf(stderr, "ltt record: incomplete snapshot (cut short) %s/%s\n", dir, e[i]->d_name);
 		else
-			printf("ltt record: snapshot written to %s/%s\n", dir, e[i]->d_name);
+			fprintf(stderr, "ltt record: snapshot written to %s/%s\n", dir, e[i]->d_name);
 		shown++;
 		free(e[i]);
 	}
 	free(e);
 	if (!shown)
-		printf("ltt record: flight trace %s: no snapshot taken (none at exit with "
+		fprintf(stderr, "ltt record: flight trace %s: no snapshot taken (none at exit with "
 		       "LTT_SNAPSHOT_AT_EXIT=0, or the program was killed)\n", dir);
 }
 
@@ -162,7 +162,7 @@ static int run(int argc, char **argv)
 		if (is_flight(line))
 			print_snapshots(line);
 		else
-			printf("ltt record: trace written to %s\n", line);
+			fprintf(stderr, "ltt record: trace written to %s\n", line);
 		found++;
 	}
 	if (f)
@@ -181,7 +181,8 @@ const struct ltt_cmd ltt_cmd_record = {
 	.usage = "usage: ltt record [-o DIR] [--mode discard|flight] [--block-size N] [--blocks N] -- PROGRAM ARGS...\n"
 		 "\n"
 		 "Runs PROGRAM with LTT_TRACE=DIR (default ./ltt-traces, created if missing) and LTT_MODE,\n"
-		 "LTT_BLOCK_SIZE, LTT_BLOCKS set from the options, then prints where each trace went: with DIR an\n"
+		 "LTT_BLOCK_SIZE, LTT_BLOCKS set from the options, then prints where each trace went on stderr\n"
+		 "(stdout is the program's alone, passed through untouched): with DIR an\n"
 		 "existing directory, every traced process writes DIR/PROGRAM-PID-TIME; otherwise DIR is the trace.\n"
 		 "In flight mode each snapshot is a trace of its own, DIR/snapshot-NNNN: those are printed.\n"
 		 "Exits with the program's status (128 + signal if it was killed).\n"

@@ -8,7 +8,7 @@ tmp=$(mktemp -d /tmp/ltt-e2e-demo.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-out=$("$LTT" record -o "$tmp/t" --block-size 65536 -- "$demo" 500 3) || fail "ltt record: $out"
+out=$("$LTT" record -o "$tmp/t" --block-size 65536 -- "$demo" 500 3 2>&1) || fail "ltt record: $out"
 echo "$out" | grep -q "^demo: 500 jobs done by 3 workers$" || fail "demo output: $out"
 echo "$out" | grep -q "^ltt record: trace written to $tmp/t$" || fail "record output: $out"
 for ev in jobs.submit jobs.start jobs.done; do

@@ -40,7 +40,7 @@ err=$(LTT_TRACE=/proc/ltt-no/such "$prog" 1 10 2>&1 >/dev/null) || fail "unwrita
 case "$err" in "ltt: /proc/ltt-no/such: "*"; not tracing") ;; *) fail "unwritable: $err" ;; esac
 
 # ltt record
-out=$(cd "$tmp" && "$LTT" record -o rec -- "$prog" 2 100) || fail "ltt record: $out"
+out=$(cd "$tmp" && "$LTT" record -o rec -- "$prog" 2 100 2>&1 >/dev/null) || fail "ltt record: $out"
 echo "$out" | grep -q "^ltt record: trace written to /.*/rec$" || fail "ltt record output: $out"
 [ "$("$LTT" dump --event rtest.ev "$tmp/rec" | wc -l)" = 200 ] || fail "ltt record trace"
 "$LTT" record -o "$tmp/r2" --block-size 4096 --blocks 4 -- sh -c 'exit 3' >/dev/null 2>&1

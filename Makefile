@@ -193,6 +193,9 @@ tsan:
 
 # ---- install ---------------------------------------------------------------------------------
 LIBDIR ?= $(PREFIX)/lib
+# The .pc files' Libs carry -Wl,-rpath,LIBDIR unless the dynamic loader searches LIBDIR by default,
+# so that a program built with `pkg-config --libs ltt` runs from any prefix (README.md).
+PC_RPATH = $(if $(filter /usr/lib /lib /usr/lib64 /lib64 /usr/lib/$(shell $(CC) -print-multiarch 2>/dev/null),$(LIBDIR)),,-Wl,-rpath,$${libdir})
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include/ltt \
 	    $(DESTDIR)$(PREFIX)/share/ltt/eventdefs $(DESTDIR)$(PREFIX)/share/man/man1
@@ -204,7 +207,9 @@ install: all
 	cp -R include/ltt/. $(DESTDIR)$(PREFIX)/include/ltt/
 	install -m 644 eventdefs/*.xml $(DESTDIR)$(PREFIX)/share/ltt/eventdefs/
 	install -m 644 doc/ltt.1 $(DESTDIR)$(PREFIX)/share/man/man1/ltt.1
+	install -m 644 $(BUILD)/lib/libltt-eventdefs.a $(DESTDIR)$(LIBDIR)/
 	for pc in ltt ltt-reader; do sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@VERSION@|$(VERSION)|' \
+	    -e 's|@RPATH@|$(PC_RPATH)|; s|@RECORDER_LIBS@|$(strip $(RECORDER_LIBS))|; s|@READER_LIBS@|$(strip $(READER_LIBS))|' \
 	    mk/$$pc.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/$$pc.pc; done
 
 clean:

@@ -13,7 +13,7 @@ $(DEMO_DIR)/%: $(O)/examples/%.o $(BUILD)/lib/libltt.a
 examples: $(DEMO_PROGS)
 demo: all $(DEMO_PROGS)
 	@mkdir -p $(DEMO_TRACE)
-	@$(LTT) record -o $(DEMO_TRACE) -- $(DEMO_DIR)/demo | tee $(DEMO_DIR)/demo.out
+	@$(LTT) record -o $(DEMO_TRACE) -- $(DEMO_DIR)/demo 2>&1 | tee $(DEMO_DIR)/demo.out
 	@trace=$$(sed -n 's/^ltt record: trace written to //p' $(DEMO_DIR)/demo.out | tail -n 1); \
 	 echo; echo "trace: $$trace"; echo; \
 	 if $(LTT) help | grep -q '^  stats '; then $(LTT) stats "$$trace"; else ls -lR "$$trace"; fi ; \

@@ -1,6 +1,9 @@
 /* recorder/consumer.c: the consumer thread of discard mode: writes each complete block of every ring
  * to its tracefile, in order, never blocking writers; counts blocks that could not be written and
- * announces them with summary blocks (doc/format.md section 7, doc/recorder.md "Faults"). */
+ * announces them with summary blocks (doc/format.md section 7, doc/recorder.md "Faults"). The unused
+ * tail of a partly filled block is left as a file hole; the thread sleeps until a writer seals a
+ * block (ltt_consumer_kick) or the flush period passes, and then seals the partly filled block of a
+ * ring that completed none for that long (doc/recorder.md "Flush"). */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -8,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -17,10 +21,12 @@
 #include "recorder.h"
 #include "threads.h"
 
-#define POLL_NS		1000000		/* idle poll period: 1 ms */
+#define POLL_NS		1000000		/* a sealed block waits for a writer's commit: look again after 1 ms */
 #define FINAL_WAIT_NS	2000000000ull	/* stop waits this long for writers still committing */
 #define BATCH_MAX	16		/* complete blocks written by one pwritev (at most half a ring) */
 #define IO_ALIGN	4096		/* O_DIRECT: the scratch block's alignment (ring blocks are pages) */
+#define PAGE		4096u		/* a block's unused tail is a hole in whole pages of this size */
+#define DEFAULT_FLUSH_MS 1000
 
 struct out {
 	int fd;			/* -1: not open yet */
@@ -41,6 +47,13 @@ static struct {
 	int warned;
 	int buffered;		/* LTT_IO=buffered: no O_DIRECT */
 	uint32_t tid;		/* the consumer thread's id, once it runs */
+	uint64_t flush_ns;	/* seal a partly filled block after this long without a complete one; 0: never */
+	uint64_t *progress;	/* per ring: when it last completed a block (or was flushed), CLOCK_MONOTONIC ns */
+	/* Wake-up (doc/recorder.md "Flush"): the thread sets `sleeping`, looks for work once more and
+	 * waits on the futex word `wake`; a writer that seals a block reads `sleeping` and, if set,
+	 * bumps `wake` and wakes it (ltt_consumer_kick). */
+	uint32_t wake;
+	uint32_t sleeping;
 } C;
 
 uint32_t ltt_consumer_tid(void)
@@ -132,6 +145,36 @@ static int pwrite_all(struct out *o, const char *b, size_t n, off_t off)
 	return 0;
 }
 
+/* Bytes of block blk that must reach the file before its hole, or bs when it is written whole: the
+ * events up to the end of block_end rounded up to a page, if that leaves at least one page of zeros
+ * before the page of the trailer. The zero fill between is left as a hole (doc/format.md section 4). */
+static size_t block_head(const char *blk, uint32_t bs)
+{
+	uint32_t e;
+	size_t head;
+
+	memcpy(&e, blk + bs - 4, 4);
+	if (e > bs - 30)
+		return bs;	/* cannot happen for a sealed block: written whole */
+	head = ((size_t)e + LTT_BLOCK_MARK_SIZE + PAGE - 1) & ~(size_t)(PAGE - 1);
+	return head + PAGE < bs ? head : bs;
+}
+
+/* Writes block blk at block number `at` of the file: whole, or its used head and its last page (the
+ * trailer's) with a hole between. O_DIRECT alignment holds: head and offsets are multiples of 4096,
+ * ring blocks and the scratch block are page aligned. */
+static int write_block(struct out *o, const char *blk, uint32_t bs, uint64_t at)
+{
+	size_t head = block_head(blk, bs);
+	off_t off = (off_t)(at * bs);
+	int err;
+
+	if (head == bs)
+		return pwrite_all(o, blk, bs, off);
+	err = pwrite_all(o, blk, head, off);
+	return err ? err : pwrite_all(o, blk + bs - PAGE, PAGE, off + bs - PAGE);
+}
+
 /* Writes one block of ring i (events: its non-builtin events, for the count if it is lost). */
 static void put_block(unsigned i, const char *blk, uint64_t events)
 {
@@ -143,7 +186,7 @@ static void put_block(unsigned i, const char *blk, uint64_t events)
 		goto lost;
 	if (o->lost_blocks) {
 		ltt_block_summary(C.scratch, bs, blk, o->lost_blocks, o->lost_events);
-		err = pwrite_all(o, C.scratch, bs, (off_t)(o->fblocks * bs));
+		err = write_block(o, C.scratch, bs, o->fblocks);
 		if (err) {
 			warn_once(i, err);
 			goto lost;
@@ -152,7 +195,7 @@ static void put_block(unsigned i, const char *blk, uint64_t events)
 		o->lost_blocks = 0;
 		o->lost_events = 0;
 	}
-	err = pwrite_all(o, blk, bs, (off_t)(o->fblocks * bs));
+	err = write_block(o, blk, bs, o->fblocks);
 	if (err) {
 		warn_once(i, err);
 		goto lost;
@@ -178,27 +221,41 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Writes the run of k complete blocks of ring i from seq on with one pwritev (the common case: no
- * blocks lost before them, the file open). Returns how many whole blocks reached the file; the
- * caller writes the others one by one (put_block: errors, summaries). */
+/* Writes the run of k complete blocks of ring i from seq on: consecutive whole blocks with one
+ * pwritev, a partly filled block as its head and trailer page (the common case: no blocks lost
+ * before them, the file open). Returns how many blocks reached the file, from the first; the caller
+ * writes the others one by one (put_block: errors, summaries). */
 static unsigned put_run(unsigned i, struct ltt_ring *r, uint64_t seq, unsigned k)
 {
 	struct out *o = &C.outs[i];
 	uint32_t bs = C.t->block_size;
 	struct iovec iov[BATCH_MAX];
-	unsigned done = 0, j;
+	unsigned done = 0, j, n;
 	ssize_t w;
 
 	if (o->fd < 0 || o->lost_blocks)
 		return 0;
-	for (j = 0; j < k; j++)
-		iov[j] = (struct iovec){ ltt_ring_block(r, seq + j), bs };
-	do
-		w = pwritev(o->fd, iov, (int)k, (off_t)(o->fblocks * bs));
-	while (w < 0 && errno == EINTR);
-	if (w > 0)
-		done = (unsigned)((size_t)w / bs);	/* a partial block is written again by put_block */
-	o->fblocks += done;
+	while (done < k) {
+		const char *blk = ltt_ring_block(r, seq + done);
+
+		if (block_head(blk, bs) < bs) {
+			if (write_block(o, blk, bs, o->fblocks))
+				return done;	/* put_block writes it again, or counts it lost */
+			o->fblocks++;
+			done++;
+			continue;
+		}
+		for (n = 0, j = done; j < k && block_head(ltt_ring_block(r, seq + j), bs) == bs; j++, n++)
+			iov[n] = (struct iovec){ ltt_ring_block(r, seq + j), bs };
+		do
+			w = pwritev(o->fd, iov, (int)n, (off_t)(o->fblocks * bs));
+		while (w < 0 && errno == EINTR);
+		j = w > 0 ? (unsigned)((size_t)w / bs) : 0;	/* a partial block is written again */
+		o->fblocks += j;
+		done += j;
+		if (j < n)
+			return done;
+	}
 	return done;
 }
 
@@ -258,6 +315,95 @@ static int ring_is_written(unsigned i)
 	return C.t->mode != LTT_MODE_FLIGHT;
 }
 
+/* Flush (doc/recorder.md): seals the partly filled block of ring i when the ring has completed no
+ * block for flush_ns and everything before that block is written, so a quiet program's events reach
+ * the disk. The seal is the ring's own protocol (ltt_ring_flush: one CAS on write_off, block_end,
+ * commit), as at stop or for a control ring; writers pay nothing for it. */
+static void flush_quiet(unsigned i, uint64_t now)
+{
+	struct ltt_ring *r = &C.t->rg->rings[i];
+	uint64_t off, pos;
+
+	if (!C.flush_ns || now - C.progress[i] < C.flush_ns)
+		return;
+	C.progress[i] = now;
+	off = ltt_read(&r->write_off) & ~LTT_RING_CLOSED;
+	pos = off & (r->block_size - 1);
+	/* something beyond block_start, and no older block still waiting for the consumer */
+	if (pos > LTT_BLOCK_MARK_SIZE && off >> r->shift == ltt_read(&r->consumed))
+		ltt_ring_flush(r, 0);	/* B6: pairs with the writers' CAS on write_off */
+}
+
+/* What the consumer may do now: 2 a complete block waits, 1 a sealed block waits for a writer's
+ * commit, 0 nothing. */
+static int pending(void)
+{
+	int any = 0;
+
+	for (unsigned i = 0; i < C.t->rg->nrings; i++) {
+		struct ltt_ring *r = &C.t->rg->rings[i];
+		uint64_t seq = ltt_read(&r->consumed);
+
+		if (!ring_is_written(i) || seq >= ltt_ring_head_seq(r))
+			continue;
+		if (ltt_ring_block_complete(r, seq))
+			return 2;
+		any = 1;
+	}
+	return any;
+}
+
+static void wait_for_work(uint64_t ns)
+{
+	uint32_t seen = ltt_read(&C.wake);
+	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+	int p;
+
+	ltt_set(&C.sleeping, 1);
+	/* Full barrier: `sleeping` is stored before the commit words are read again; pairs with the
+	 * sealer's full barrier (its commit add) before it reads `sleeping` in ltt_consumer_kick(). Either
+	 * we see its block complete, or it sees us sleeping and wakes us. */
+	ltt_smp_mb();
+	p = pending();
+	if (p == 2 || ltt_read(&C.stop)) {
+		ltt_set(&C.sleeping, 0);
+		return;
+	}
+	if (p == 1)	/* sealed, a writer still inside an event: it commits within microseconds */
+		ts = (struct timespec){ 0, POLL_NS };
+	syscall(SYS_futex, &C.wake, FUTEX_WAIT_PRIVATE, seen, ns || p ? &ts : NULL, NULL, 0);
+	ltt_set(&C.sleeping, 0);
+}
+
+void ltt_consumer_kick(void)
+{
+	int e;
+
+	/* Read after the caller's commit of the sealed block (a full barrier); see wait_for_work(). */
+	if (!ltt_read(&C.sleeping))
+		return;
+	e = errno;	/* the event path never changes errno */
+	ltt_add(&C.wake, 1);
+	syscall(SYS_futex, &C.wake, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+	errno = e;
+}
+
+/* How long the thread may sleep: until the next flush_quiet() is due (0: until woken). */
+static uint64_t next_flush(uint64_t now)
+{
+	uint64_t t = 0;
+
+	if (!C.flush_ns)
+		return 0;
+	for (unsigned i = 0; i < C.t->rg->nrings; i++) {
+		uint64_t due = C.progress[i] + C.flush_ns, d = due > now ? due - now : 0;
+
+		if (ring_is_written(i) && (!t || d < t))
+			t = d;
+	}
+	return t < POLL_NS ? POLL_NS : t;
+}
+
 static void *consumer_main(void *arg)
 {
 	sigset_t all;
@@ -270,16 +416,23 @@ static void *consumer_main(void *arg)
 	ltt_set(&C.tid, (uint32_t)syscall(SYS_gettid));
 	while (!ltt_read(&C.stop)) {
 		unsigned work = 0;
+		uint64_t now = now_ns();
 
 		/* control rings first (rare, small, needed to decode everything else), then the CPUs */
 		for (unsigned k = 0; k < C.t->rg->nrings; k++) {
-			unsigned i = (k + C.t->ncpu) % C.t->rg->nrings;
+			unsigned i = (k + C.t->ncpu) % C.t->rg->nrings, n;
 
-			if (ring_is_written(i))
-				work += drain(i, 0, 0);
+			if (!ring_is_written(i))
+				continue;
+			n = drain(i, 0, 0);
+			if (n)
+				C.progress[i] = now;
+			else
+				flush_quiet(i, now);
+			work += n;
 		}
 		if (!work)
-			nanosleep(&(struct timespec){ 0, POLL_NS }, NULL);
+			wait_for_work(next_flush(now));
 	}
 	return NULL;
 }
@@ -294,13 +447,18 @@ int ltt_consumer_start(struct ltt_trace_state *t)
 	memset(&C, 0, sizeof(C));
 	C.t = t;
 	C.buffered = io && !strcmp(io, "buffered");
+	C.flush_ns = t->flush_ms < 0 ? 0 : (uint64_t)(t->flush_ms ? t->flush_ms : DEFAULT_FLUSH_MS) * 1000000u;
 	C.outs = calloc(n, sizeof(*C.outs));
+	C.progress = calloc(n, sizeof(*C.progress));
 	C.scratch = aligned_alloc(IO_ALIGN, t->block_size);	/* block_size: a multiple of 4096 */
-	if (!C.outs || !C.scratch) {
+	if (!C.outs || !C.scratch || !C.progress) {
 		free(C.outs);
+		free(C.progress);
 		free(C.scratch);
 		return -ENOMEM;
 	}
+	for (unsigned i = 0; i < n; i++)
+		C.progress[i] = now_ns();
 	for (unsigned i = 0; i < n; i++)
 		C.outs[i].fd = -1;
 	/* control/facilities, processes and interrupts always exist (doc/format.md section 1). */
@@ -313,6 +471,7 @@ int ltt_consumer_start(struct ltt_trace_state *t)
 			if (C.outs[i].fd >= 0)
 				close(C.outs[i].fd);
 		free(C.outs);
+		free(C.progress);
 		free(C.scratch);
 		return -rc;
 	}
@@ -330,6 +489,8 @@ void ltt_consumer_stop(void)
 	if (!C.running)
 		return;
 	ltt_set(&C.stop, 1);
+	ltt_add(&C.wake, 1);	/* full barrier: stop is stored before the wake-up */
+	syscall(SYS_futex, &C.wake, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 	pthread_join(C.thread, NULL);
 	C.running = 0;
 	for (unsigned i = 0; i < C.t->rg->nrings; i++) {
@@ -353,7 +514,9 @@ void ltt_consumer_stop(void)
 			ltt_warn("%s: %s", C.t->path, strerror(errno));
 	}
 	free(C.outs);
+	free(C.progress);
 	free(C.scratch);
 	C.outs = NULL;
+	C.progress = NULL;
 	C.scratch = NULL;
 }

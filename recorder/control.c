@@ -90,6 +90,8 @@ static int parse_size(const char *s, uint64_t *out)
 		v <<= 10, end++;
 	else if (*end == 'm' || *end == 'M')
 		v <<= 20, end++;
+	else if ((*end == 'g' || *end == 'G') && v < (1ull << 44))
+		v <<= 30, end++;
 	if (*end)
 		return -EINVAL;
 	*out = v;
@@ -230,6 +232,7 @@ static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
 	ltt_cur.block_size = g.block_size;
 	ltt_cur.blocks = g.blocks;
 	ltt_cur.ncpu = g.ncpu;
+	ltt_cur.flush_ms = opt->flush_ms;
 	ltt_clock_start();
 	rg->clock_kind = ltt_rt.clock_kind;
 	rg->cycles_per_second = ltt_timemap.cycles_per_second;
@@ -333,6 +336,44 @@ const char *ltt_trace_path(void)
 
 /* ---- LTT_TRACE ------------------------------------------------------------------------------------ */
 
+/* LTT_FLUSH_MS, LTT_ROTATE_SIZE, LTT_ROTATE_SECONDS, LTT_MAX_SIZE (doc/recorder.md). */
+static int env_io_options(struct ltt_options *o, char *why, size_t n)
+{
+	const char *fl = getenv("LTT_FLUSH_MS"), *rs = getenv("LTT_ROTATE_SIZE");
+	const char *rt = getenv("LTT_ROTATE_SECONDS"), *mx = getenv("LTT_MAX_SIZE");
+	uint64_t v;
+
+	if (fl && *fl) {
+		if (parse_size(fl, &v) || v > 86400000u) {
+			snprintf(why, n, "LTT_FLUSH_MS=%s: not a number of milliseconds in [0, 86400000]", fl);
+			return -EINVAL;
+		}
+		o->flush_ms = v ? (int)v : -1;
+	}
+	if (rs && *rs) {
+		if (parse_size(rs, &v) || v < (1u << 20)) {
+			snprintf(why, n, "LTT_ROTATE_SIZE=%s: not a size of at least 1M", rs);
+			return -EINVAL;
+		}
+		o->rotate_size = v;
+	}
+	if (rt && *rt) {
+		if (parse_size(rt, &v) || !v || v > 31536000u) {
+			snprintf(why, n, "LTT_ROTATE_SECONDS=%s: not a number of seconds in [1, 31536000]", rt);
+			return -EINVAL;
+		}
+		o->rotate_seconds = (unsigned)v;
+	}
+	if (mx && *mx) {
+		if (parse_size(mx, &v) || !v) {
+			snprintf(why, n, "LTT_MAX_SIZE=%s: not a size (bytes, k/M/G suffixes)", mx);
+			return -EINVAL;
+		}
+		o->max_size = v;
+	}
+	return 0;
+}
+
 static int env_options(struct ltt_options *o, char *why, size_t n)
 {
 	const char *mode = getenv("LTT_MODE"), *bs = getenv("LTT_BLOCK_SIZE"), *bl = getenv("LTT_BLOCKS");
@@ -365,7 +406,7 @@ static int env_options(struct ltt_options *o, char *why, size_t n)
 		}
 		o->blocks = (unsigned)v;
 	}
-	return 0;
+	return env_io_options(o, why, n);
 }
 
 __attribute__((constructor(102))) static void env_start(void)

@@ -15,6 +15,7 @@ struct ltt_trace_state {
 	enum ltt_mode mode;
 	struct ltt_region *rg;
 	uint32_t block_size, blocks, ncpu;
+	int flush_ms;			/* ltt_options.flush_ms */
 };
 extern struct ltt_trace_state ltt_cur;
 

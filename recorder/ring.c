@@ -360,6 +360,7 @@ int ltt_ring_reserve_slow(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, s
 			 * written before they are counted. */
 			seal(ltt_ring_block(r, seq), bs, pos, tsc, seq);
 			ltt_add(&r->commit[seq & r->slot_mask], bs - pos);
+			ltt_consumer_kick();	/* after the full barrier of the add */
 		}
 		if (r->overwrite && nseq > r->slot_mask) {
 			uint32_t carry = complete_mark(r, nseq - r->slot_mask - 1) == 0;
@@ -420,5 +421,6 @@ int ltt_ring_flush(struct ltt_ring *r, int close)
 	seal(ltt_ring_block(r, seq), bs, pos, tsc, seq);
 	/* Full barrier (B4): pairs with B2 of the consumer. */
 	ltt_add(&r->commit[seq & r->slot_mask], bs - pos);
+	ltt_consumer_kick();	/* after the full barrier of the add */
 	return 1;
 }

@@ -73,6 +73,10 @@ void ltt_block_summary(char *buf, uint32_t block_size, const char *next_block, u
  * (taken from the ring's counters) at cycle count c. Returns 1 if any count was non-zero, else 0. */
 int ltt_block_lost_only(char *buf, struct ltt_ring *r, uint64_t c, uint32_t block_id);
 
+/* recorder/consumer.c: called after a block was sealed and its seal committed (a full barrier);
+ * wakes the consumer thread if it sleeps. No syscall when it is awake; errno unchanged. */
+void ltt_consumer_kick(void);
+
 /* Reserves an event of id (builtin or control events of the recorder): as ltt_event_reserve. */
 static inline int ltt_ring_reserve(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, size_t payload_len,
 				   int counted)

@@ -8,7 +8,9 @@
  * Environment (read once, by a constructor): LTT_TRACE=PATH (an existing directory: a new trace
  * directory PROGRAM-PID-TIME beneath it; otherwise PATH itself), LTT_MODE=discard|flight,
  * LTT_BLOCK_SIZE=N (power of two, 4096 .. 256M, k/M suffixes), LTT_BLOCKS=N (power of two, 2 ..
- * 65536). A bad value prints one line on stderr and the program runs untraced.
+ * 65536), LTT_FLUSH_MS=N (ms; 0 = never; default 1000), LTT_ROTATE_SIZE=N, LTT_ROTATE_SECONDS=N,
+ * LTT_MAX_SIZE=N (sizes with k/M/G suffixes; doc/recorder.md "Rotation"). A bad value prints one line
+ * on stderr and the program runs untraced.
  * Recording stops and everything is written at exit() / return from main, or ltt_stop().
  * fork(): the child does not record (it may ltt_start() a trace of its own); the parent records
  * core.process_fork. Threads need no registration (libltt wraps pthread_create). doc/recorder.md.
@@ -39,6 +41,12 @@ struct ltt_options {
 	size_t block_size;	/* bytes, a power of two in [4096, 256 MiB]; 0 = default (1 MiB) */
 	unsigned blocks;	/* blocks per CPU ring, >= 2; 0 = default */
 	const char *shm_dir;	/* flight mode: keep the rings in files under this directory (NULL: memory) */
+	int flush_ms;		/* discard: seal a partly filled block of a ring that completed none for this
+				 * many ms, so a quiet program's events reach the disk; 0 = default (1000),
+				 * negative = never */
+	uint64_t rotate_size;	/* discard: start a new chunk TRACE/chunk-NNNN/ after this many bytes; 0 = no */
+	unsigned rotate_seconds;/* discard: ... or after this many seconds; 0 = no */
+	uint64_t max_size;	/* with rotation: remove the oldest chunks while the total passes this; 0 = no */
 };
 
 /* Starts recording (one trace per process at a time): -EBUSY if already recording, -EINVAL for a bad

@@ -1,0 +1,470 @@
+/* ltt export: writes traces in the formats of other viewers (export.h, doc/viewing.md). This file is
+ * the driver: options, OUT and its temporary name, the event loop, the progress bar, exit codes. */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "export/export.h"
+#include "reader_common.h"
+
+static const struct ltt_exporter *const exporters[] = {
+#define LTT_EXP(n) &ltt_exp_##n,
+#include "ltt-exps.h"
+#undef LTT_EXP
+	NULL
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+static const struct ltt_exporter *find_exporter(const char *name)
+{
+	for (size_t i = 0; exporters[i]; i++)
+		if (!strcmp(exporters[i]->name, name))
+			return exporters[i];
+	return NULL;
+}
+
+struct export_opts {
+	const struct ltt_exporter *exp;
+	struct reader_filter filter;
+	const char *out;
+	int force;
+};
+
+static int parse_args(int argc, char **argv, struct export_opts *o)
+{
+	static const struct option lo[] = {
+		{ "format", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'O' },
+		READER_FILTER_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, f;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "F:o:" READER_FILTER_SHORTOPTS, lo, NULL)) != -1) {
+		switch (c) {
+		case 'F':
+			o->exp = find_exporter(optarg);
+			if (!o->exp) {
+				ltt_tool_error("export", "--format=%s: unknown format (see ltt export --help)", optarg);
+				return -1;
+			}
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
+		case 'O':
+			o->force = 1;
+			break;
+		default:
+			f = reader_filter_option(&o->filter, "export", c, optarg);
+			if (f > 0)
+				break;
+			if (f < 0)
+				return -1;
+			ltt_tool_error("export", "unknown or incomplete option '%s' (see ltt export --help)",
+				       argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (!o->exp) {
+		ltt_tool_error("export", "no --format given (see ltt export --help)");
+		return -1;
+	}
+	if (optind >= argc) {
+		ltt_tool_error("export", "no trace given (see ltt export --help)");
+		return -1;
+	}
+	return optind;
+}
+
+/* The default OUT: the first trace's name without its archive suffix, plus the format's suffix. */
+static char *default_out(const char *trace, const char *suffix)
+{
+	static const char *const strip[] = { ".tar.gz", ".tgz", ".tar", NULL };
+	size_t n = strlen(trace), b;
+	char *s;
+
+	while (n > 1 && trace[n - 1] == '/')
+		n--;
+	for (b = n; b > 0 && trace[b - 1] != '/'; b--)
+		;
+	for (size_t i = 0; strip[i]; i++) {
+		size_t l = strlen(strip[i]);
+
+		if (n - b > l && !strcmp(trace + n - l, strip[i])) {
+			n -= l;
+			break;
+		}
+	}
+	if (n == b || (n - b == 1 && trace[b] == '.') || (n - b == 2 && !strncmp(trace + b, "..", 2))) {
+		b = 0;	/* "." or "/": a name of its own */
+		trace = "trace";
+		n = 5;
+	}
+	if (asprintf(&s, "%.*s%s", (int)(n - b), trace + b, suffix) < 0)
+		return NULL;
+	return s;
+}
+
+/* A name beside path: "DIR/.BASE.TAG-PID". */
+static char *beside(const char *path, const char *tag)
+{
+	const char *base = strrchr(path, '/');
+	char *s;
+
+	base = base ? base + 1 : path;
+	if (asprintf(&s, "%.*s.%s.%s-%ld", (int)(base - path), path, base, tag, (long)getpid()) < 0)
+		return NULL;
+	return s;
+}
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(p) < 0 ? -1 : 0;
+}
+
+static void rm_tree(const char *p)
+{
+	nftw(p, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* ---- progress ---------------------------------------------------------------------------------------- */
+
+struct progress {
+	int on;			/* stderr is a terminal */
+	int shown;
+	struct timespec start;
+	uint64_t first_ns, last_ns;	/* ordered: progress by time */
+	uint64_t total_bytes, done_bytes;	/* unordered: progress by tracefile bytes */
+	const struct ltt_tracefile_info *tf;
+};
+
+static double since(const struct timespec *a)
+{
+	struct timespec b;
+
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	return (double)(b.tv_sec - a->tv_sec) + (double)(b.tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static void progress_draw(struct progress *p, const struct ltt_event *ev, uint64_t n, int unordered)
+{
+	double frac = 0;
+	int w = 30, k;
+
+	if (!p->on || since(&p->start) < 1.0)
+		return;
+	if (unordered) {
+		if (ev->tracefile != p->tf) {
+			if (p->tf)
+				p->done_bytes += p->tf->file_size;
+			p->tf = ev->tracefile;
+		}
+		if (p->total_bytes)
+			frac = (double)(p->done_bytes + ev->offset) / (double)p->total_bytes;
+	} else if (p->last_ns > p->first_ns && ev->time_ns >= p->first_ns) {
+		frac = (double)(ev->time_ns - p->first_ns) / (double)(p->last_ns - p->first_ns);
+	}
+	if (frac > 1)
+		frac = 1;
+	k = (int)(frac * w);
+	fprintf(stderr, "\rltt export: [%.*s%*s] %3d%%  %llu events", k, "##############################",
+		w - k, "", (int)(frac * 100), (unsigned long long)n);
+	p->shown = 1;
+}
+
+static void progress_done(struct progress *p)
+{
+	if (p->shown)
+		fprintf(stderr, "\r%*s\r", 72, "");
+}
+
+/* ---- per event type state ---------------------------------------------------------------------------- */
+
+static int types_init(struct ltt_reader *r)
+{
+	for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {
+		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
+
+		for (unsigned k = 0; k < t->nevent_types; k++) {
+			struct ltt_event_type *ty = (struct ltt_event_type *)t->event_types[k];
+			const struct ltt_type_desc *b = ty->body;
+			struct export_type *et = calloc(1, sizeof(*et));
+			uint32_t off = 0;
+
+			if (!et || asprintf((char **)&et->full, "%s.%s", ty->facility, ty->name) < 0) {
+				free(et);
+				return -ENOMEM;
+			}
+			et->tid_offset = -1;
+			/* a "tid" uint field after fixed-size fields only */
+			for (uint32_t f = 0; b && b->kind == LTT_TYPE_STRUCT && f < b->n_fields; f++) {
+				const struct ltt_type_desc *ft = b->fields[f].type;
+
+				if (!strcmp(b->fields[f].name, "tid") && ft->kind == LTT_TYPE_UINT) {
+					et->tid_bytes = ltt_size_bytes(ft->size, t->arch_size);
+					if (et->tid_bytes && et->tid_bytes <= 4)
+						et->tid_offset = (int)off;
+					break;
+				}
+				if (ft->variable)
+					break;
+				off += ft->fixed_size[t->arch_size];
+			}
+			ty->user = et;
+		}
+	}
+	return 0;
+}
+
+static void types_free(struct ltt_reader *r)
+{
+	for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {
+		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
+
+		for (unsigned k = 0; k < t->nevent_types; k++) {
+			struct ltt_event_type *ty = (struct ltt_event_type *)t->event_types[k];
+			struct export_type *et = ty->user;
+
+			if (et)
+				free((char *)et->full);
+			free(et);
+			ty->user = NULL;
+		}
+	}
+}
+
+/* ---- the export ------------------------------------------------------------------------------------- */
+
+static void report(const struct ltt_export_ctx *ctx, int err)
+{
+	if (err != EXPORT_REPORTED)
+		ltt_tool_error("export", "%s: %s", ctx->out_name, strerror(-err));
+}
+
+/* Puts tmp in place of out: rename, after moving an existing OUT of another kind aside. */
+static int install(const char *tmp, const char *out, int force)
+{
+	struct stat st;
+	char *old;
+	int ret;
+
+	if (!force || lstat(out, &st) < 0 || !S_ISDIR(st.st_mode))
+		return rename(tmp, out) < 0 ? -errno : 0;
+	old = beside(out, "old");
+	if (!old)
+		return -ENOMEM;
+	ret = rename(out, old) < 0 ? -errno : 0;
+	if (!ret && rename(tmp, out) < 0) {
+		ret = -errno;
+		rename(old, out);
+	} else if (!ret) {
+		rm_tree(old);
+	}
+	free(old);
+	return ret;
+}
+
+static int run(int argc, char **argv)
+{
+	struct reader_tool tool = { .cmd = "export" };
+	struct ltt_reader_options ropt = { .problem = reader_tool_problem, .problem_arg = &tool };
+	struct ltt_export_ctx ctx = { .cmd = "export" };
+	struct export_opts o;
+	struct progress prog = { 0 };
+	struct sigaction sa;
+	struct ltt_reader *r;
+	struct ltt_event ev;
+	struct stat st;
+	char *out = NULL, *tmp = NULL;
+	uint64_t n = 0;
+	int first, ret = 0, status = 1, begun = 0, installed = 0, fd = -1;
+
+	memset(&o, 0, sizeof(o));
+	first = parse_args(argc, argv, &o);
+	if (first < 0)
+		return 2;
+	o.filter.all = (int)o.exp->builtin;
+	o.filter.lost = (int)o.exp->lost;
+	if (o.exp->builtin || o.exp->lost)
+		ropt.flags |= LTT_READ_BUILTIN;
+	if (o.exp->unordered)
+		ropt.flags |= LTT_READ_UNORDERED;
+	out = o.out ? strdup(o.out) : default_out(argv[first], o.exp->suffix);
+	if (!out) {
+		ltt_tool_error("export", "out of memory");
+		return 1;
+	}
+	if (!o.force && lstat(out, &st) == 0) {
+		ltt_tool_error("export", "%s exists (--force replaces it, or -o names another output)", out);
+		free(out);
+		return 1;
+	}
+	if (reader_tool_open(&tool, &r, argv + first, (unsigned)(argc - first), &ropt)) {
+		free(out);
+		return 1;
+	}
+	if (reader_filter_apply(r, &o.filter, "export", &ctx.from_ns, &ctx.to_ns)) {
+		ltt_reader_close(r);
+		free(out);
+		return 2;
+	}
+	if (ltt_reader_time_bounds(r, &ctx.first_ns, &ctx.last_ns) == 0) {
+		if (ctx.first_ns < ctx.from_ns)
+			ctx.first_ns = ctx.from_ns;
+		if (ctx.last_ns > ctx.to_ns)
+			ctx.last_ns = ctx.to_ns;
+		if (ctx.last_ns < ctx.first_ns)
+			ctx.last_ns = ctx.first_ns;
+	} else {
+		ctx.first_ns = ctx.last_ns = 0;
+	}
+	ctx.reader = r;
+	ctx.ntraces = ltt_reader_ntraces(r);
+	ctx.out_name = out;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	tmp = beside(out, "tmp");
+	if (!tmp || types_init(r)) {
+		ltt_tool_error("export", "out of memory");
+		goto done;
+	}
+	if (o.exp->dir) {
+		if (mkdir(tmp, 0777) < 0) {
+			ltt_tool_error("export", "%s: %s", tmp, strerror(errno));
+			goto done;
+		}
+	} else {
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		ctx.out = fd < 0 ? NULL : malloc(sizeof(*ctx.out));
+		if (!ctx.out) {
+			ltt_tool_error("export", "%s: %s", tmp, strerror(fd < 0 ? errno : ENOMEM));
+			goto done;
+		}
+		ctx.out->fd = fd;
+		ctx.out->error = 0;
+		ctx.out->len = 0;
+	}
+	ctx.path = tmp;		/* created: removed unless installed */
+
+	prog.on = isatty(STDERR_FILENO);
+	clock_gettime(CLOCK_MONOTONIC, &prog.start);
+	prog.first_ns = ctx.first_ns;
+	prog.last_ns = ctx.last_ns;
+	for (unsigned i = 0; i < ctx.ntraces; i++) {
+		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
+
+		for (unsigned k = 0; k < t->ntracefiles; k++)
+			prog.total_bytes += t->tracefiles[k]->file_size;
+	}
+
+	ret = o.exp->begin ? o.exp->begin(&ctx) : 0;
+	begun = !ret;
+	if (ret && !(ctx.out && ctx.out->error))
+		report(&ctx, ret);
+	while (!ret && !interrupted && (ret = ltt_reader_next(r, &ev)) == 1) {
+		ret = o.exp->event(&ctx, &ev);
+		if (__builtin_expect(ret < 0, 0) && !(ctx.out && ctx.out->error))
+			report(&ctx, ret);	/* the reader's own errors went to the problem callback */
+		if (__builtin_expect(!(++n & 0xffff), 0))
+			progress_draw(&prog, &ev, n, (int)o.exp->unordered);
+	}
+	progress_done(&prog);
+	if (begun && o.exp->end) {
+		int e = o.exp->end(&ctx, ret < 0 || interrupted);
+
+		if (e && !ret) {
+			report(&ctx, e);
+			ret = e;
+		}
+	}
+	if (ctx.out) {
+		if (!ret && !interrupted && dump_out_flush(ctx.out) < 0)
+			ret = ctx.out->error;
+		else if (ctx.out->error && !ret)
+			ret = ctx.out->error;
+		if (ctx.out->error)
+			ltt_tool_error("export", "%s: %s", out, strerror(-ctx.out->error));
+		if (!ret && !interrupted && fsync(fd) < 0 && errno != EINVAL) {
+			ltt_tool_error("export", "%s: %s", out, strerror(errno));
+			ret = -errno;
+		}
+	}
+	if (interrupted) {
+		ltt_tool_error("export", "interrupted: %s not written", out);
+	} else if (ret >= 0) {
+		ret = install(tmp, out, o.force);
+		if (ret)
+			ltt_tool_error("export", "%s: %s", out, strerror(-ret));
+		else
+			installed = 1;
+		status = ret || tool.problems || tool.skipped ? 1 : 0;
+	}
+done:
+	if (fd >= 0)
+		close(fd);
+	free(ctx.out);
+	if (ctx.path && !installed) {	/* nothing half-written stays */
+		if (o.exp->dir)
+			rm_tree(tmp);
+		else
+			unlink(tmp);
+	}
+	types_free(r);
+	ltt_reader_close(r);
+	free(tmp);
+	free(out);
+	if (interrupted)
+		return 128 + interrupted;
+	return status;
+}
+
+const struct ltt_cmd ltt_cmd_export = {
+	.name = "export",
+	.summary = "write traces for other viewers (Chrome JSON, ...; doc/viewing.md)",
+	.usage =
+	"usage: ltt export --format=FORMAT [-o OUT] [--force] [FILTERS] TRACE...\n"
+	"\n"
+	"Writes the events of the traces (directories, packed .tar.gz traces, or a trace set of several)\n"
+	"in a format other tools read; doc/viewing.md says how to open each and what maps to what.\n"
+	"OUT is written under a temporary name and renamed when complete: a failed or interrupted export\n"
+	"leaves nothing. Problems in the traces are reported on stderr as 'FILE: offset N: what'; every\n"
+	"good event is still exported, and the exit status is then 1.\n"
+	"\n"
+	"  --format=FORMAT   chrome-json: Chrome trace event JSON (chrome://tracing, speedscope), OUT.json\n"
+	"                    (and every format listed in doc/cli.md)\n"
+	"  -o OUT, --output=OUT  where to write (default: the first trace's name with the format's suffix,\n"
+	"                    in the current directory)\n"
+	"  --force           replace OUT when it exists (refused otherwise)\n"
+	READER_FILTER_HELP
+	"\n"
+	"Exit status: 0 written; 1 written but the traces had problems, or nothing written (an error,\n"
+	"OUT exists); 2 bad options; 128+N interrupted by signal N (nothing written).\n",
+	.run = run,
+};

@@ -1,0 +1,303 @@
+/* ltt export --format=chrome-json: the Chrome trace event format ({"traceEvents":[...]}), read by
+ * chrome://tracing, ui.perfetto.dev and speedscope (doc/viewing.md). The mapping is the timeline's
+ * (timeline.h): "M" process and thread names, "B"/"E" regions, "i" instants with every field in
+ * args, "C" counters, "X" child processes, lost events as instants on an "ltt: lost events" thread.
+ * Timestamps: microseconds since the trace set's first anchor, 3 decimals (a double of absolute
+ * epoch microseconds resolves only to 0.25 us); otherData.ltt_start_ns gives that origin. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "export/export.h"
+#include "export/timeline.h"
+
+#define CJ_LOST_TID 0x7fffffffu	/* the lost-events thread of each process */
+#define CJ_MAX_ELEMS 64		/* array and sequence elements shown per field */
+
+struct cj {
+	struct timeline *tl;
+	uint64_t base_ns;
+	uint64_t last_ns;
+	unsigned nevents;	/* written so far (a comma before all but the first) */
+	char name[256];
+};
+
+static void cj_sep(struct ltt_export_ctx *ctx)
+{
+	struct cj *c = ctx->priv;
+
+	dump_out_str(ctx->out, c->nevents++ ? ",\n" : "\n");
+}
+
+/* "ts":MICROSECONDS.NNN relative to the base */
+static void cj_ts(struct ltt_export_ctx *ctx, const char *key, uint64_t ns)
+{
+	struct cj *c = ctx->priv;
+	char *w = dump_out_reserve(ctx->out, 40);
+	uint64_t d;
+
+	*w++ = ',';
+	*w++ = '"';
+	while (*key)
+		*w++ = *key++;
+	*w++ = '"';
+	*w++ = ':';
+	if (ns < c->base_ns) {
+		*w++ = '-';
+		d = c->base_ns - ns;
+	} else {
+		d = ns - c->base_ns;
+	}
+	w = dump_put_u64(w, d / 1000);
+	*w++ = '.';
+	*w++ = (char)('0' + d % 1000 / 100);
+	*w++ = (char)('0' + d % 100 / 10);
+	*w++ = (char)('0' + d % 10);
+	dump_out_commit(ctx->out, w);
+}
+
+static void cj_jstr(struct dump_out *o, const char *s)
+{
+	dump_out_json_string(o, s, strlen(s));
+}
+
+static void cj_head(struct ltt_export_ctx *ctx, const char *ph, uint32_t pid, uint32_t tid)
+{
+	cj_sep(ctx);
+	dump_out_str(ctx->out, "{\"ph\":\"");
+	dump_out_str(ctx->out, ph);
+	dump_out_str(ctx->out, "\",\"pid\":");
+	dump_out_u64(ctx->out, pid);
+	dump_out_str(ctx->out, ",\"tid\":");
+	dump_out_u64(ctx->out, tid);
+}
+
+static void cj_meta(struct ltt_export_ctx *ctx, const char *what, uint32_t pid, uint32_t tid, const char *name)
+{
+	cj_head(ctx, "M", pid, tid);
+	dump_out_str(ctx->out, ",\"name\":\"");
+	dump_out_str(ctx->out, what);
+	dump_out_str(ctx->out, "\",\"args\":{\"name\":");
+	cj_jstr(ctx->out, name);
+	dump_out_str(ctx->out, "}}");
+}
+
+static void cj_scalar(struct dump_out *o, const struct ltt_value *v)
+{
+	const char *s;
+	size_t n;
+	double d;
+
+	switch (v->type->kind) {
+	case LTT_TYPE_INT:
+		dump_out_i64(o, ltt_value_int(v));
+		break;
+	case LTT_TYPE_UINT:
+		dump_out_u64(o, ltt_value_uint(v));
+		break;
+	case LTT_TYPE_FLOAT:
+		d = ltt_value_float(v);
+		if (isnan(d) || isinf(d))
+			dump_out_str(o, "null");
+		else
+			dump_out_double(o, d);
+		break;
+	case LTT_TYPE_ENUM:
+		s = ltt_value_enum_label(v);
+		if (s)
+			cj_jstr(o, s);
+		else
+			dump_out_u64(o, ltt_value_uint(v));
+		break;
+	case LTT_TYPE_STRING:
+		s = ltt_value_string(v, &n);
+		dump_out_json_string(o, s, n);
+		break;
+	default:
+		dump_out_str(o, "null");
+	}
+}
+
+struct cj_args {
+	struct dump_out *o;
+	int n;
+};
+
+static int cj_leaf(void *arg, const char *name, size_t len, const struct ltt_value *v)
+{
+	struct cj_args *a = arg;
+
+	if (a->n++)
+		dump_out_char(a->o, ',');
+	dump_out_json_string(a->o, name, len);
+	dump_out_char(a->o, ':');
+	cj_scalar(a->o, v);
+	return 0;
+}
+
+static void cj_args(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
+{
+	struct cj *c = ctx->priv;
+	struct cj_args a = { ctx->out, 0 };
+	struct ltt_value body;
+
+	dump_out_str(ctx->out, ",\"args\":{");
+	if (ltt_event_body(ev, &body) == 0)
+		export_walk(&body, c->name, sizeof(c->name), 0, CJ_MAX_ELEMS, cj_leaf, &a);
+	if (ctx->ntraces > 1) {
+		dump_out_str(ctx->out, a.n ? ",\"trace\":" : "\"trace\":");
+		cj_jstr(ctx->out, ev->trace->path);
+	}
+	dump_out_char(ctx->out, '}');
+}
+
+static int cj_begin(struct ltt_export_ctx *ctx)
+{
+	struct cj *c = calloc(1, sizeof(*c));
+
+	if (!c || timeline_new(&c->tl, ctx->reader)) {
+		free(c);
+		return -ENOMEM;
+	}
+	c->base_ns = ctx->first_ns;
+	ctx->priv = c;
+	dump_out_str(ctx->out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"ltt_start_ns\":");
+	dump_out_u64(ctx->out, c->base_ns);
+	dump_out_str(ctx->out, "},\"traceEvents\":[");
+	return 0;
+}
+
+static int cj_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
+{
+	struct cj *c = ctx->priv;
+	struct tl_event e;
+	struct tl_lane *l;
+	uint32_t pid;
+	int ret = timeline_event(c->tl, ev, &e);
+
+	if (ret < 0)
+		return ret;
+	l = e.lane;
+	pid = l->proc->pid;
+	if (__builtin_expect(l->proc->renamed, 0)) {
+		cj_meta(ctx, "process_name", pid, 0, l->proc->name);
+		l->proc->renamed = 0;
+	}
+	if (__builtin_expect(l->renamed, 0)) {
+		cj_meta(ctx, "thread_name", pid, l->tid, l->name);
+		cj_head(ctx, "M", pid, l->tid);	/* threads first, CPUs after them */
+		dump_out_str(ctx->out, ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":");
+		dump_out_u64(ctx->out, l->is_thread ? l->index : 100000 + l->index);
+		dump_out_str(ctx->out, "}}");
+		l->renamed = 0;
+	}
+	if (ev->time_ns > c->last_ns)
+		c->last_ns = ev->time_ns;
+	switch (e.kind) {
+	case TL_BEGIN:
+		cj_head(ctx, "B", pid, l->tid);
+		cj_ts(ctx, "ts", ev->time_ns);
+		dump_out_str(ctx->out, ",\"name\":");
+		cj_jstr(ctx->out, e.name);
+		dump_out_str(ctx->out, ",\"cat\":");
+		cj_jstr(ctx->out, e.category);
+		cj_args(ctx, ev);
+		dump_out_char(ctx->out, '}');
+		break;
+	case TL_END:
+		cj_head(ctx, "E", pid, l->tid);
+		cj_ts(ctx, "ts", ev->time_ns);
+		dump_out_char(ctx->out, '}');
+		break;
+	case TL_LOST:
+		if (!l->proc->user) {
+			cj_meta(ctx, "thread_name", pid, CJ_LOST_TID, "ltt: lost events");
+			l->proc->user = 1;
+		}
+		cj_head(ctx, "i", pid, CJ_LOST_TID);
+		cj_ts(ctx, "ts", ev->time_ns);
+		dump_out_str(ctx->out, ",\"s\":\"t\",\"name\":");
+		cj_jstr(ctx->out, e.cause);
+		dump_out_str(ctx->out, ",\"cat\":\"ltt\",\"args\":{\"count\":");
+		dump_out_u64(ctx->out, e.count);
+		dump_out_str(ctx->out, ",\"cause\":");
+		cj_jstr(ctx->out, e.cause);
+		dump_out_str(ctx->out, ",\"tracefile\":");
+		cj_jstr(ctx->out, ev->tracefile->name);
+		dump_out_str(ctx->out, "}}");
+		break;
+	case TL_CHILD:
+		cj_head(ctx, "X", pid, l->tid);
+		cj_ts(ctx, "ts", e.child_start_ns);
+		dump_out_str(ctx->out, ",\"dur\":");
+		{
+			uint64_t d = ev->time_ns - e.child_start_ns;
+			char *w = dump_out_reserve(ctx->out, 32);
+
+			w = dump_put_u64(w, d / 1000);
+			*w++ = '.';
+			*w++ = (char)('0' + d % 1000 / 100);
+			*w++ = (char)('0' + d % 100 / 10);
+			*w++ = (char)('0' + d % 10);
+			dump_out_commit(ctx->out, w);
+		}
+		dump_out_str(ctx->out, ",\"name\":\"child ");
+		dump_out_i64(ctx->out, e.child_id);
+		dump_out_str(ctx->out, "\",\"cat\":\"child\"");
+		cj_args(ctx, ev);
+		dump_out_char(ctx->out, '}');
+		break;
+	case TL_COUNTER:
+		cj_head(ctx, "C", pid, l->tid);
+		cj_ts(ctx, "ts", ev->time_ns);
+		dump_out_str(ctx->out, ",\"name\":");
+		cj_jstr(ctx->out, e.category);
+		dump_out_str(ctx->out, ",\"args\":{\"value\":");
+		dump_out_i64(ctx->out, e.value);
+		dump_out_str(ctx->out, "}}");
+		/* the event itself is an instant too */
+		__attribute__((fallthrough));
+	case TL_INSTANT:
+		cj_head(ctx, "i", pid, l->tid);
+		cj_ts(ctx, "ts", ev->time_ns);
+		dump_out_str(ctx->out, ",\"s\":\"t\",\"name\":");
+		cj_jstr(ctx->out, e.name);
+		dump_out_str(ctx->out, ",\"cat\":");
+		cj_jstr(ctx->out, ev->type->facility);
+		cj_args(ctx, ev);
+		dump_out_char(ctx->out, '}');
+		break;
+	}
+	return ctx->out->error;
+}
+
+static int cj_end(struct ltt_export_ctx *ctx, int failed)
+{
+	struct cj *c = ctx->priv;
+
+	if (!failed) {	/* regions still open at the end of the trace end there */
+		for (unsigned i = 0; i < timeline_nlanes(c->tl); i++) {
+			struct tl_lane *l = timeline_lane(c->tl, i);
+
+			for (; l->depth; l->depth--) {
+				cj_head(ctx, "E", l->proc->pid, l->tid);
+				cj_ts(ctx, "ts", c->last_ns);
+				dump_out_char(ctx->out, '}');
+			}
+		}
+		dump_out_str(ctx->out, "\n]}\n");
+	}
+	timeline_free(c->tl);
+	free(c);
+	return failed ? 0 : ctx->out->error;
+}
+
+const struct ltt_exporter ltt_exp_chrome_json = {
+	.name = "chrome-json",
+	.summary = "Chrome trace event JSON: chrome://tracing, ui.perfetto.dev, speedscope",
+	.suffix = ".json",
+	.lost = 1,
+	.begin = cj_begin,
+	.event = cj_event,
+	.end = cj_end,
+};

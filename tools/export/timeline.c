@@ -1,0 +1,296 @@
+/* The timeline view shared by the timeline formats (timeline.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/export.h"
+#include "export/timeline.h"
+
+#define TL_CPU_TID_BASE 0x7ff00000u	/* made-up tids of CPU lanes: base + tracefile index */
+
+struct timeline {
+	struct t2_model *t2;
+	struct tl_process *procs;	/* by trace index */
+	unsigned nprocs;
+	struct tl_lane **lanes;		/* in creation order */
+	unsigned nlanes, cap;
+	struct tl_lane **hash;		/* open addressing; size a power of two, at most half full */
+	size_t hsize;
+};
+
+int timeline_new(struct timeline **out, struct ltt_reader *r)
+{
+	struct timeline *tl = calloc(1, sizeof(*tl));
+
+	if (!tl || t2_model_new(&tl->t2))
+		goto nomem;
+	tl->nprocs = ltt_reader_ntraces(r);
+	tl->procs = calloc(tl->nprocs ? tl->nprocs : 1, sizeof(*tl->procs));
+	tl->hsize = 64;
+	tl->hash = calloc(tl->hsize, sizeof(*tl->hash));
+	if (!tl->procs || !tl->hash)
+		goto nomem;
+	for (unsigned i = 0; i < tl->nprocs; i++) {
+		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
+		struct tl_process *p = &tl->procs[i];
+
+		p->trace = i;
+		p->pid = export_trace_pid(t);
+		if (!p->pid)
+			p->pid = 1000000 + i;
+		snprintf(p->name, sizeof(p->name), "%s", export_trace_program(t));
+		p->renamed = 1;
+	}
+	*out = tl;
+	return 0;
+nomem:
+	timeline_free(tl);
+	return -ENOMEM;
+}
+
+void timeline_free(struct timeline *tl)
+{
+	if (!tl)
+		return;
+	t2_model_free(tl->t2);
+	for (unsigned i = 0; i < tl->nlanes; i++)
+		free(tl->lanes[i]);
+	free(tl->lanes);
+	free(tl->hash);
+	free(tl->procs);
+	free(tl);
+}
+
+unsigned timeline_nprocs(const struct timeline *tl)
+{
+	return tl->nprocs;
+}
+
+struct tl_process *timeline_proc(struct timeline *tl, unsigned i)
+{
+	return &tl->procs[i];
+}
+
+unsigned timeline_nlanes(const struct timeline *tl)
+{
+	return tl->nlanes;
+}
+
+struct tl_lane *timeline_lane(struct timeline *tl, unsigned i)
+{
+	return tl->lanes[i];
+}
+
+static size_t lane_hash(unsigned trace, unsigned is_thread, uint64_t key)
+{
+	uint64_t h = (key * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)trace << 1 | is_thread) * 0xff51afd7ed558ccdull;
+
+	return (size_t)(h ^ h >> 29);
+}
+
+static int lane_key_eq(const struct tl_lane *l, unsigned trace, unsigned is_thread, uint64_t key)
+{
+	return l->proc->trace == trace && l->is_thread == is_thread &&
+	       (is_thread ? l->tid == key : (uintptr_t)l->tf == key);
+}
+
+static int lanes_grow(struct timeline *tl)
+{
+	size_t nsize = tl->hsize * 2;
+	struct tl_lane **nh = calloc(nsize, sizeof(*nh));
+
+	if (!nh)
+		return -ENOMEM;
+	for (unsigned i = 0; i < tl->nlanes; i++) {
+		struct tl_lane *l = tl->lanes[i];
+		size_t k = lane_hash(l->proc->trace, l->is_thread, l->is_thread ? l->tid : (uintptr_t)l->tf);
+
+		for (k &= nsize - 1; nh[k]; k = (k + 1) & (nsize - 1))
+			;
+		nh[k] = l;
+	}
+	free(tl->hash);
+	tl->hash = nh;
+	tl->hsize = nsize;
+	return 0;
+}
+
+static struct tl_lane *lane_get(struct timeline *tl, const struct ltt_event *ev, int is_thread, uint32_t tid)
+{
+	unsigned trace = ev->trace->index;
+	uint64_t key = is_thread ? tid : (uintptr_t)ev->tracefile;
+	struct tl_process *p = &tl->procs[trace];
+	struct tl_lane *l;
+	size_t k;
+
+	for (k = lane_hash(trace, (unsigned)is_thread, key) & (tl->hsize - 1); tl->hash[k];
+	     k = (k + 1) & (tl->hsize - 1))
+		if (lane_key_eq(tl->hash[k], trace, (unsigned)is_thread, key))
+			return tl->hash[k];
+	if ((tl->nlanes + 1) * 2 > tl->hsize || tl->nlanes == tl->cap) {
+		if (tl->nlanes == tl->cap) {
+			unsigned ncap = tl->cap ? tl->cap * 2 : 16;
+			struct tl_lane **nl = realloc(tl->lanes, ncap * sizeof(*nl));
+
+			if (!nl)
+				return NULL;
+			tl->lanes = nl;
+			tl->cap = ncap;
+		}
+		if ((tl->nlanes + 1) * 2 > tl->hsize && lanes_grow(tl))
+			return NULL;
+		for (k = lane_hash(trace, (unsigned)is_thread, key) & (tl->hsize - 1); tl->hash[k];
+		     k = (k + 1) & (tl->hsize - 1))
+			;
+	}
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return NULL;
+	l->proc = p;
+	l->is_thread = (unsigned)is_thread;
+	l->index = tl->nlanes;
+	l->renamed = 1;
+	if (is_thread) {
+		l->tid = tid;
+		if (tid == p->pid)
+			snprintf(l->name, sizeof(l->name), "%s", p->name);
+		else
+			snprintf(l->name, sizeof(l->name), "thread %u", tid);
+	} else {
+		unsigned idx = 0;
+
+		for (unsigned i = 0; i < ev->trace->ntracefiles; i++)
+			if (ev->trace->tracefiles[i] == ev->tracefile)
+				idx = i;
+		l->tf = ev->tracefile;
+		l->tid = TL_CPU_TID_BASE + idx;
+		snprintf(l->name, sizeof(l->name), "%s", ev->tracefile->name);
+	}
+	tl->hash[k] = l;
+	tl->lanes[tl->nlanes++] = l;
+	return l;
+}
+
+static void set_name(char *dst, unsigned *renamed, const char *s)
+{
+	if (!s || !*s || !strncmp(dst, s, TL_NAME_MAX - 1))
+		return;
+	snprintf(dst, TL_NAME_MAX, "%s", s);
+	*renamed = 1;
+}
+
+/* A string field of the body, or NULL. */
+static const char *body_str(const struct ltt_event *ev, const char *field)
+{
+	struct ltt_value b, v;
+
+	if (ltt_event_body(ev, &b) < 0 || b.type->kind != LTT_TYPE_STRUCT || ltt_value_field(&b, field, &v) < 0 ||
+	    v.type->kind != LTT_TYPE_STRING)
+		return NULL;
+	return ltt_value_string(&v, NULL);
+}
+
+static struct tl_process *proc_of_pid(struct timeline *tl, uint32_t pid)
+{
+	for (unsigned i = 0; i < tl->nprocs; i++)
+		if (tl->procs[i].pid == pid)
+			return &tl->procs[i];
+	return NULL;
+}
+
+static int classify_builtin(const struct ltt_event *ev, struct tl_event *out)
+{
+	struct ltt_value b, v;
+
+	if (ltt_event_body(ev, &b) < 0)
+		return 0;
+	if (ev->id == LTT_ID_EVENTS_LOST) {
+		if (ltt_value_field(&b, "count", &v) == 0)
+			out->count = ltt_value_uint(&v);
+		out->cause = "unknown";
+		if (ltt_value_field(&b, "cause", &v) == 0)
+			out->cause = ltt_lost_cause_name((unsigned)ltt_value_uint(&v));
+		out->kind = TL_LOST;
+		return 1;
+	}
+	if (ev->id == LTT_ID_BLOCKS_LOST) {
+		if (ltt_value_field(&b, "events", &v) == 0)
+			out->count = ltt_value_uint(&v);
+		out->cause = "overwritten";	/* blocks that did not reach the file (section 7) */
+		out->kind = TL_LOST;
+		return 1;
+	}
+	return 0;
+}
+
+int timeline_event(struct timeline *tl, const struct ltt_event *ev, struct tl_event *out)
+{
+	struct tl_process *p = &tl->procs[ev->trace->index];
+	uint32_t tid = 0;
+	int is_thread = export_event_tid(ev, &tid);
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	out->ev = ev;
+	out->kind = TL_INSTANT;
+	out->name = export_type(ev)->full;
+	out->lane = lane_get(tl, ev, is_thread, tid);
+	if (!out->lane)
+		return -ENOMEM;
+	if (ev->type->builtin) {
+		classify_builtin(ev, out);
+		return 0;
+	}
+	ret = t2_model_event(tl->t2, ev, &out->t2);
+	if (ret < 0)
+		return ret;
+	if (ret == 0) {		/* not an app event: core's thread names */
+		if (!strcmp(ev->type->facility, "core") && is_thread &&
+		    (!strcmp(ev->type->name, "thread_name") || !strcmp(ev->type->name, "thread_start")))
+			set_name(out->lane->name, &out->lane->renamed, body_str(ev, "name"));
+		return 0;
+	}
+	switch (out->t2.kind) {
+	case T2_CMD_NAME:
+		set_name(p->name, &p->renamed, t2_str(&out->t2, "name"));
+		break;
+	case T2_THREAD_START:
+		set_name(out->lane->name, &out->lane->renamed, t2_str(&out->t2, "name"));
+		break;
+	case T2_REGION_ENTER:
+		out->kind = TL_BEGIN;
+		out->category = t2_str(&out->t2, "category");
+		out->name = t2_str(&out->t2, "label");
+		out->lane->depth++;
+		break;
+	case T2_REGION_LEAVE:
+		if (out->lane->depth) {
+			out->kind = TL_END;
+			out->category = t2_str(&out->t2, "category");
+			out->name = t2_str(&out->t2, "label");
+			out->lane->depth--;
+		}
+		break;
+	case T2_DATA_INT:
+	case T2_COUNTER:
+		out->kind = TL_COUNTER;
+		out->category = t2_str(&out->t2, out->t2.kind == T2_COUNTER ? "name" : "key");
+		out->value = t2_int(&out->t2, "value");
+		break;
+	case T2_CHILD_EXIT: {
+		uint64_t el = (uint64_t)t2_int(&out->t2, "elapsed_ns");
+
+		out->kind = TL_CHILD;
+		out->child_id = (int32_t)t2_int(&out->t2, "child_id");
+		out->child_pid = (uint32_t)t2_int(&out->t2, "pid");
+		out->child_code = (int32_t)t2_int(&out->t2, "code");
+		out->child_start_ns = el < ev->time_ns ? ev->time_ns - el : 0;
+		out->child_proc = out->child_pid ? proc_of_pid(tl, out->child_pid) : NULL;
+		break;
+	}
+	default:
+		break;
+	}
+	return 0;
+}

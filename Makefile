@@ -79,7 +79,7 @@ EVENTDEFS_SRCS := $(wildcard eventdefs/*.c)
 RECORDER_SRCS  := $(wildcard recorder/*.c)
 READER_SRCS    := $(wildcard reader/*.c)
 TOOLS_SRCS     := $(sort $(shell find tools -name '*.c'))
-RECORDER_LIBS  ?= $(URCU_LIBS) -lpthread
+RECORDER_LIBS  ?= $(URCU_LIBS) $(UNWIND_LIBS) -lpthread
 READER_LIBS    ?= $(XML_LIBS) $(ARCHIVE_LIBS) -lz -lm
 EVENTDEFS_LIBS ?= $(XML_LIBS)
 
@@ -131,7 +131,7 @@ $(call obj,$(TOOLS_SRCS) $(wildcard tests/unit/*.c)): CPPFLAGS += -Itools -I.
 LTT := $(BUILD)/bin/ltt
 $(LTT): $(call obj,$(TOOLS_SRCS)) $(TOOL_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $(call obj,$(TOOLS_SRCS)) $(TOOL_LIBS) $(READER_LIBS) -lpthread
+	$(CC) $(LDFLAGS) -o $@ $(call obj,$(TOOLS_SRCS)) $(TOOL_LIBS) $(READER_LIBS) $(DW_LIBS) -lpthread
 
 # ---- generated facility headers --------------------------------------------------------------
 GEN_XML   := $(wildcard eventdefs/*.xml tests/eventdefs/*.xml examples/*.xml bench/*.xml)
@@ -144,7 +144,8 @@ $(GEN_STAMP): $(GEN_XML) $(LTT)
 # ---- compile ---------------------------------------------------------------------------------
 $(O)/%.o: %.c | $(BUILD)/config.mk
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(XML_CFLAGS) $(URCU_CFLAGS) $(CHECK_CFLAGS) $(ARCHIVE_CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(XML_CFLAGS) $(URCU_CFLAGS) $(CHECK_CFLAGS) $(ARCHIVE_CFLAGS) \
+	    $(UNWIND_CFLAGS) $(DW_CFLAGS) -c -o $@ $<
 
 # ---- tests -----------------------------------------------------------------------------------
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)

@@ -14,6 +14,7 @@
 
 #include "clock.h"
 #include "flight.h"
+#include "profile.h"
 #include "recorder.h"
 #include "threads.h"
 
@@ -151,6 +152,7 @@ static void fork_child(void)
 	ltt_set(&ltt_rt.region, NULL);
 	ltt_cur.rg = NULL;
 	spare = NULL;
+	ltt_profile_fork_child();
 	ltt_registry_unlock();
 	pthread_mutex_unlock(&ctl_lock);
 }
@@ -187,6 +189,8 @@ static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
 	if (ltt_cur.rg)
 		return -EBUSY;
 	rc = check_geometry(bs, blocks, why, whylen);
+	if (!rc)
+		rc = ltt_profile_check(opt, why, whylen);
 	if (rc)
 		return rc;
 	if (opt->mode != LTT_MODE_DISCARD && opt->mode != LTT_MODE_FLIGHT) {
@@ -271,6 +275,7 @@ static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
 	ltt_control_seal(LTT_RING_FACILITIES);
 	ltt_control_seal(LTT_RING_PROCESSES);
 	ltt_control_seal(LTT_RING_INTERRUPTS);
+	ltt_profile_start(opt);	/* CPU usage and stack sampling, pause (recorder/profile.h) */
 	report_path(ltt_cur.path);
 	if (!atexit_done++)
 		on_exit(exit_stop, NULL);
@@ -308,6 +313,7 @@ int ltt_stop(void)
 		pthread_mutex_unlock(&ctl_lock);
 		return 0;
 	}
+	ltt_profile_stop();	/* the last CPU sample, while events still record */
 	/* B7: no new event starts after this; those that loaded the region find its rings closed. */
 	ltt_set(&ltt_rt.recording, 0);
 	ltt_set(&ltt_rt.region, NULL);
@@ -406,7 +412,10 @@ static int env_options(struct ltt_options *o, char *why, size_t n)
 		}
 		o->blocks = (unsigned)v;
 	}
-	return env_io_options(o, why, n);
+	rc = env_io_options(o, why, n);
+	if (rc)
+		return rc;
+	return ltt_profile_env(o, why, n);
 }
 
 __attribute__((constructor(102))) static void env_start(void)

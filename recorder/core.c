@@ -22,6 +22,7 @@ struct ltt_facility ltt_core_facility = {
 
 /* The strings core.xml feeds the checksum (doc/format.md section 8), in order. */
 #define U32 "uint32_t"
+#define U64 "uint64_t"
 static const char *const core_strings[] = {
 	"core",
 	"process", "struct", "name", "string", "pid", U32, "ppid", U32, "tracer_pid", U32, "uid", U32,
@@ -33,6 +34,15 @@ static const char *const core_strings[] = {
 	"thread_exit", "struct", "tid", U32,
 	"thread_name", "struct", "tid", U32, "name", "string",
 	"process_fork", "struct", "pid", U32, "child_pid", U32,
+	"sampling", "struct", "cpu_sample_ms", U32, "stack_sample_hz", U32, "signal", U32,
+	"process_cpu", "struct", "usage_us", U64,
+	"thread_cpu", "struct", "tid", U32, "usage_us", U64,
+	"pause", "struct", "tid", U32,
+	"resume", "struct", "tid", U32,
+	"mapping", "struct", "start", U64, "end", U64, "offset", U64, "build_id", "sequence 0", "uint8_t",
+	"path", "string",
+	"stack_sample", "struct", "tid", U32, "ticks", U32, "match", "uint16_t", "depth", "uint16_t",
+	"frames", "sequence 1", U64,
 };
 
 uint32_t ltt_checksum_strings(const char *const *strs, unsigned n)
@@ -67,17 +77,22 @@ static uint32_t gettid_(void)
 	return (uint32_t)syscall(SYS_gettid);
 }
 
-/* Reserves a core event, copies the payload, commits. */
-static void emit(unsigned index, const void *payload, size_t len)
+/* Reserves a core event, copies the payload, commits (flags: LTT_EVENT_PERSISTENT or 0). */
+void ltt_core_emit(unsigned index, const void *payload, size_t len, unsigned flags)
 {
 	struct ltt_slot s;
 
 	if (!ltt_is_recording())
 		return;
-	if (ltt_event_reserve(&s, &ltt_core_facility, index, len, LTT_EVENT_PERSISTENT)) {
+	if (ltt_event_reserve(&s, &ltt_core_facility, index, len, flags)) {
 		memcpy(s.payload, payload, len);
 		ltt_event_commit(&s);
 	}
+}
+
+static void emit(unsigned index, const void *payload, size_t len)
+{
+	ltt_core_emit(index, payload, len, LTT_EVENT_PERSISTENT);
 }
 
 /* A small packer for payloads of strings and uint32s. */

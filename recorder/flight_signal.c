@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "flight.h"
+#include "profile.h"
 
 #define SIGNAL_WAIT_NS	100000000ull	/* a snapshot by signal waits this long for writers */
 #define FATAL_WAIT_NS	50000000ull	/* the fatal snapshot: the crashed thread may never commit */
@@ -25,9 +26,7 @@ static int installed, snap_installed;
 int ltt_flight_signal_parse(char *why, size_t whylen)
 {
 	const char *v = getenv("LTT_SNAPSHOT_SIGNAL");
-	const char *name;
-	char *end;
-	long n = -1;
+	int n;
 
 	ltt_fl.snap_signal = SIGUSR2;
 	if (!v || !*v)
@@ -36,27 +35,8 @@ int ltt_flight_signal_parse(char *why, size_t whylen)
 		ltt_fl.snap_signal = 0;
 		return 0;
 	}
-	errno = 0;
-	n = strtol(v, &end, 10);
-	if (errno || *end || end == v) {
-		name = !strncmp(v, "SIG", 3) ? v + 3 : v;
-		n = -1;
-		for (int s = 1; s < NSIG; s++) {
-			const char *abbrev = sigabbrev_np(s);
-
-			if (abbrev && !strcmp(abbrev, name)) {
-				n = s;
-				break;
-			}
-		}
-		if (n < 0 && !strncmp(name, "RTMIN+", 6)) {
-			long k = strtol(name + 6, &end, 10);
-
-			if (!*end && k >= 0 && SIGRTMIN + k <= SIGRTMAX)
-				n = SIGRTMIN + k;
-		}
-	}
-	if (n <= 0 || n >= NSIG || n == SIGKILL || n == SIGSTOP) {
+	n = ltt_signal_number(v);
+	if (n < 0) {
 		snprintf(why, whylen, "LTT_SNAPSHOT_SIGNAL=%s: not a signal name, number or none", v);
 		return -EINVAL;
 	}
@@ -65,7 +45,7 @@ int ltt_flight_signal_parse(char *why, size_t whylen)
 			snprintf(why, whylen, "LTT_SNAPSHOT_SIGNAL=%s: a fatal signal (already a snapshot)", v);
 			return -EINVAL;
 		}
-	ltt_fl.snap_signal = (int)n;
+	ltt_fl.snap_signal = n;
 	return 0;
 }
 

@@ -33,8 +33,13 @@ void ltt_control_seal(unsigned which);
 /* core.c: the core facility, registered by libltt itself, and its events. */
 extern struct ltt_facility ltt_core_facility;
 enum { LTT_CORE_PROCESS, LTT_CORE_INTERRUPT, LTT_CORE_THREAD_START, LTT_CORE_THREAD_EXIT,
-       LTT_CORE_THREAD_NAME, LTT_CORE_PROCESS_FORK, LTT_CORE_NEVENTS };
+       LTT_CORE_THREAD_NAME, LTT_CORE_PROCESS_FORK,
+       LTT_CORE_SAMPLING, LTT_CORE_PROCESS_CPU, LTT_CORE_THREAD_CPU, LTT_CORE_PAUSE, LTT_CORE_RESUME,
+       LTT_CORE_MAPPING, LTT_CORE_STACK_SAMPLE,
+       LTT_CORE_NEVENTS };
 uint32_t ltt_checksum_strings(const char *const *strs, unsigned n);
+/* Records core event index with payload[len] (flags: LTT_EVENT_PERSISTENT or 0) while recording. */
+void ltt_core_emit(unsigned index, const void *payload, size_t len, unsigned flags);
 void ltt_core_emit_processes(void);
 void ltt_core_emit_interrupts(void);
 void ltt_core_thread_start(void);

@@ -30,6 +30,16 @@ static int pow2_in(const char *s, unsigned long long lo, unsigned long long hi)
 	return !*end && v >= lo && v <= hi && !(v & (v - 1));
 }
 
+static int number_in(const char *s, unsigned long lo, unsigned long hi)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	return !errno && end != s && !*end && s[0] != '-' && v >= lo && v <= hi;
+}
+
 /* A flight-recorder trace (ltt_mode="flight" in its info/system.xml): its data is in snapshot-NNNN/. */
 static int is_flight(const char *dir)
 {
@@ -79,9 +89,12 @@ static int run(int argc, char **argv)
 		{ "mode", required_argument, NULL, 'm' },
 		{ "block-size", required_argument, NULL, 'b' },
 		{ "blocks", required_argument, NULL, 'n' },
+		{ "cpu-sample", required_argument, NULL, 'C' },
+		{ "stack-sample", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = "ltt-traces", *mode = NULL, *bs = NULL, *blocks = NULL;
+	const char *cpu_ms = NULL, *stack_hz = NULL;
 	char report[] = "/tmp/ltt-record-XXXXXX", line[4096];
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
 	unsigned found = 0;
@@ -95,9 +108,12 @@ static int run(int argc, char **argv)
 		case 'm': mode = optarg; break;
 		case 'b': bs = optarg; break;
 		case 'n': blocks = optarg; break;
+		case 'C': cpu_ms = optarg; break;
+		case 'S': stack_hz = optarg; break;
 		default:
 			ltt_tool_error("record", "usage: ltt record [-o DIR] [--mode discard|flight] "
-				       "[--block-size N] [--blocks N] -- PROGRAM ARGS...");
+				       "[--block-size N] [--blocks N] [--cpu-sample MS] [--stack-sample HZ] "
+				       "-- PROGRAM ARGS...");
 			return 2;
 		}
 	}
@@ -115,6 +131,14 @@ static int run(int argc, char **argv)
 	}
 	if (blocks && !pow2_in(blocks, 2, 65536)) {
 		ltt_tool_error("record", "--blocks %s: not a power of two in [2, 65536]", blocks);
+		return 2;
+	}
+	if (cpu_ms && !number_in(cpu_ms, 1, 3600000)) {
+		ltt_tool_error("record", "--cpu-sample %s: not a number of milliseconds in [1, 3600000]", cpu_ms);
+		return 2;
+	}
+	if (stack_hz && !number_in(stack_hz, 1, 100000)) {
+		ltt_tool_error("record", "--stack-sample %s: not a rate in [1, 100000] Hz", stack_hz);
 		return 2;
 	}
 	/* The default output directory holds one trace per run. */
@@ -142,6 +166,10 @@ static int run(int argc, char **argv)
 			setenv("LTT_BLOCK_SIZE", bs, 1);
 		if (blocks)
 			setenv("LTT_BLOCKS", blocks, 1);
+		if (cpu_ms)
+			setenv("LTT_CPU_SAMPLE_MS", cpu_ms, 1);
+		if (stack_hz)
+			setenv("LTT_STACK_SAMPLE_HZ", stack_hz, 1);
 		execvp(argv[optind], argv + optind);
 		ltt_tool_error("record", "%s: %s", argv[optind], strerror(errno));
 		_exit(127);
@@ -178,7 +206,8 @@ static int run(int argc, char **argv)
 const struct ltt_cmd ltt_cmd_record = {
 	.name = "record",
 	.summary = "run a program linked with libltt and record a trace of it",
-	.usage = "usage: ltt record [-o DIR] [--mode discard|flight] [--block-size N] [--blocks N] -- PROGRAM ARGS...\n"
+	.usage = "usage: ltt record [-o DIR] [--mode discard|flight] [--block-size N] [--blocks N] [--cpu-sample MS] "
+		 "[--stack-sample HZ] -- PROGRAM ARGS...\n"
 		 "\n"
 		 "Runs PROGRAM with LTT_TRACE=DIR (default ./ltt-traces, created if missing) and LTT_MODE,\n"
 		 "LTT_BLOCK_SIZE, LTT_BLOCKS set from the options, then prints where each trace went on stderr\n"
@@ -190,6 +219,10 @@ const struct ltt_cmd ltt_cmd_record = {
 		 "  -o, --output DIR      where traces go\n"
 		 "  -m, --mode MODE       discard (default: the consumer writes blocks as they fill) or flight\n"
 		 "  -b, --block-size N    block size, a power of two in [4096, 256M] (k and M suffixes)\n"
-		 "  -n, --blocks N        blocks per CPU ring, a power of two in [2, 65536]\n",
+		 "  -n, --blocks N        blocks per CPU ring, a power of two in [2, 65536]\n"
+		 "      --cpu-sample MS   record the CPU usage of the process and of each thread every MS ms\n"
+		 "                        (LTT_CPU_SAMPLE_MS)\n"
+		 "      --stack-sample HZ sample each thread's stack HZ times per second of its CPU time\n"
+		 "                        (LTT_STACK_SAMPLE_HZ; ltt stats --profile, ltt dump --format=tracelog)\n",
 	.run = run,
 };

@@ -9,8 +9,9 @@
  * directory PROGRAM-PID-TIME beneath it; otherwise PATH itself), LTT_MODE=discard|flight,
  * LTT_BLOCK_SIZE=N (power of two, 4096 .. 256M, k/M suffixes), LTT_BLOCKS=N (power of two, 2 ..
  * 65536), LTT_FLUSH_MS=N (ms; 0 = never; default 1000), LTT_ROTATE_SIZE=N, LTT_ROTATE_SECONDS=N,
- * LTT_MAX_SIZE=N (sizes with k/M/G suffixes; doc/recorder.md "Rotation"). A bad value prints one line
- * on stderr and the program runs untraced.
+ * LTT_MAX_SIZE=N (sizes with k/M/G suffixes; doc/recorder.md "Rotation"), LTT_CPU_SAMPLE_MS=N,
+ * LTT_STACK_SAMPLE_HZ=N, LTT_STACK_SIGNAL=SIG, LTT_PAUSE_SIGNAL=SIG (doc/recorder.md "Profiling").
+ * A bad value prints one line on stderr and the program runs untraced.
  * Recording stops and everything is written at exit() / return from main, or ltt_stop().
  * fork(): the child does not record (it may ltt_start() a trace of its own); the parent records
  * core.process_fork. Threads need no registration (libltt wraps pthread_create). doc/recorder.md.
@@ -47,6 +48,12 @@ struct ltt_options {
 	uint64_t rotate_size;	/* discard: start a new chunk TRACE/chunk-NNNN/ after this many bytes; 0 = no */
 	unsigned rotate_seconds;/* discard: ... or after this many seconds; 0 = no */
 	uint64_t max_size;	/* with rotation: remove the oldest chunks while the total passes this; 0 = no */
+	/* Profiling (doc/recorder.md "Profiling"), off when 0: */
+	unsigned cpu_sample_ms;	/* CPU usage of the process and of each thread every N ms (core.process_cpu,
+				 * core.thread_cpu), by libltt's own sampler thread */
+	unsigned stack_sample_hz; /* stack samples of each thread N times per second of its CPU time
+				 * (core.stack_sample), on a per-thread timer signal */
+	int stack_signal;	/* that signal; 0: SIGRTMIN + 4 (LTT_STACK_SIGNAL) */
 };
 
 /* Starts recording (one trace per process at a time): -EBUSY if already recording, -EINVAL for a bad
@@ -59,6 +66,15 @@ int ltt_stop(void);
 int ltt_recording(void);
 /* The trace directory being written (NULL when not recording); valid until ltt_stop(). */
 const char *ltt_trace_path(void);
+/* Pauses recording: until ltt_resume(), events are not recorded (the test they take is the one of "not
+ * recording"); CPU usage goes on being counted and is reported at resume. The trace records core.pause
+ * and core.resume with their times. Async-signal-safe; nested calls do not count (one resume ends any
+ * number of pauses). Also toggled by the signal LTT_PAUSE_SIGNAL names (off by default). 0, or -ENODEV
+ * when not recording. */
+int ltt_pause(void);
+int ltt_resume(void);
+/* Nonzero while paused. */
+int ltt_paused(void);
 
 /* ---- facilities (filled in by generated headers) --------------------------------------------- */
 

@@ -1,0 +1,141 @@
+/* recorder/pause.c: ltt_pause() / ltt_resume() and the signal that toggles them (LTT_PAUSE_SIGNAL).
+ * While paused no event is recorded: the event path's own "recording" test says no, so a paused event
+ * costs what an event costs when nothing records. core.pause is recorded before the gate closes and
+ * core.resume after it opens again; the sampler reports CPU usage at resume against its last sample
+ * before the pause (TraceLog's rule). Everything here is async-signal-safe. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "profile.h"
+#include "recorder.h"
+
+static int paused;		/* 1 between ltt_pause() and ltt_resume() */
+static int active;		/* 1 while a trace records (between profile start and stop) */
+static int resumed;		/* set by a resume, taken by the sampler */
+static int pause_sig;		/* LTT_PAUSE_SIGNAL, 0: none */
+static struct sigaction old_sa;
+static int installed;
+
+static void mark(unsigned index)
+{
+	uint32_t tid = (uint32_t)syscall(SYS_gettid);
+
+	ltt_core_emit(index, &tid, sizeof(tid), LTT_EVENT_PERSISTENT);
+}
+
+/* Opens (1) or closes (0) the event path's gate. */
+static void gate(int on)
+{
+	ltt_set(&ltt_rt.recording, on);
+	/* A stop that ran between our test of `active` and the store above has already cleared the
+	 * flag: close it again. Sequential consistency: stop clears `active` (ltt_pause_stop) before
+	 * ltt_stop() clears `recording`, and we read `active` after our store, so one of the two sees
+	 * the other's write. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (on && !__atomic_load_n(&active, __ATOMIC_SEQ_CST))
+		ltt_set(&ltt_rt.recording, 0);
+}
+
+int ltt_pause(void)
+{
+	int e = errno;
+
+	if (!__atomic_load_n(&active, __ATOMIC_SEQ_CST))
+		return -ENODEV;
+	if (__atomic_exchange_n(&paused, 1, __ATOMIC_SEQ_CST))
+		return 0;
+	mark(LTT_CORE_PAUSE);
+	gate(0);
+	errno = e;
+	return 0;
+}
+
+int ltt_resume(void)
+{
+	int e = errno;
+
+	if (!__atomic_load_n(&active, __ATOMIC_SEQ_CST))
+		return -ENODEV;
+	if (!__atomic_exchange_n(&paused, 0, __ATOMIC_SEQ_CST))
+		return 0;
+	gate(1);
+	mark(LTT_CORE_RESUME);
+	__atomic_store_n(&resumed, 1, __ATOMIC_SEQ_CST);
+	ltt_sampler_wake();
+	errno = e;
+	return 0;
+}
+
+int ltt_paused(void)
+{
+	return __atomic_load_n(&paused, __ATOMIC_RELAXED);
+}
+
+int ltt_is_paused(void)
+{
+	return __atomic_load_n(&paused, __ATOMIC_RELAXED);
+}
+
+int ltt_pause_take_resume(void)
+{
+	return __atomic_exchange_n(&resumed, 0, __ATOMIC_SEQ_CST);
+}
+
+static void on_pause_signal(int sig)
+{
+	(void)sig;
+	if (ltt_is_paused())
+		ltt_resume();
+	else
+		ltt_pause();
+}
+
+int ltt_pause_signal_parse(char *why, size_t n)
+{
+	const char *v = getenv("LTT_PAUSE_SIGNAL");
+
+	pause_sig = 0;
+	if (!v || !*v || !strcmp(v, "none"))
+		return 0;
+	pause_sig = ltt_signal_number(v);
+	if (pause_sig < 0 || pause_sig == SIGSEGV || pause_sig == SIGBUS || pause_sig == SIGILL ||
+	    pause_sig == SIGFPE || pause_sig == SIGABRT) {
+		snprintf(why, n, "LTT_PAUSE_SIGNAL=%s: not a signal name or number (and not a fault)", v);
+		pause_sig = 0;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void ltt_pause_start(void)
+{
+	struct sigaction sa;
+
+	__atomic_store_n(&paused, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&resumed, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&active, 1, __ATOMIC_SEQ_CST);
+	if (!pause_sig || installed)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_pause_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	if (!sigaction(pause_sig, &sa, &old_sa))
+		installed = 1;
+}
+
+/* Before ltt_stop() clears the recording flag (see gate()). */
+void ltt_pause_stop(void)
+{
+	__atomic_store_n(&active, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&paused, 0, __ATOMIC_SEQ_CST);
+	if (installed) {
+		sigaction(pause_sig, &old_sa, NULL);
+		installed = 0;
+	}
+}

@@ -1,0 +1,127 @@
+/* profile_calls: known call chains for the stack-sampling and CPU-usage tests (tests/e2e/profile_*.sh).
+ *
+ *   profile_calls chains MS     main spins MS ms of CPU in a() -> b() -> c(), then MS ms in d() -> c()
+ *   profile_calls cpu MS        a thread "spinner" spins MS ms of CPU, a thread "sleeper" sleeps as
+ *                               long; both stay alive until main has stopped the trace
+ *   profile_calls pause MS      spins MS ms, ltt_pause(), spins MS ms calling an event each microsecond
+ *                               (none recorded), ltt_resume(), spins MS ms
+ * Functions are noinline and not static, so that the symbolizer finds them by name. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <ltt/ltt.h>
+#include "gentypes.h"
+
+#define NOINLINE __attribute__((noinline, noclone))
+
+volatile unsigned long sink;
+
+static double thread_cpu_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+NOINLINE void c(double until_ms);
+NOINLINE void c(double until_ms)
+{
+	while (thread_cpu_ms() < until_ms)
+		for (int i = 0; i < 1000; i++)
+			sink += (unsigned long)i * 7;
+	__asm__ volatile("");
+}
+
+NOINLINE void b(double until_ms);
+NOINLINE void b(double until_ms)
+{
+	c(until_ms);
+	__asm__ volatile("");
+}
+
+NOINLINE void a(double until_ms);
+NOINLINE void a(double until_ms)
+{
+	b(until_ms);
+	__asm__ volatile("");
+}
+
+NOINLINE void d(double until_ms);
+NOINLINE void d(double until_ms)
+{
+	c(until_ms);
+	__asm__ volatile("");
+}
+
+static double ms_arg;
+static pthread_barrier_t done;
+
+static void *spinner(void *arg)
+{
+	(void)arg;
+	pthread_setname_np(pthread_self(), "spinner");
+	c(thread_cpu_ms() + ms_arg);
+	pthread_barrier_wait(&done);	/* alive until main stopped the trace */
+	pthread_barrier_wait(&done);
+	return NULL;
+}
+
+static void *sleeper(void *arg)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ms_arg / 1000), .tv_nsec = (long)((ms_arg - (long)(ms_arg / 1000) * 1000) * 1e6) };
+
+	(void)arg;
+	pthread_setname_np(pthread_self(), "sleeper");
+	nanosleep(&ts, NULL);
+	pthread_barrier_wait(&done);
+	pthread_barrier_wait(&done);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3)
+		return 2;
+	ms_arg = atof(argv[2]);
+	if (!strcmp(argv[1], "chains")) {
+		a(thread_cpu_ms() + ms_arg);
+		d(thread_cpu_ms() + ms_arg);
+	} else if (!strcmp(argv[1], "cpu")) {
+		pthread_t t[2];
+
+		pthread_barrier_init(&done, NULL, 3);
+		pthread_create(&t[0], NULL, spinner, NULL);
+		pthread_create(&t[1], NULL, sleeper, NULL);
+		pthread_barrier_wait(&done);
+		ltt_stop();
+		pthread_barrier_wait(&done);
+		pthread_join(t[0], NULL);
+		pthread_join(t[1], NULL);
+	} else if (!strcmp(argv[1], "pause")) {
+		unsigned long n = 0;
+		double end;
+
+		c(thread_cpu_ms() + ms_arg);
+		trace_gentypes_noargs();
+		if (ltt_pause())
+			return 3;
+		end = thread_cpu_ms() + ms_arg;
+		while (thread_cpu_ms() < end) {
+			trace_gentypes_noargs();
+			n++;
+		}
+		if (!ltt_paused() || ltt_resume() || ltt_paused())
+			return 4;
+		trace_gentypes_noargs();
+		c(thread_cpu_ms() + ms_arg);
+		printf("%lu calls while paused\n", n);
+	} else {
+		return 2;
+	}
+	return 0;
+}

@@ -412,10 +412,11 @@ static int env_options(struct ltt_options *o, char *why, size_t n)
 		}
 		o->blocks = (unsigned)v;
 	}
-	rc = env_io_options(o, why, n);
-	if (rc)
-		return rc;
-	return ltt_profile_env(o, why, n);
+	{
+		int rc = env_io_options(o, why, n);
+
+		return rc ? rc : ltt_profile_env(o, why, n);
+	}
 }
 
 __attribute__((constructor(102))) static void env_start(void)

@@ -131,7 +131,7 @@ $(call obj,$(TOOLS_SRCS) $(wildcard tests/unit/*.c)): CPPFLAGS += -Itools -I.
 LTT := $(BUILD)/bin/ltt
 $(LTT): $(call obj,$(TOOLS_SRCS)) $(TOOL_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $(call obj,$(TOOLS_SRCS)) $(TOOL_LIBS) $(READER_LIBS) $(DW_LIBS) -lpthread
+	$(CC) $(LDFLAGS) -o $@ $(call obj,$(TOOLS_SRCS)) $(TOOL_LIBS) $(READER_LIBS) $(DW_LIBS) $(SQLITE_LIBS) -lpthread
 
 # ---- generated facility headers --------------------------------------------------------------
 GEN_XML   := $(wildcard eventdefs/*.xml tests/eventdefs/*.xml examples/*.xml bench/*.xml)

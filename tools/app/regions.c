@@ -26,6 +26,7 @@ struct reg_thread {
 	uint32_t tid;
 	char name[T2_THREAD_NAME_MAX + 1];
 	uint64_t *child;	/* by nesting */
+	uint64_t *ids;		/* by nesting: the open regions' ids (0: enter not in the trace) */
 	uint32_t cap;
 };
 
@@ -36,6 +37,10 @@ struct reg_state {
 	size_t nt, capt;
 	size_t *eh, *th;	/* hash indexes of e and t: index + 1, 0 when free; size a power of 2 */
 	size_t ehsize, thsize;
+	/* regions_scan: each completed region goes to fn instead of the tables */
+	int (*fn)(void *arg, const struct region_row *row);
+	void *arg;
+	uint64_t next_id;
 };
 
 static uint64_t reg_fnv(uint64_t h, const void *p, size_t n)
@@ -173,12 +178,17 @@ static struct reg_entry *reg_entry(struct reg_state *s, const struct t2_event *e
 	return x;
 }
 
+static unsigned trace_index(const struct t2_event *e)
+{
+	return e->ev->trace->index;
+}
+
 static int reg_event(struct reg_state *s, const struct t2_event *e)
 {
 	uint32_t n = e->nesting - 1;	/* regions open around this one */
 	struct reg_thread *t = reg_thread(s, e);
 	struct reg_entry *x;
-	uint64_t child;
+	uint64_t child, id;
 	size_t cap;
 
 	if (!t)
@@ -188,22 +198,44 @@ static int reg_event(struct reg_state *s, const struct t2_event *e)
 		return 0;
 	cap = t->cap;
 	if (n + 1 > cap) {
-		uint64_t *nc = reg_grow(t->child, &cap, n + 1, sizeof(*nc));
+		uint64_t *nc = reg_grow(t->child, &cap, n + 1, sizeof(*nc)), *ni;
 
 		if (!nc)
 			return -ENOMEM;
-		memset(nc + t->cap, 0, (cap - t->cap) * sizeof(*nc));
 		t->child = nc;
+		cap = t->cap;
+		ni = reg_grow(t->ids, &cap, n + 1, sizeof(*ni));
+		if (!ni)
+			return -ENOMEM;
+		memset(nc + t->cap, 0, (cap - t->cap) * sizeof(*nc));
+		memset(ni + t->cap, 0, (cap - t->cap) * sizeof(*ni));
+		t->ids = ni;
 		t->cap = (uint32_t)cap;
 	}
 	if (e->kind == T2_REGION_ENTER) {
 		t->child[n] = 0;
+		t->ids[n] = ++s->next_id;
 		return 0;
 	}
 	child = t->child[n];
 	t->child[n] = 0;
+	id = t->ids[n];
+	t->ids[n] = 0;
 	if (!e->has_rel)
 		return 0;
+	if (n > 0)
+		t->child[n - 1] += e->t_rel_ns;
+	if (s->fn) {
+		struct region_row row = {
+			.trace = trace_index(e), .tid = e->tid, .thread = t->name,
+			.category = t2_str(e, "category"), .label = t2_str(e, "label"),
+			.start_ns = e->ev->time_ns - e->t_rel_ns, .dur_ns = e->t_rel_ns,
+			.self_ns = e->t_rel_ns > child ? e->t_rel_ns - child : 0,
+			.depth = n, .id = id, .parent_id = n > 0 ? t->ids[n - 1] : 0,
+		};
+
+		return s->fn(s->arg, &row);
+	}
 	x = reg_entry(s, e);
 	if (!x)
 		return -ENOMEM;
@@ -219,8 +251,6 @@ static int reg_event(struct reg_state *s, const struct t2_event *e)
 	x->durations[x->n++] = e->t_rel_ns;
 	x->total += e->t_rel_ns;
 	x->self += e->t_rel_ns > child ? e->t_rel_ns - child : 0;
-	if (n > 0)
-		t->child[n - 1] += e->t_rel_ns;
 	return 0;
 }
 
@@ -409,9 +439,9 @@ static int reg_print(struct reg_state *s, FILE *out, int json, unsigned ntraces)
 	return rc;
 }
 
-int regions_report(struct ltt_reader *r, FILE *out, int json)
+/* Reads the events of r into s (s->fn set: each completed region to it; else the tables). */
+static int reg_read(struct reg_state *s, struct ltt_reader *r)
 {
-	struct reg_state s = { 0 };
 	struct t2_model *m;
 	struct ltt_event ev;
 	struct t2_event e;
@@ -425,24 +455,48 @@ int regions_report(struct ltt_reader *r, FILE *out, int json)
 		if (rc < 0)
 			break;
 		if (rc == 1 && (e.kind == T2_REGION_ENTER || e.kind == T2_REGION_LEAVE)) {
-			rc = reg_event(&s, &e);
+			rc = reg_event(s, &e);
 			if (rc < 0)
 				break;
 		}
 	}
+	t2_model_free(m);
+	return rc;
+}
+
+static void reg_free(struct reg_state *s)
+{
+	for (size_t i = 0; i < s->ne; i++) {
+		free(s->e[i].durations);
+		free(s->e[i].category);
+		free(s->e[i].label);
+	}
+	free(s->e);
+	for (size_t i = 0; i < s->nt; i++) {
+		free(s->t[i].child);
+		free(s->t[i].ids);
+	}
+	free(s->t);
+	free(s->eh);
+	free(s->th);
+}
+
+int regions_report(struct ltt_reader *r, FILE *out, int json)
+{
+	struct reg_state s = { 0 };
+	int rc = reg_read(&s, r);
+
 	if (rc == 0)
 		rc = reg_print(&s, out, json, ltt_reader_ntraces(r));
-	for (size_t i = 0; i < s.ne; i++) {
-		free(s.e[i].durations);
-		free(s.e[i].category);
-		free(s.e[i].label);
-	}
-	free(s.e);
-	for (size_t i = 0; i < s.nt; i++)
-		free(s.t[i].child);
-	free(s.t);
-	free(s.eh);
-	free(s.th);
-	t2_model_free(m);
+	reg_free(&s);
+	return rc;
+}
+
+int regions_scan(struct ltt_reader *r, int (*fn)(void *arg, const struct region_row *row), void *arg)
+{
+	struct reg_state s = { .fn = fn, .arg = arg };
+	int rc = reg_read(&s, r);
+
+	reg_free(&s);
 	return rc;
 }

@@ -15,4 +15,23 @@
  * reader's negative errno. */
 int regions_report(struct ltt_reader *r, FILE *out, int json);
 
+/* One completed region, as regions_scan gives it (the rows behind the tables above). */
+struct region_row {
+	unsigned trace;		/* trace index (process) */
+	uint32_t tid;
+	const char *thread;	/* Trace2's name: "main", "th01:name", "tid:N" */
+	const char *category, *label;
+	uint64_t start_ns, dur_ns;	/* region_enter's time, to region_leave's */
+	uint64_t self_ns;	/* dur_ns minus the time in regions nested directly inside */
+	unsigned depth;		/* regions open around it on its thread */
+	uint64_t id;		/* from 1, in the order of the region_enter events */
+	uint64_t parent_id;	/* the enclosing region's id; 0 at depth 0 or when its enter is not in
+				 * the trace */
+};
+
+/* Reads the remaining events of r (as regions_report) and calls fn for each completed region, in the
+ * order of their region_leave events; the row's strings live until fn returns. A nonzero return of
+ * fn stops the scan and is returned. Otherwise 0, -ENOMEM, or the reader's negative errno. */
+int regions_scan(struct ltt_reader *r, int (*fn)(void *arg, const struct region_row *row), void *arg);
+
 #endif

@@ -1,0 +1,28 @@
+/* Event fields as JSON, shared by `ltt dump --format=json`, `ltt sql` (the events table's `fields`,
+ * the JSON of array, sequence and union columns) and `ltt export --format=rows`. Values: integers in
+ * decimal, enums as their label (the number when no label has that value), floats in the shortest
+ * form that reads back the same (null for NaN and infinities: JSON has none), strings as JSON
+ * strings, arrays and sequences as arrays, structs as objects, a union as an object of its selected
+ * field. */
+#ifndef LTT_TOOLS_JSON_FIELDS_H
+#define LTT_TOOLS_JSON_FIELDS_H
+
+#include "dump/dump_format.h"
+
+/* What json_fields precomputes for one event type (the keys of a struct of scalars, read straight
+ * from the payload); opaque. */
+struct json_plan;
+
+/* Writes the body of ev as one JSON object ({} for an event without payload). *plan caches the
+ * event type's plan: NULL before the first event of the type, kept by the caller (one per event type
+ * of one reader), freed with json_plan_free. Returns 0, or -ENOMEM (nothing written). */
+int json_fields(struct dump_out *o, const struct ltt_event *ev, struct json_plan **plan);
+void json_plan_free(struct json_plan *p);
+
+/* Writes one value (any type) as JSON. */
+void json_value(struct dump_out *o, const struct ltt_value *v);
+
+/* A malloc'ed string pre + JSON string literal of s + post (*len its length), or NULL. */
+char *json_literal(const char *pre, const char *s, const char *post, size_t *len);
+
+#endif

@@ -1,0 +1,566 @@
+/* ltt sql: SQL over traces, on SQLite's virtual tables (doc/cli.md, tools/sql/sql.h). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "sql/sql.h"
+#include "sql/sql_out.h"
+#include "sql/sql_prompt.h"
+#include "sql/sql_rows.h"
+#include "sql/sql_schema.h"
+
+#define MAX_QUERIES 256
+
+
+struct sql_opts {
+	const char *queries[MAX_QUERIES];
+	unsigned nqueries;
+	enum sql_format fmt;
+	const char *save;
+	const char *schema;
+	int stats;
+};
+
+struct session {
+	struct sql_ctx *ctx;
+	struct sql_out *out;
+	const struct sql_opts *o;
+	int failed;		/* a statement failed: exit status 1 */
+	int quit;
+};
+
+/* ---- statements ---------------------------------------------------------------------------------- */
+
+/* Prints "ltt sql: WHERE: line L, column C: msg" for the byte at offset of text, whose first line is
+ * line `line` of its input. */
+static void error_at(const char *where, long line, const char *text, long offset, const char *msg)
+{
+	long col = 1;
+
+	for (long i = 0; i < offset && text[i]; i++) {
+		if (text[i] == '\n') {
+			line++;
+			col = 1;
+		} else {
+			col++;
+		}
+	}
+	ltt_tool_error("sql", "%s: line %ld, column %ld: %s", where, line, col, msg);
+}
+
+static void print_stats(struct session *s, unsigned stmt)
+{
+	struct sql_ctx *c = s->ctx;
+
+	ltt_tool_error("sql", "stats: statement %u: %llu rows; %llu scans read %llu of %llu blocks, %llu events",
+		       stmt, (unsigned long long)s->out->rows, (unsigned long long)c->scans,
+		       (unsigned long long)c->blocks_read, (unsigned long long)c->blocks_total,
+		       (unsigned long long)c->events_read);
+}
+
+/* Runs every statement of text; 0, or -1 after an error (reported). */
+static int run_text(struct session *s, const char *text, const char *where, long line)
+{
+	const char *p = text;
+	unsigned n = 0;
+
+	while (*p) {
+		sqlite3_stmt *st = NULL;
+		const char *tail = NULL;
+		int rc;
+
+		rc = sqlite3_prepare_v2(s->ctx->db, p, -1, &st, &tail);
+		if (rc != SQLITE_OK) {
+			int off = sqlite3_error_offset(s->ctx->db);
+
+			error_at(where, line, text, (long)(p - text) + (off >= 0 ? off : 0), sqlite3_errmsg(s->ctx->db));
+			s->failed = 1;
+			return -1;
+		}
+		if (!st)	/* only spaces or comments left */
+			break;
+		n++;
+		s->ctx->blocks_read = s->ctx->blocks_total = s->ctx->events_read = s->ctx->scans = 0;
+		if (sql_out_begin(s->out, st)) {
+			sqlite3_finalize(st);
+			ltt_tool_error("sql", "out of memory");
+			s->failed = 1;
+			return -1;
+		}
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			if (sql_out_row(s->out, st)) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+		sql_out_end(s->out);
+		if (rc != SQLITE_DONE) {
+			error_at(where, line, text, (long)(p - text), sqlite3_errmsg(s->ctx->db));
+			sqlite3_finalize(st);
+			s->failed = 1;
+			return -1;
+		}
+		sqlite3_finalize(st);
+		if (s->o->stats)
+			print_stats(s, n);
+		p = tail;
+	}
+	return 0;
+}
+
+/* ---- dot commands -------------------------------------------------------------------------------- */
+
+/* The CREATE TABLE text of a table (the per-type tables' declarations say "x"). */
+static void print_decl(const char *name, const char *decl)
+{
+	const char *paren = strchr(decl, '(');
+	char *q = sqlite3_mprintf("%w", name);
+	int plain = q && strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(name);
+
+	printf(plain ? "CREATE TABLE %s%s;\n" : "CREATE TABLE \"%s\"%s;\n", q ? q : name, paren ? paren : "");
+	sqlite3_free(q);
+}
+
+static void each_table(struct session *s, void (*fn)(const char *name, const char *decl, void *arg), void *arg)
+{
+	const char *decl;
+
+	fn("events", sql_events_decl, arg);
+	for (unsigned i = 0; i < s->ctx->ntypes; i++) {
+		const char *name = sql_type_table(s->ctx, i, &decl);
+
+		fn(name, decl, arg);
+	}
+	for (unsigned i = 0; sql_rows_defs[i].name; i++)
+		fn(sql_rows_defs[i].name, sql_rows_defs[i].decl, arg);
+}
+
+static void show_name(const char *name, const char *decl, void *arg)
+{
+	(void)decl;
+	(void)arg;
+	printf("%s\n", name);
+}
+
+static void show_schema(const char *name, const char *decl, void *arg)
+{
+	const char *which = arg;
+
+	if (!*which || !strcasecmp(which, name))
+		print_decl(name, decl);
+}
+
+/* A line starting with '.': 0, or -1 for an unknown command (reported). */
+static int dot_command(struct session *s, const char *line, const char *where)
+{
+	char cmd[64] = "", arg[256] = "";
+
+	sscanf(line, "%63s %255s", cmd, arg);
+	if (!strcmp(cmd, ".tables")) {
+		each_table(s, show_name, NULL);
+	} else if (!strcmp(cmd, ".schema")) {
+		each_table(s, show_schema, arg);
+	} else if (!strcmp(cmd, ".quit") || !strcmp(cmd, ".exit")) {
+		s->quit = 1;
+	} else if (!strcmp(cmd, ".help")) {
+		printf(".tables          the tables\n.schema [TABLE]  their CREATE TABLE statements\n"
+		       ".quit            leave (also Ctrl-D)\nSQL statements end with ';' (doc/cli.md)\n");
+	} else {
+		ltt_tool_error("sql", "%s: unknown command %s (.tables, .schema, .help, .quit)", where, cmd);
+		s->failed = 1;
+		return -1;
+	}
+	fflush(stdout);
+	return 0;
+}
+
+/* ---- input --------------------------------------------------------------------------------------- */
+
+struct buf {
+	char *s;
+	size_t len, cap;
+};
+
+static int buf_add(struct buf *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (b->len + n + 2 > b->cap) {
+		size_t nc = (b->len + n + 2) * 2;
+		char *p = realloc(b->s, nc);
+
+		if (!p)
+			return -ENOMEM;
+		b->s = p;
+		b->cap = nc;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len++] = '\n';
+	b->s[b->len] = 0;
+	return 0;
+}
+
+/* Runs lines as they come (from the prompt or a file): dot commands on a line of their own, SQL once
+ * a statement is complete. Stops at the first error unless interactive. */
+static int run_lines(struct session *s, FILE *in, struct sql_prompt *prompt)
+{
+	struct buf b = { 0 };
+	char *line = NULL, where[64];
+	size_t cap = 0;
+	long lineno = 0, start = 1;
+	int rc = 0;
+
+	while (!s->quit) {
+		ssize_t n;
+
+		if (prompt) {
+			free(line);
+			line = sql_prompt_read(prompt, b.len ? "   ...> " : "ltt sql> ");
+			if (!line)
+				break;
+		} else {
+			if ((n = getline(&line, &cap, in)) < 0)
+				break;
+			if (n > 0 && line[n - 1] == '\n')
+				line[n - 1] = 0;
+		}
+		lineno++;
+		if (!b.len && line[strspn(line, " \t")] == '.') {
+			snprintf(where, sizeof(where), prompt ? "input" : "stdin line %ld", lineno);
+			if (prompt)
+				sql_prompt_add(prompt, line, 1);
+			if (dot_command(s, line + strspn(line, " \t"), where) && !prompt) {
+				rc = -1;
+				break;
+			}
+			continue;
+		}
+		if (!b.len)
+			start = lineno;
+		if (buf_add(&b, line)) {
+			ltt_tool_error("sql", "out of memory");
+			rc = -1;
+			break;
+		}
+		if (!sqlite3_complete(b.s))
+			continue;
+		if (prompt) {
+			b.s[b.len - 1] = 0;	/* history holds the statement on one line */
+			for (char *c = b.s; *c; c++)
+				if (*c == '\n')
+					*c = ' ';
+			sql_prompt_add(prompt, b.s, 1);
+			b.s[b.len - 1] = '\n';
+		}
+		snprintf(where, sizeof(where), prompt ? "input" : "stdin");
+		if (run_text(s, b.s, where, prompt ? 1 : start) && !prompt) {
+			rc = -1;
+			break;
+		}
+		b.len = 0;
+		b.s[0] = 0;
+	}
+	if (!rc && b.len && b.s[strspn(b.s, " \t\n")]) {	/* a last statement without ';' */
+		snprintf(where, sizeof(where), prompt ? "input" : "stdin");
+		rc = run_text(s, b.s, where, prompt ? 1 : start);
+	}
+	free(line);
+	free(b.s);
+	return rc;
+}
+
+/* ---- the session --------------------------------------------------------------------------------- */
+
+static int exec_sql(sqlite3 *db, const char *sql)
+{
+	char *err = NULL;
+	int rc = sqlite3_exec(db, sql, NULL, NULL, &err);
+
+	if (rc != SQLITE_OK)
+		ltt_tool_error("sql", "%s", err ? err : sqlite3_errstr(rc));
+	sqlite3_free(err);
+	return rc;
+}
+
+static int create_tables(struct sql_ctx *ctx)
+{
+	const char *decl;
+	char *q;
+	int rc;
+
+	if (sql_events_register(ctx) || sql_types_register(ctx) || sql_rows_register(ctx))
+		return -1;
+	if (exec_sql(ctx->db, "CREATE VIRTUAL TABLE events USING ltt_events"))
+		return -1;
+	for (unsigned i = 0; sql_rows_defs[i].name; i++) {
+		q = sqlite3_mprintf("CREATE VIRTUAL TABLE %s USING ltt_rows", sql_rows_defs[i].name);
+		rc = q ? exec_sql(ctx->db, q) : SQLITE_NOMEM;
+		sqlite3_free(q);
+		if (rc)
+			return -1;
+	}
+	for (unsigned i = 0; i < ctx->ntypes; i++) {
+		q = sqlite3_mprintf("CREATE VIRTUAL TABLE \"%w\" USING ltt_type(%u)", sql_type_table(ctx, i, &decl), i);
+		rc = q ? exec_sql(ctx->db, q) : SQLITE_NOMEM;
+		sqlite3_free(q);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+struct save_state {
+	sqlite3 *db;
+	char *err;
+};
+
+static void save_one(const char *name, const char *decl, void *arg)
+{
+	struct save_state *ss = arg;
+	char *q;
+
+	(void)decl;
+	if (ss->err)
+		return;
+	q = sqlite3_mprintf("CREATE TABLE save.\"%w\" AS SELECT * FROM main.\"%w\"", name, name);
+	if ((!q || sqlite3_exec(ss->db, q, NULL, NULL, &ss->err) != SQLITE_OK) && !ss->err)
+		ss->err = sqlite3_mprintf("out of memory");
+	sqlite3_free(q);
+}
+
+/* --save FILE: every table into a new SQLite file (written as FILE.tmp, then renamed). */
+static int save_tables(struct session *s, const char *path)
+{
+	char *tmp = sqlite3_mprintf("%s.tmp", path), *q = NULL;
+	struct save_state ss = { s->ctx->db, NULL };
+	int rc = -1;
+
+	if (!tmp)
+		return -1;
+	unlink(tmp);
+	q = sqlite3_mprintf("ATTACH DATABASE '%q' AS save", tmp);
+	if (!q || exec_sql(s->ctx->db, q))
+		goto out;
+	exec_sql(s->ctx->db, "BEGIN");
+	each_table(s, save_one, &ss);
+	if (ss.err) {
+		ltt_tool_error("sql", "--save %s: %s", path, ss.err);
+		exec_sql(s->ctx->db, "ROLLBACK");
+	} else if (!exec_sql(s->ctx->db, "COMMIT")) {
+		rc = 0;
+	}
+	exec_sql(s->ctx->db, "DETACH DATABASE save");
+	if (!rc && rename(tmp, path) < 0) {
+		ltt_tool_error("sql", "--save %s: %s", path, strerror(errno));
+		rc = -1;
+	}
+out:
+	if (rc)
+		unlink(tmp);
+	sqlite3_free(ss.err);
+	sqlite3_free(q);
+	sqlite3_free(tmp);
+	return rc;
+}
+
+static int parse_args(int argc, char **argv, struct sql_opts *o)
+{
+	static const struct option lo[] = {
+		{ "format", required_argument, NULL, 'F' },
+		{ "save", required_argument, NULL, 'S' },
+		{ "schema", required_argument, NULL, 'C' },
+		{ "stats", no_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "e:", lo, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			if (o->nqueries >= MAX_QUERIES) {
+				ltt_tool_error("sql", "too many -e options");
+				return -1;
+			}
+			o->queries[o->nqueries++] = optarg;
+			break;
+		case 'F':
+			if (!strcmp(optarg, "table"))
+				o->fmt = SQL_FMT_TABLE;
+			else if (!strcmp(optarg, "csv"))
+				o->fmt = SQL_FMT_CSV;
+			else if (!strcmp(optarg, "json"))
+				o->fmt = SQL_FMT_JSON;
+			else {
+				ltt_tool_error("sql", "--format=%s: expected table, csv or json", optarg);
+				return -1;
+			}
+			break;
+		case 'S':
+			o->save = optarg;
+			break;
+		case 'C':
+			o->schema = optarg;
+			break;
+		case 's':
+			o->stats = 1;
+			break;
+		default:
+			ltt_tool_error("sql", "unknown or incomplete option '%s' (see ltt sql --help)", argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (optind >= argc && !o->schema) {
+		ltt_tool_error("sql", "no trace given (see ltt sql --help)");
+		return -1;
+	}
+	return optind;
+}
+
+static void ctx_free(struct sql_ctx *ctx)
+{
+	if (ctx->db)
+		sqlite3_close(ctx->db);
+	sql_types_free(ctx);
+	for (size_t i = 0; i < ctx->seen_size; i++)
+		free(ctx->seen[i]);
+	free(ctx->seen);
+	free(ctx->dirs);
+	free(ctx->names);
+	free(ctx->hosts);
+	if (ctx->catalog)
+		ltt_reader_close(ctx->catalog);
+}
+
+static int open_session(struct sql_ctx *ctx, char **paths, unsigned npaths)
+{
+	struct ltt_reader_options opt = { .problem = sql_problem, .problem_arg = ctx };
+
+	ctx->tool.cmd = "sql";
+	if (reader_tool_open(&ctx->tool, &ctx->catalog, paths, npaths, &opt)) {
+		ctx->catalog = NULL;
+		return -1;
+	}
+	ctx->ntraces = ltt_reader_ntraces(ctx->catalog);
+	ctx->dirs = calloc(ctx->ntraces + 1, sizeof(*ctx->dirs));
+	ctx->names = calloc(ctx->ntraces + 1, sizeof(*ctx->names));
+	ctx->hosts = calloc(ctx->ntraces + 1, sizeof(*ctx->hosts));
+	if (!ctx->dirs || !ctx->names || !ctx->hosts)
+		goto nomem;
+	for (unsigned i = 0; i < ctx->ntraces; i++) {
+		const struct ltt_trace_info *t = ltt_reader_trace(ctx->catalog, i);
+		const char *host = ltt_trace_attr(t, "node_name");
+
+		ctx->dirs[i] = t->dir;
+		ctx->names[i] = t->path;
+		ctx->hosts[i] = host ? host : "";
+	}
+	if (sql_types_build(ctx))
+		goto nomem;
+	if (sqlite3_open(":memory:", &ctx->db) != SQLITE_OK) {
+		ltt_tool_error("sql", "cannot open SQLite: %s", ctx->db ? sqlite3_errmsg(ctx->db) : "out of memory");
+		return -1;
+	}
+	return create_tables(ctx);
+nomem:
+	ltt_tool_error("sql", "out of memory");
+	return -1;
+}
+
+static int run(int argc, char **argv)
+{
+	struct sql_ctx ctx = { 0 };
+	struct sql_opts o = { .fmt = SQL_FMT_TABLE };
+	struct session s = { .ctx = &ctx, .o = &o };
+	int first, status = 0;
+
+	first = parse_args(argc, argv, &o);
+	if (first < 0)
+		return 2;
+	if (o.schema) {
+		if (sql_schema_print(stdout, o.schema)) {
+			ltt_tool_error("sql", "--schema %s: expected clickhouse, duckdb or sqlite", o.schema);
+			return 2;
+		}
+		return fflush(stdout) ? 1 : 0;
+	}
+	if (open_session(&ctx, argv + first, (unsigned)(argc - first))) {
+		ctx_free(&ctx);
+		return 1;
+	}
+	s.out = sql_out_new(o.fmt, stdout);
+	if (!s.out) {
+		ltt_tool_error("sql", "out of memory");
+		ctx_free(&ctx);
+		return 1;
+	}
+	if (o.save && save_tables(&s, o.save))
+		s.failed = 1;
+	for (unsigned i = 0; i < o.nqueries && !s.failed && !s.quit; i++) {
+		char where[32];
+		const char *q = o.queries[i] + strspn(o.queries[i], " \t\n");
+
+		snprintf(where, sizeof(where), "-e %u", i + 1);
+		if (*q == '.')
+			dot_command(&s, q, where);
+		else
+			run_text(&s, o.queries[i], where, 1);
+	}
+	if (!o.nqueries && !o.save) {
+		if (isatty(STDIN_FILENO)) {
+			struct sql_prompt *p = sql_prompt_new();
+
+			if (p)
+				run_lines(&s, NULL, p);
+			sql_prompt_free(p);
+		} else {
+			run_lines(&s, stdin, NULL);
+		}
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		if (errno != EPIPE)
+			ltt_tool_error("sql", "standard output: %s", strerror(errno));
+		status = 1;
+	}
+	if (s.failed || ctx.tool.problems || ctx.tool.skipped)
+		status = 1;
+	sql_out_free(s.out);
+	ctx_free(&ctx);
+	return status;
+}
+
+const struct ltt_cmd ltt_cmd_sql = {
+	.name = "sql",
+	.summary = "query traces with SQL (SQLite, the traces read in place)",
+	.usage =
+	"usage: ltt sql [OPTIONS] TRACE... [-e QUERY]...\n"
+	"       ltt sql --schema clickhouse|duckdb|sqlite\n"
+	"\n"
+	"Queries the traces (directories or packed .tar.gz traces) with SQL, on SQLite's virtual tables:\n"
+	"nothing is loaded first, each query reads what it needs. Tables (doc/cli.md has their columns):\n"
+	"  events      every event: ts_ns, trace, tracefile, cpu, tid, facility, event, fields (JSON)\n"
+	"  FACILITY_EVENT  one per event type, a typed column per field (nested structs as a_b)\n"
+	"  regions     the app facility's regions (the rows behind ltt stats --regions)\n"
+	"  threads, processes, lost, traces\n"
+	"Constraints on ts_ns, trace, tracefile, cpu, facility and event are read by the reader itself:\n"
+	"WHERE ts_ns BETWEEN A AND B reads only the blocks of that time range.\n"
+	"Without -e, statements are read from standard input, or from an interactive prompt with history\n"
+	"when it is a terminal (.tables, .schema [TABLE], .help, .quit). A bad statement prints one line\n"
+	"with its line and column and the exit status is 1; problems in the traces are printed on stderr,\n"
+	"every good row still comes, and the exit status is then 1.\n"
+	"\n"
+	"  -e QUERY          run the statements of QUERY (repeatable, in order; .tables and .schema too)\n"
+	"  --format=FORMAT   table (default): aligned columns under a header; csv: RFC 4180 with a\n"
+	"                    header line; json: JSON Lines, one object per row\n"
+	"  --save FILE.db    write every table into a new SQLite file (then run the -e queries, if any)\n"
+	"  --schema DIALECT  print the CREATE TABLE statements of the rows of ltt export --format=rows for\n"
+	"                    clickhouse, duckdb or sqlite, and exit (doc/fleet.md)\n"
+	"  --stats           after each statement, print on stderr the rows, and the blocks and events the\n"
+	"                    reader read (of the blocks of the tracefiles it had to consider)\n",
+	.run = run,
+};

@@ -1,0 +1,13 @@
+# tools/sql: `ltt sql` (SQLite; SQLITE_LIBS is on the ltt command's link line in the Makefile) and the
+# fleet test against a real ClickHouse (doc/fleet.md): `make deps-fleet` installs Debian's
+# clickhouse-server and clickhouse-client, `make check-fleet` runs tests/fleet/clickhouse.sh (never
+# part of `make check`).
+$(call obj,$(wildcard tools/sql/*.c) $(wildcard tools/export/*.c)): CPPFLAGS += $(SQLITE_CFLAGS)
+
+FLEET_PKGS := clickhouse-server clickhouse-client
+
+.PHONY: deps-fleet check-fleet
+deps-fleet:
+	@sh mk/deps.sh $(FLEET_PKGS)
+check-fleet: all $(BUILD)/tests/progs/mktrace $(BUILD)/tests/progs/app_golden
+	@$(TEST_ENV) sh tests/fleet/clickhouse.sh

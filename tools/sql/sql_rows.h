@@ -1,0 +1,45 @@
+/* The small tables of `ltt sql` (regions, threads, processes, lost, traces) as rows in memory: filled
+ * by one pass over the trace set, read by the ltt_rows virtual table (vtab_rows.c) and by
+ * `ltt export --format=rows`. */
+#ifndef LTT_TOOLS_SQL_ROWS_H
+#define LTT_TOOLS_SQL_ROWS_H
+
+#include "sql/sql.h"
+
+struct sql_cell {
+	int type;		/* SQLITE_INTEGER, SQLITE_TEXT, 0 for NULL */
+	int64_t i;
+	char *s;
+};
+
+struct sql_rows {
+	unsigned ncols;
+	size_t n, cap;
+	struct sql_cell *cells;	/* n rows of ncols */
+};
+
+/* A new row of NULLs (NULL on ENOMEM). */
+struct sql_cell *sql_rows_add(struct sql_rows *t);
+int sql_cell_text(struct sql_cell *c, const char *s);
+void sql_cell_int(struct sql_cell *c, int64_t v);
+
+struct sql_rows_def {
+	const char *name;
+	const char *decl;		/* CREATE TABLE name(col TYPE, ...) */
+	unsigned ncols;
+	const char *const *cols;	/* column names */
+	const char *const *types;	/* INTEGER or TEXT, by column */
+	/* Fills rows (ncols set): 0, -ENOMEM, or a reader error (reported; the rows read stand). */
+	int (*fill)(struct sql_ctx *ctx, struct sql_rows *rows);
+};
+
+/* Every such table, NULL-terminated (tables.c). */
+extern const struct sql_rows_def sql_rows_defs[];
+
+int sql_fill_regions(struct sql_ctx *ctx, struct sql_rows *rows);
+int sql_fill_threads(struct sql_ctx *ctx, struct sql_rows *rows);
+int sql_fill_processes(struct sql_ctx *ctx, struct sql_rows *rows);
+int sql_fill_lost(struct sql_ctx *ctx, struct sql_rows *rows);
+int sql_fill_traces(struct sql_ctx *ctx, struct sql_rows *rows);
+
+#endif

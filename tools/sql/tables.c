@@ -1,0 +1,37 @@
+/* The columns of the small tables of `ltt sql` (sql_rows.h); doc/cli.md describes them. */
+#include "sql/sql_rows.h"
+
+#define COLS(...) (const char *const[]){ __VA_ARGS__ }
+#define N(...) (sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(const char *))
+#define TABLE(nm, fill_fn, decl_text, names, typs) \
+	{ .name = nm, .decl = decl_text, .ncols = N names, .cols = COLS names, .types = COLS typs, .fill = fill_fn }
+
+const struct sql_rows_def sql_rows_defs[] = {
+	TABLE("regions", sql_fill_regions,
+	      "CREATE TABLE regions(ts_ns INTEGER, dur_ns INTEGER, tid INTEGER, thread TEXT, category TEXT, "
+	      "label TEXT, depth INTEGER, parent_id INTEGER, id INTEGER, self_ns INTEGER, trace TEXT)",
+	      ("ts_ns", "dur_ns", "tid", "thread", "category", "label", "depth", "parent_id", "id", "self_ns",
+	       "trace"),
+	      ("INTEGER", "INTEGER", "INTEGER", "TEXT", "TEXT", "TEXT", "INTEGER", "INTEGER", "INTEGER",
+	       "INTEGER", "TEXT")),
+	TABLE("threads", sql_fill_threads,
+	      "CREATE TABLE threads(trace TEXT, tid INTEGER, pid INTEGER, name TEXT, start_ns INTEGER, "
+	      "end_ns INTEGER, events INTEGER)",
+	      ("trace", "tid", "pid", "name", "start_ns", "end_ns", "events"),
+	      ("TEXT", "INTEGER", "INTEGER", "TEXT", "INTEGER", "INTEGER", "INTEGER")),
+	TABLE("processes", sql_fill_processes,
+	      "CREATE TABLE processes(trace TEXT, pid INTEGER, ppid INTEGER, name TEXT, sid TEXT, exe TEXT, "
+	      "ts_ns INTEGER)",
+	      ("trace", "pid", "ppid", "name", "sid", "exe", "ts_ns"),
+	      ("TEXT", "INTEGER", "INTEGER", "TEXT", "TEXT", "TEXT", "INTEGER")),
+	TABLE("lost", sql_fill_lost,
+	      "CREATE TABLE lost(ts_ns INTEGER, trace TEXT, tracefile TEXT, count INTEGER, cause TEXT)",
+	      ("ts_ns", "trace", "tracefile", "count", "cause"),
+	      ("INTEGER", "TEXT", "TEXT", "INTEGER", "TEXT")),
+	TABLE("traces", sql_fill_traces,
+	      "CREATE TABLE traces(name TEXT, host TEXT, start_ns INTEGER, end_ns INTEGER, events INTEGER, "
+	      "lost INTEGER)",
+	      ("name", "host", "start_ns", "end_ns", "events", "lost"),
+	      ("TEXT", "TEXT", "INTEGER", "INTEGER", "INTEGER", "INTEGER")),
+	{ 0 },
+};

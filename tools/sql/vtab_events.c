@@ -1,0 +1,190 @@
+/* The `events` table of `ltt sql`: every event of the trace set (builtin ones left out, as in
+ * `ltt dump`), fields as one JSON object:
+ *   events(ts_ns, trace, tracefile, cpu, tid, facility, event, fields) */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sql/sql.h"
+
+enum { COL_FACILITY = SQL_COL_NFIXED, COL_EVENT, COL_FIELDS };
+
+const char sql_events_decl[] =
+	"CREATE TABLE events(ts_ns INTEGER, trace TEXT, tracefile TEXT, cpu INTEGER, tid INTEGER, "
+	"facility TEXT, event TEXT, fields TEXT)";
+
+struct ev_vtab {
+	sqlite3_vtab base;
+	struct sql_ctx *ctx;
+};
+
+struct ev_cursor {
+	sqlite3_vtab_cursor base;
+	struct sql_scan scan;
+	sqlite3_int64 rowid;
+};
+
+static int ev_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out, char **err)
+{
+	struct ev_vtab *t;
+	int rc;
+
+	(void)argc;
+	(void)argv;
+	(void)err;
+	rc = sqlite3_declare_vtab(db, sql_events_decl);
+	if (rc != SQLITE_OK)
+		return rc;
+	t = sqlite3_malloc(sizeof(*t));
+	if (!t)
+		return SQLITE_NOMEM;
+	memset(t, 0, sizeof(*t));
+	t->ctx = aux;
+	*out = &t->base;
+	return SQLITE_OK;
+}
+
+static int ev_disconnect(sqlite3_vtab *vt)
+{
+	sqlite3_free(vt);
+	return SQLITE_OK;
+}
+
+static int ev_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
+{
+	(void)vt;
+	return sql_plan_best_index(info, COL_FACILITY, COL_EVENT);
+}
+
+static int ev_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
+{
+	struct ev_cursor *c = sqlite3_malloc(sizeof(*c));
+
+	(void)vt;
+	if (!c)
+		return SQLITE_NOMEM;
+	memset(c, 0, sizeof(*c));
+	c->scan.eof = 1;
+	*out = &c->base;
+	return SQLITE_OK;
+}
+
+static int ev_close(sqlite3_vtab_cursor *cur)
+{
+	struct ev_cursor *c = (struct ev_cursor *)cur;
+
+	sql_scan_close(&c->scan);
+	sqlite3_free(c);
+	return SQLITE_OK;
+}
+
+static int ev_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int argc, sqlite3_value **argv)
+{
+	struct ev_cursor *c = (struct ev_cursor *)cur;
+	struct ev_vtab *t = (struct ev_vtab *)cur->pVtab;
+	struct sql_filter f;
+
+	sql_scan_close(&c->scan);
+	sql_filter_init(&f);
+	sql_plan_filter(&f, idx_num, idx_str, argc, argv);
+	c->rowid = 0;
+	if (sql_scan_open(t->ctx, &c->scan, &f) < 0 && !c->scan.eof)
+		return SQLITE_ERROR;
+	return SQLITE_OK;
+}
+
+static int ev_next(sqlite3_vtab_cursor *cur)
+{
+	struct ev_cursor *c = (struct ev_cursor *)cur;
+
+	c->rowid++;
+	sql_scan_next(&c->scan);	/* an I/O error was reported; the rows so far stand */
+	return SQLITE_OK;
+}
+
+static int ev_eof(sqlite3_vtab_cursor *cur)
+{
+	return ((struct ev_cursor *)cur)->scan.eof;
+}
+
+/* The columns every event table starts with (shared with vtab_types.c). */
+void sql_fixed_column(sqlite3_context *ctx, struct sql_ctx *sc, const struct ltt_event *ev, int col)
+{
+	int64_t tid;
+
+	switch (col) {
+	case SQL_COL_TS:
+		sqlite3_result_int64(ctx, (sqlite3_int64)ev->time_ns);
+		break;
+	case SQL_COL_TRACE:
+		sqlite3_result_text(ctx, sc->names[ev->trace->index], -1, SQLITE_STATIC);
+		break;
+	case SQL_COL_TRACEFILE:
+		sqlite3_result_text(ctx, ev->tracefile->name, -1, SQLITE_TRANSIENT);
+		break;
+	case SQL_COL_CPU:
+		if (ev->tracefile->cpu >= 0)
+			sqlite3_result_int(ctx, ev->tracefile->cpu);
+		break;
+	case SQL_COL_TID:
+		if (sql_event_tid(ev, &tid))
+			sqlite3_result_int64(ctx, tid);
+		break;
+	default:
+		break;
+	}
+}
+
+static int ev_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
+{
+	struct ev_cursor *c = (struct ev_cursor *)cur;
+	struct ev_vtab *t = (struct ev_vtab *)cur->pVtab;
+	const struct ltt_event *ev = &c->scan.ev;
+	struct ltt_event_type *ty = (struct ltt_event_type *)ev->type;
+	const char *s;
+	size_t n;
+
+	switch (col) {
+	case COL_FACILITY:
+		sqlite3_result_text(ctx, ty->facility, -1, SQLITE_TRANSIENT);
+		break;
+	case COL_EVENT:
+		sqlite3_result_text(ctx, ty->name, -1, SQLITE_TRANSIENT);
+		break;
+	case COL_FIELDS:
+		s = sql_json_fields(ev, (struct json_plan **)&ty->user, &n);
+		if (!s)
+			return SQLITE_NOMEM;
+		sqlite3_result_text(ctx, s, (int)n, SQLITE_TRANSIENT);
+		break;
+	default:
+		sql_fixed_column(ctx, t->ctx, ev, col);
+	}
+	return SQLITE_OK;
+}
+
+static int ev_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
+{
+	*rowid = ((struct ev_cursor *)cur)->rowid;
+	return SQLITE_OK;
+}
+
+static const sqlite3_module ev_module = {
+	.iVersion = 0,
+	.xCreate = ev_connect,
+	.xConnect = ev_connect,
+	.xBestIndex = ev_best_index,
+	.xDisconnect = ev_disconnect,
+	.xDestroy = ev_disconnect,
+	.xOpen = ev_open,
+	.xClose = ev_close,
+	.xFilter = ev_filter,
+	.xNext = ev_next,
+	.xEof = ev_eof,
+	.xColumn = ev_column,
+	.xRowid = ev_rowid,
+};
+
+int sql_events_register(struct sql_ctx *ctx)
+{
+	return sqlite3_create_module(ctx->db, "ltt_events", &ev_module, ctx);
+}

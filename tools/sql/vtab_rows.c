@@ -1,0 +1,210 @@
+/* The small tables of `ltt sql` (regions, threads, processes, lost, traces): computed by one pass
+ * over the trace set the first time a statement reads them, then kept in memory for the session. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sql/sql_rows.h"
+
+static int rows_grow(struct sql_rows *t)
+{
+	if (t->n == t->cap) {
+		size_t nc = t->cap ? t->cap * 2 : 64;
+		struct sql_cell *c = realloc(t->cells, nc * t->ncols * sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		t->cells = c;
+		t->cap = nc;
+	}
+	memset(t->cells + t->n * t->ncols, 0, t->ncols * sizeof(*t->cells));
+	t->n++;
+	return 0;
+}
+
+struct sql_cell *sql_rows_add(struct sql_rows *t)
+{
+	if (rows_grow(t))
+		return NULL;
+	return t->cells + (t->n - 1) * t->ncols;
+}
+
+int sql_cell_text(struct sql_cell *c, const char *s)
+{
+	c->type = SQLITE_TEXT;
+	c->s = strdup(s ? s : "");
+	return c->s ? 0 : -ENOMEM;
+}
+
+void sql_cell_int(struct sql_cell *c, int64_t v)
+{
+	c->type = SQLITE_INTEGER;
+	c->i = v;
+}
+
+static void rows_free(struct sql_rows *t)
+{
+	for (size_t k = 0; k < t->n * t->ncols; k++)
+		free(t->cells[k].s);
+	free(t->cells);
+	t->cells = NULL;
+	t->n = t->cap = 0;
+}
+
+/* ---- the virtual table ------------------------------------------------------------------------ */
+
+struct rows_vtab {
+	sqlite3_vtab base;
+	struct sql_ctx *ctx;
+	struct sql_rows rows;
+	const struct sql_rows_def *def;
+	int filled;
+};
+
+struct rows_cursor {
+	sqlite3_vtab_cursor base;
+	size_t row;
+};
+
+static int rows_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
+			char **err)
+{
+	struct sql_ctx *ctx = aux;
+	const struct sql_rows_def *def = NULL;
+	struct rows_vtab *t;
+	int rc;
+
+	for (size_t i = 0; argc >= 3 && sql_rows_defs[i].name; i++)
+		if (!strcmp(sql_rows_defs[i].name, argv[2]))
+			def = &sql_rows_defs[i];
+	if (!def) {
+		*err = sqlite3_mprintf("ltt_rows: no such table");
+		return SQLITE_ERROR;
+	}
+	rc = sqlite3_declare_vtab(db, def->decl);
+	if (rc != SQLITE_OK)
+		return rc;
+	t = sqlite3_malloc(sizeof(*t));
+	if (!t)
+		return SQLITE_NOMEM;
+	memset(t, 0, sizeof(*t));
+	t->ctx = ctx;
+	t->def = def;
+	t->rows.ncols = def->ncols;
+	*out = &t->base;
+	return SQLITE_OK;
+}
+
+static int rows_disconnect(sqlite3_vtab *vt)
+{
+	struct rows_vtab *t = (struct rows_vtab *)vt;
+
+	rows_free(&t->rows);
+	sqlite3_free(t);
+	return SQLITE_OK;
+}
+
+static int rows_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
+{
+	struct rows_vtab *t = (struct rows_vtab *)vt;
+
+	info->estimatedCost = t->filled ? (double)t->rows.n + 1 : 1e5;
+	return SQLITE_OK;
+}
+
+static int rows_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
+{
+	struct rows_cursor *c = sqlite3_malloc(sizeof(*c));
+
+	(void)vt;
+	if (!c)
+		return SQLITE_NOMEM;
+	memset(c, 0, sizeof(*c));
+	*out = &c->base;
+	return SQLITE_OK;
+}
+
+static int rows_close(sqlite3_vtab_cursor *cur)
+{
+	sqlite3_free(cur);
+	return SQLITE_OK;
+}
+
+static int rows_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int argc, sqlite3_value **argv)
+{
+	struct rows_vtab *t = (struct rows_vtab *)cur->pVtab;
+	int rc;
+
+	(void)idx_num;
+	(void)idx_str;
+	(void)argc;
+	(void)argv;
+	((struct rows_cursor *)cur)->row = 0;
+	if (!t->filled) {
+		rc = t->def->fill(t->ctx, &t->rows);
+		if (rc == -ENOMEM) {
+			rows_free(&t->rows);
+			return SQLITE_NOMEM;
+		}
+		t->filled = 1;	/* a read error was reported: the rows read stand */
+	}
+	return SQLITE_OK;
+}
+
+static int rows_next(sqlite3_vtab_cursor *cur)
+{
+	((struct rows_cursor *)cur)->row++;
+	return SQLITE_OK;
+}
+
+static int rows_eof(sqlite3_vtab_cursor *cur)
+{
+	struct rows_vtab *t = (struct rows_vtab *)cur->pVtab;
+
+	return ((struct rows_cursor *)cur)->row >= t->rows.n;
+}
+
+static int rows_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
+{
+	struct rows_vtab *t = (struct rows_vtab *)cur->pVtab;
+	const struct sql_cell *c = &t->rows.cells[((struct rows_cursor *)cur)->row * t->rows.ncols + (size_t)col];
+
+	switch (c->type) {
+	case SQLITE_INTEGER:
+		sqlite3_result_int64(ctx, c->i);
+		break;
+	case SQLITE_TEXT:
+		sqlite3_result_text(ctx, c->s, -1, SQLITE_STATIC);
+		break;
+	default:
+		break;
+	}
+	return SQLITE_OK;
+}
+
+static int rows_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
+{
+	*rowid = (sqlite3_int64)((struct rows_cursor *)cur)->row + 1;
+	return SQLITE_OK;
+}
+
+static const sqlite3_module rows_module = {
+	.iVersion = 0,
+	.xCreate = rows_connect,
+	.xConnect = rows_connect,
+	.xBestIndex = rows_best_index,
+	.xDisconnect = rows_disconnect,
+	.xDestroy = rows_disconnect,
+	.xOpen = rows_open,
+	.xClose = rows_close,
+	.xFilter = rows_filter,
+	.xNext = rows_next,
+	.xEof = rows_eof,
+	.xColumn = rows_column,
+	.xRowid = rows_rowid,
+};
+
+int sql_rows_register(struct sql_ctx *ctx)
+{
+	return sqlite3_create_module(ctx->db, "ltt_rows", &rows_module, ctx);
+}

@@ -22,6 +22,7 @@
 
 #include "profile.h"
 #include "recorder.h"
+#include "stackdelta.h"
 
 #define MAX_SLOTS	4096u	/* threads sampled at once; more are not sampled (and said so once) */
 #define FULL_EVERY	64u	/* a full stack (match 0) every this many samples of a thread: a reader
@@ -80,8 +81,7 @@ static void on_sample(int s, siginfo_t *si, void *ucv)
 	prev = st->frames;
 	depth = st->depth;
 	if (depth != DEPTH_UNKNOWN && st->nsamples % FULL_EVERY)
-		while (match < n && match < depth && prev[match] == ips[match])
-			match++;
+		match = ltt_stack_match(prev, depth, ips, n);
 	len = 12 + 2 + 8 * (n - match);
 	if (ltt_event_reserve(&ev, &ltt_core_facility, LTT_CORE_STACK_SAMPLE, len, 0)) {
 		uint32_t ticks = 1 + (uint32_t)(si->si_overrun > 0 ? si->si_overrun : 0);

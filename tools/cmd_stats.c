@@ -9,6 +9,7 @@
 #include "dump/dump_format.h"
 #include "reader_common.h"
 #include "app/regions.h"
+#include "profile/profile.h"
 
 struct trace_counts {
 	unsigned nids;		/* highest id + 1 */
@@ -279,6 +280,7 @@ static int run(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "format", required_argument, NULL, 'F' },
 		{ "regions", no_argument, NULL, 'R' },
+		{ "profile", no_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct reader_tool tool = { .cmd = "stats" };
@@ -290,7 +292,7 @@ static int run(int argc, char **argv)
 	struct trace_counts *tc = NULL;
 	struct ltt_reader *r;
 	struct dump_out *out = NULL;
-	int json = 0, regions = 0, c, ret, status = 0;
+	int json = 0, regions = 0, profile = 0, c, ret, status = 0;
 
 	optind = 1;
 	opterr = 0;
@@ -303,6 +305,10 @@ static int run(int argc, char **argv)
 			regions = 1;
 			continue;
 		}
+		if (c == 'P') {
+			profile = 1;
+			continue;
+		}
 		ltt_tool_error("stats", "%s: unknown option or format (see ltt stats --help)", argv[optind - 1]);
 		return 2;
 	}
@@ -310,15 +316,15 @@ static int run(int argc, char **argv)
 		ltt_tool_error("stats", "no trace given (see ltt stats --help)");
 		return 2;
 	}
-	if (regions)
-		ropt.flags = 0;	/* app events only, merged in time order (tools/regions.h) */
+	if (regions || profile)
+		ropt.flags = 0;	/* merged in time order (tools/regions.h, tools/profile/profile.h) */
 	ret = reader_tool_open(&tool, &r, argv + optind, (unsigned)(argc - optind), &ropt);
 	if (ret)
 		return 1;
-	if (regions) {
-		ret = regions_report(r, stdout, json);
+	if (regions || profile) {
+		ret = regions ? regions_report(r, stdout, json) : profile_report(r, stdout);
 		if (ret < 0)
-			ltt_tool_error("stats", "--regions: %s", strerror(-ret));
+			ltt_tool_error("stats", "%s: %s", regions ? "--regions" : "--profile", strerror(-ret));
 		if (fflush(stdout))
 			ltt_tool_error("stats", "standard output: %s", strerror(errno));
 		ltt_reader_close(r);
@@ -358,7 +364,7 @@ const struct ltt_cmd ltt_cmd_stats = {
 	.name = "stats",
 	.summary = "summarize traces: events per type and CPU, time span, rates, lost data",
 	.usage =
-	"usage: ltt stats [--format=text|json] [--regions] TRACE...\n"
+	"usage: ltt stats [--format=text|json] [--regions] [--profile] TRACE...\n"
 	"\n"
 	"Reads every event of the traces and prints, per trace: the system, the time span, events and\n"
 	"rate, blocks and heartbeats, lost events by cause, overwritten blocks and their events, blocks\n"
@@ -367,6 +373,9 @@ const struct ltt_cmd ltt_cmd_stats = {
 	"\n"
 	"  --format=json   one JSON object per trace instead of the text tables\n"
 	"  --regions       time in the app facility's regions (doc/app-api.md) per category and label:\n"
-	"                  count, total, self, min, median, max, per thread and for all threads\n",
+	"                  count, total, self, min, median, max, per thread and for all threads\n"
+	"  --profile       the stack samples (LTT_STACK_SAMPLE_HZ, doc/recorder.md) per thread and for all\n"
+	"                  threads: ticks with each function on top (self) and anywhere on the stack\n"
+	"                  (total), symbolized from the binaries when present, and the hottest stacks\n",
 	.run = run,
 };

@@ -3,13 +3,19 @@
  *   profile_calls chains MS     main spins MS ms of CPU in a() -> b() -> c(), then MS ms in d() -> c()
  *   profile_calls cpu MS        a thread "spinner" spins MS ms of CPU, a thread "sleeper" sleeps as
  *                               long; both stay alive until main has stopped the trace
+ *   profile_calls events N      N events (gentypes.ints) in a loop (mostly in libltt's event path)
+ *                               while the program's own SIGPROF timer (setitimer ITIMER_PROF, 5 ms)
+ *                               runs a handler that spins 1 ms in handler_work() and records
+ *                               gentypes.noargs; prints "sigprof K" (K handler calls, at least 5)
  *   profile_calls pause MS      spins MS ms, ltt_pause(), spins MS ms calling an event each microsecond
  *                               (none recorded), ltt_resume(), spins MS ms
  * Functions are noinline and not static, so that the symbolizer finds them by name. */
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -59,6 +65,35 @@ NOINLINE void d(double until_ms)
 }
 
 static double ms_arg;
+static volatile sig_atomic_t nprof;
+
+NOINLINE void handler_work(void);
+NOINLINE void handler_work(void)
+{
+	c(thread_cpu_ms() + 1.0);
+	__asm__ volatile("");
+}
+
+NOINLINE void on_prof(int sig);
+NOINLINE void on_prof(int sig)
+{
+	(void)sig;
+	nprof++;
+	handler_work();
+	trace_gentypes_noargs();
+}
+
+NOINLINE void event_loop(unsigned long n);
+NOINLINE void event_loop(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++) {
+		trace_gentypes_ints(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14);
+		if (i % 64 == 0)
+			for (int k = 0; k < 20000; k++)
+				sink += (unsigned long)k;
+	}
+	__asm__ volatile("");
+}
 static pthread_barrier_t done;
 
 static void *spinner(void *arg)
@@ -120,6 +155,19 @@ int main(int argc, char **argv)
 		trace_gentypes_noargs();
 		c(thread_cpu_ms() + ms_arg);
 		printf("%lu calls while paused\n", n);
+	} else if (!strcmp(argv[1], "events")) {
+		struct sigaction sa = { .sa_handler = on_prof, .sa_flags = SA_RESTART };
+		struct itimerval it = { .it_interval = { 0, 5000 }, .it_value = { 0, 5000 } };
+		struct itimerval off = { { 0, 0 }, { 0, 0 } };
+
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGPROF, &sa, NULL);
+		setitimer(ITIMER_PROF, &it, NULL);
+		event_loop((unsigned long)ms_arg);
+		setitimer(ITIMER_PROF, &off, NULL);
+		printf("sigprof %d\n", (int)nprof);
+		if (nprof < 5)
+			return 5;
 	} else {
 		return 2;
 	}

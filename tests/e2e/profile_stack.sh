@@ -1,0 +1,60 @@
+#!/bin/sh
+# Stack sampling (LTT_STACK_SAMPLE_HZ, core.stack_sample; ltt stats --profile):
+# 1. known call chains, main -> a() -> b() -> c() spinning 300 ms of CPU then main -> d() -> c() as long,
+#    sampled at 1000 Hz: more than 90% of the ticks with c on the stack have c under the right callers
+#    (a;b;c or d;c, main below), a and d each get 30-70% of them; every sample decodes (none without a
+#    known stack); c, a, b, d are found by name in the binary (libdw).
+# 2. samples taken inside libltt's event path and inside a signal handler: 300000 events recorded in a
+#    loop while the program's own SIGPROF timer (ITIMER_PROF) runs a handler that records an event:
+#    every event is in the trace (300000, and one per SIGPROF the program counted, which shows its own
+#    SIGPROF unaffected), every sample decodes, a stack through the handler has the loop below it.
+# 3. LTT_STACK_SIGNAL: another real-time signal is used when asked (core.sampling says which).
+set -u
+prog="$BUILD/tests/progs/profile_calls"
+tmp=$(mktemp -d /tmp/ltt-e2e-pstack.XXXXXX) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+LTT_TRACE="$tmp/t" LTT_STACK_SAMPLE_HZ=1000 "$prog" chains 300 || fail "profile_calls chains exited with $?"
+"$LTT" stats --profile "$tmp/t" >"$tmp/prof" 2>"$tmp/err" || { cat "$tmp/err"; fail "ltt stats --profile"; }
+[ -s "$tmp/err" ] && { cat "$tmp/err"; fail "problems reported"; }
+head -1 "$tmp/prof"
+grep -q ' 0 samples without a known stack' "$tmp/prof" || fail "samples without a known stack: $(head -1 "$tmp/prof")"
+# the thread's hottest stacks: "TICKS PCT% f1;f2;..."
+sed -n '/^thread /,/^$/p' "$tmp/prof" | sed -n '/hottest stacks/,$p' | awk '
+NF >= 3 && $1 ~ /^[0-9]+$/ {
+	t = $1; s = ";" $3 ";"
+	if (s !~ /;c;/) next
+	all += t
+	if (s ~ /;main;a;b;c;/) { right += t; ina += t }
+	else if (s ~ /;main;d;c;/) { right += t; ind += t }
+}
+END {
+	printf "ticks with c: %d, under the right callers: %d (a %d, d %d)\n", all, right, ina, ind
+	if (all < 100) { print "FAIL: fewer than 100 ticks in c"; exit 1 }
+	if (right * 10 <= all * 9) { print "FAIL: 90% or less attributed to the right callers"; exit 1 }
+	if (ina * 10 < all * 3 || ind * 10 < all * 3) { print "FAIL: a or d below 30%"; exit 1 }
+}' || { cat "$tmp/prof"; exit 1; }
+
+# 2. the event path and a signal handler
+out=$(LTT_TRACE="$tmp/e" LTT_STACK_SAMPLE_HZ=1000 "$prog" events 300000) || fail "profile_calls events: $out"
+nprof=${out#sigprof }
+"$LTT" stats "$tmp/e" >"$tmp/stats" 2>"$tmp/err" || { cat "$tmp/err"; fail "ltt stats"; }
+[ -s "$tmp/err" ] && { cat "$tmp/err"; fail "problems reported"; }
+grep -Eq '^  gentypes\.ints +300000 ' "$tmp/stats" || fail "not 300000 events: $(grep gentypes "$tmp/stats")"
+grep -Eq "^  gentypes\.noargs +$nprof " "$tmp/stats" || fail "not $nprof handler events: $(grep gentypes "$tmp/stats")"
+grep -Eq '^  core\.stack_sample +[1-9]' "$tmp/stats" || fail "no stack samples"
+"$LTT" stats --profile "$tmp/e" >"$tmp/eprof" || fail "ltt stats --profile"
+head -1 "$tmp/eprof"
+grep -q ' 0 samples without a known stack' "$tmp/eprof" || fail "samples without a known stack: $(head -1 "$tmp/eprof")"
+grep -q ';main;event_loop' "$tmp/eprof" || fail "no stack through event_loop"
+if grep 'on_prof' "$tmp/eprof" | grep -v 'main;event_loop;.*on_prof' | grep -q ';'; then
+	fail "a stack through the SIGPROF handler without the interrupted loop below it"
+fi
+
+# 3. another signal
+LTT_TRACE="$tmp/s" LTT_STACK_SAMPLE_HZ=500 LTT_STACK_SIGNAL=RTMIN+7 "$prog" chains 50 || fail "profile_calls with LTT_STACK_SIGNAL"
+"$LTT" dump --event core.sampling "$tmp/s" | grep -q "stack_sample_hz = 500, signal = $(( $(kill -l RTMIN 2>/dev/null || echo 34) + 7 ))" ||
+	fail "core.sampling does not name SIGRTMIN+7: $("$LTT" dump --event core.sampling "$tmp/s")"
+"$LTT" stats "$tmp/s" | grep -Eq '^  core\.stack_sample +[1-9]' || fail "no stack samples with SIGRTMIN+7"
+echo ok

@@ -54,6 +54,12 @@ static struct {
 	 * bumps `wake` and wakes it (ltt_consumer_kick). */
 	uint32_t wake;
 	uint32_t sleeping;
+	/* Rotation (doc/recorder.md "Rotation"): the chunk's directory the files are written in (the
+	 * trace's without rotation), the disk it took so far, when it was begun; the next attempt. */
+	char dir[PATH_MAX];
+	uint64_t chunk_bytes, chunk_ns, try_bytes, try_ns;
+	uint64_t *cut;		/* per ring: the first block of the next chunk */
+	int rotate_warned;
 } C;
 
 uint32_t ltt_consumer_tid(void)
@@ -78,7 +84,7 @@ static void warn_once(unsigned i, int err)
 	if (C.warned++)
 		return;
 	ring_name(i, name, sizeof(name));
-	ltt_warn("%s/%s: %s (blocks lost are counted in the trace)", C.t->path, name, strerror(err));
+	ltt_warn("%s/%s: %s (blocks lost are counted in the trace)", C.dir, name, strerror(err));
 }
 
 static int out_open(unsigned i)
@@ -91,7 +97,7 @@ static int out_open(unsigned i)
 	if (o->open_failed)
 		return -1;
 	ring_name(i, name, sizeof(name));
-	snprintf(p, sizeof(p), "%s/%s", C.t->path, name);
+	snprintf(p, sizeof(p), "%s/%s", C.dir, name);
 	/* O_DIRECT: the blocks go from the ring to the device, not through the page cache. Buffered
 	 * writes cost the consumer 0.25 - 0.6 ms of CPU per MiB here (page allocation and copy), time
 	 * taken from the traced program's threads on a small machine; direct writes of several blocks
@@ -169,8 +175,11 @@ static int write_block(struct out *o, const char *blk, uint32_t bs, uint64_t at)
 	off_t off = (off_t)(at * bs);
 	int err;
 
-	if (head == bs)
+	if (head == bs) {
+		C.chunk_bytes += bs;
 		return pwrite_all(o, blk, bs, off);
+	}
+	C.chunk_bytes += head + PAGE;
 	err = pwrite_all(o, blk, head, off);
 	return err ? err : pwrite_all(o, blk + bs - PAGE, PAGE, off + bs - PAGE);
 }
@@ -252,6 +261,7 @@ static unsigned put_run(unsigned i, struct ltt_ring *r, uint64_t seq, unsigned k
 		while (w < 0 && errno == EINTR);
 		j = w > 0 ? (unsigned)((size_t)w / bs) : 0;	/* a partial block is written again */
 		o->fblocks += j;
+		C.chunk_bytes += (uint64_t)j * bs;
 		done += j;
 		if (j < n)
 			return done;
@@ -259,9 +269,11 @@ static unsigned put_run(unsigned i, struct ltt_ring *r, uint64_t seq, unsigned k
 	return done;
 }
 
-/* Writes the complete blocks of ring i. final: the ring is closed; wait for blocks still being
- * committed until deadline, then count them lost. Returns the number of blocks handled. */
-static unsigned drain(unsigned i, int final, uint64_t deadline)
+/* Writes the complete blocks of ring i. until == 0: those complete now (a ring's worth at most).
+ * Otherwise every block before `until` (the ring closed, or cut for a rotation), waiting for blocks
+ * still being committed until deadline, then counting them lost; none from `until` on. Returns the
+ * number of blocks handled. */
+static unsigned drain(unsigned i, uint64_t until, uint64_t deadline)
 {
 	struct ltt_ring *r = &C.t->rg->rings[i];
 	unsigned n = 0, max = r->slot_mask + 1 < 2 * BATCH_MAX ? (r->slot_mask + 1) / 2 : BATCH_MAX;
@@ -272,11 +284,13 @@ static unsigned drain(unsigned i, int final, uint64_t deadline)
 
 		/* At most a ring's worth per pass while recording: a ring that writers keep filling
 		 * must not starve the others (the control rings' sealed blocks, doc/recorder.md) */
-		if (!final && n > r->slot_mask)
+		if (!until && n > r->slot_mask)
+			return n;
+		if (until && seq >= until)
 			return n;
 
 		/* A run of complete blocks (B2 for each), written at once. */
-		while (k < max && ltt_ring_block_complete(r, seq + k))
+		while (k < max && (!until || seq + k < until) && ltt_ring_block_complete(r, seq + k))
 			k++;
 		if (k > 1) {
 			done = put_run(i, r, seq, k);
@@ -289,7 +303,7 @@ static unsigned drain(unsigned i, int final, uint64_t deadline)
 			continue;
 		}
 		if (!k) {
-			if (!final || seq >= ltt_ring_head_seq(r))
+			if (!until)
 				return n;
 			if (now_ns() < deadline) {
 				nanosleep(&(struct timespec){ 0, 100000 }, NULL);
@@ -388,20 +402,133 @@ void ltt_consumer_kick(void)
 	errno = e;
 }
 
-/* How long the thread may sleep: until the next flush_quiet() is due (0: until woken). */
+/* How long the thread may sleep: until the next flush_quiet() or rotation is due (0: until woken). */
 static uint64_t next_flush(uint64_t now)
 {
 	uint64_t t = 0;
 
-	if (!C.flush_ns)
-		return 0;
-	for (unsigned i = 0; i < C.t->rg->nrings; i++) {
+	for (unsigned i = 0; C.flush_ns && i < C.t->rg->nrings; i++) {
 		uint64_t due = C.progress[i] + C.flush_ns, d = due > now ? due - now : 0;
 
 		if (ring_is_written(i) && (!t || d < t))
 			t = d;
 	}
-	return t < POLL_NS ? POLL_NS : t;
+	if (C.t->chunk && C.t->rotate_seconds) {
+		uint64_t due = C.try_ns + C.t->rotate_seconds * 1000000000ull, d = due > now ? due - now : 0;
+
+		if (!t || d < t)
+			t = d;
+	}
+	return t || C.flush_ns ? (t < POLL_NS ? POLL_NS : t) : 0;
+}
+
+/* ---- rotation (doc/recorder.md "Rotation") -------------------------------------------------------- */
+
+static int rotation_due(uint64_t now)
+{
+	if (!C.t->chunk)
+		return 0;
+	return (C.t->rotate_size && C.chunk_bytes - C.try_bytes >= C.t->rotate_size) ||
+	       (C.t->rotate_seconds && now - C.try_ns >= C.t->rotate_seconds * 1000000000ull);
+}
+
+/* Closes the files of the chunk being written (their pending lost-block counts go on to the next
+ * chunk's files, in its first summary block) and renames it chunk-NNNN. */
+static void chunk_close(void)
+{
+	int rc;
+
+	for (unsigned i = 0; i < C.t->rg->nrings; i++) {
+		struct out *o = &C.outs[i];
+
+		if (o->fd >= 0 && close(o->fd) && !C.warned++)
+			ltt_warn("%s: %s", C.dir, strerror(errno));
+		o->fd = -1;
+		o->open_failed = 0;
+		o->fblocks = 0;
+	}
+	rc = ltt_chunk_seal(C.t, C.t->chunk);
+	if (rc && !C.rotate_warned++)
+		ltt_warn("%s: cannot rename to chunk-%04u: %s", C.dir, C.t->chunk, strerror(-rc));
+}
+
+/* Seals chunk N and begins chunk N + 1 so that each decodes alone and every event is in exactly one:
+ *  1. make chunk-(N+1).part (directories, info/system.xml);
+ *  2. cut every CPU ring (ltt_ring_cut: seal its open block; blocks before the cut go to chunk N);
+ *  3. under the registry lock: eventdefs/ of later registrations go to the new chunk, cut
+ *     control/facilities, write every facility's facility_load and XML after the cut (so a facility
+ *     whose events are in chunk N has its load there: CPU rings are cut first);
+ *  4. cut control/processes and control/interrupts and record the threads alive and the interrupts
+ *     after the cut; cut control/persistent;
+ *  5. write every block before the cuts to chunk N (waiting for writers still inside an event, as at
+ *     stop), close its files, rename it chunk-NNNN;
+ *  6. write the new chunk's first control blocks, rename it from .chunk-NNNN.new to chunk-NNNN.part;
+ *     remove the oldest chunks beyond LTT_MAX_SIZE.
+ * The start/stop lock is held (trylock: a stop in progress postpones the rotation), so the trace
+ * cannot stop between the cuts and the new chunk's control data. */
+static void rotate(uint64_t now)
+{
+	struct ltt_region *rg = C.t->rg;
+	unsigned ncpu = C.t->ncpu, n = C.t->chunk + 1;
+	char ndir[PATH_MAX];
+	uint64_t deadline = now + FINAL_WAIT_NS, last;
+	int rc;
+
+	if (ltt_control_trylock())
+		return;
+	C.try_bytes = C.chunk_bytes;
+	C.try_ns = now;
+	rc = ltt_chunk_make(C.t, n, ndir, sizeof(ndir));
+	if (rc) {
+		/* a full disk, a removed directory: go on in this chunk, try again after the next period */
+		if (!C.rotate_warned++)
+			ltt_warn("%s/chunk-%04u.part: %s (recording goes on in chunk-%04u)", C.t->path, n,
+				 strerror(-rc), n - 1);
+		ltt_control_unlock();
+		return;
+	}
+	for (unsigned i = 0; i < ncpu; i++)
+		C.cut[i] = ltt_ring_cut(&rg->rings[i]);
+	ltt_registry_lock();
+	snprintf(C.t->dir, sizeof(C.t->dir), "%s", ndir);
+	C.cut[ncpu + LTT_RING_FACILITIES] = ltt_ring_cut(&rg->rings[ncpu + LTT_RING_FACILITIES]);
+	ltt_facilities_emit_locked();
+	ltt_registry_unlock();
+	C.cut[ncpu + LTT_RING_PROCESSES] = ltt_ring_cut(&rg->rings[ncpu + LTT_RING_PROCESSES]);
+	ltt_core_emit_processes();
+	C.cut[ncpu + LTT_RING_INTERRUPTS] = ltt_ring_cut(&rg->rings[ncpu + LTT_RING_INTERRUPTS]);
+	ltt_core_emit_interrupts();
+	C.cut[ncpu + LTT_RING_PERSISTENT] = ltt_ring_cut(&rg->rings[ncpu + LTT_RING_PERSISTENT]);
+	/* the new chunk's control data on disk at once, as at start (doc/recorder.md) */
+	for (unsigned w = LTT_RING_FACILITIES; w <= LTT_RING_INTERRUPTS; w++)
+		ltt_ring_flush(&rg->rings[ncpu + w], 0);
+	for (unsigned k = 0; k < rg->nrings; k++) {
+		unsigned i = (k + ncpu) % rg->nrings;
+
+		drain(i, C.cut[i], deadline);
+	}
+	chunk_close();
+	last = C.chunk_bytes;
+	C.t->chunk = n;
+	snprintf(C.dir, sizeof(C.dir), "%s", ndir);
+	C.chunk_bytes = C.try_bytes = 0;
+	C.chunk_ns = now;
+	/* control/facilities, processes and interrupts always exist (doc/format.md section 1), and
+	 * hold the new chunk's first blocks before readers can see it as chunk-NNNN.part: a kill at
+	 * any point leaves sealed chunks, at most one .part, and both decode */
+	for (unsigned i = ncpu; i < ncpu + LTT_RING_PERSISTENT; i++) {
+		out_open(i);
+		drain(i, ltt_ring_head_seq(&rg->rings[i]), deadline);
+	}
+	ltt_registry_lock();
+	rc = ltt_chunk_publish(C.t, n, C.dir, sizeof(C.dir));
+	snprintf(C.t->dir, sizeof(C.t->dir), "%s", C.dir);
+	ltt_registry_unlock();
+	if (rc && !C.rotate_warned++)
+		ltt_warn("%s: cannot rename to chunk-%04u.part: %s", C.dir, n, strerror(-rc));
+	/* room for the chunk now begun: a full one by size, else one like the last */
+	ltt_chunks_bound(C.t, C.t->rotate_size ? C.t->rotate_size : last, 0);
+	ltt_control_unlock();
 }
 
 static void *consumer_main(void *arg)
@@ -431,7 +558,9 @@ static void *consumer_main(void *arg)
 				flush_quiet(i, now);
 			work += n;
 		}
-		if (!work)
+		if (rotation_due(now))
+			rotate(now);
+		else if (!work)
 			wait_for_work(next_flush(now));
 	}
 	return NULL;
@@ -448,11 +577,15 @@ int ltt_consumer_start(struct ltt_trace_state *t)
 	C.t = t;
 	C.buffered = io && !strcmp(io, "buffered");
 	C.flush_ns = t->flush_ms < 0 ? 0 : (uint64_t)(t->flush_ms ? t->flush_ms : DEFAULT_FLUSH_MS) * 1000000u;
+	snprintf(C.dir, sizeof(C.dir), "%s", t->dir);
+	C.chunk_ns = C.try_ns = now_ns();
 	C.outs = calloc(n, sizeof(*C.outs));
+	C.cut = calloc(n, sizeof(*C.cut));
 	C.progress = calloc(n, sizeof(*C.progress));
 	C.scratch = aligned_alloc(IO_ALIGN, t->block_size);	/* block_size: a multiple of 4096 */
-	if (!C.outs || !C.scratch || !C.progress) {
+	if (!C.outs || !C.scratch || !C.progress || !C.cut) {
 		free(C.outs);
+		free(C.cut);
 		free(C.progress);
 		free(C.scratch);
 		return -ENOMEM;
@@ -471,6 +604,7 @@ int ltt_consumer_start(struct ltt_trace_state *t)
 			if (C.outs[i].fd >= 0)
 				close(C.outs[i].fd);
 		free(C.outs);
+		free(C.cut);
 		free(C.progress);
 		free(C.scratch);
 		return -rc;
@@ -500,7 +634,7 @@ void ltt_consumer_stop(void)
 
 		if (!ring_is_written(i))
 			continue;
-		drain(i, 1, deadline);
+		drain(i, ltt_ring_head_seq(r), deadline);
 		for (unsigned c = 0; c < LTT_LOST_CAUSES; c++)
 			lost |= ltt_read(&r->lost[c]) != 0;
 		/* Pending lost counts go in one last block (doc/format.md section 7); it also carries
@@ -511,9 +645,16 @@ void ltt_consumer_stop(void)
 			put_block(i, ltt_ring_block(r, ltt_ring_head_seq(r)), 0);
 		}
 		if (o->fd >= 0 && close(o->fd) && !C.warned++)
-			ltt_warn("%s: %s", C.t->path, strerror(errno));
+			ltt_warn("%s: %s", C.dir, strerror(errno));
+		o->fd = -1;
+	}
+	if (C.t->chunk) {
+		/* the last chunk is sealed like the others; the bound then counts it */
+		chunk_close();
+		ltt_chunks_bound(C.t, 0, 1);
 	}
 	free(C.outs);
+	free(C.cut);
 	free(C.progress);
 	free(C.scratch);
 	C.outs = NULL;

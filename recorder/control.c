@@ -183,7 +183,7 @@ static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	size_t bs = opt->block_size ? opt->block_size : DEFAULT_BLOCK_SIZE;
 	unsigned blocks = opt->blocks ? opt->blocks : DEFAULT_BLOCKS;
-	int rc, shm_fd, created = 0, mapped_file;
+	int rc, shm_fd, created = 0, mapped_file, rotating;
 	char abs_path[PATH_MAX];
 
 	if (ltt_cur.rg)
@@ -195,6 +195,17 @@ static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
 		return rc;
 	if (opt->mode != LTT_MODE_DISCARD && opt->mode != LTT_MODE_FLIGHT) {
 		snprintf(why, whylen, "mode %d: unknown", (int)opt->mode);
+		return -EINVAL;
+	}
+	rotating = opt->rotate_size || opt->rotate_seconds;
+	if (rotating && opt->mode == LTT_MODE_FLIGHT) {
+		snprintf(why, whylen, "rotation (LTT_ROTATE_SIZE, LTT_ROTATE_SECONDS) is for discard mode; "
+			 "flight mode bounds its memory by LTT_BLOCKS");
+		return -EINVAL;
+	}
+	if (opt->max_size && !rotating) {
+		snprintf(why, whylen, "LTT_MAX_SIZE needs LTT_ROTATE_SIZE or LTT_ROTATE_SECONDS (the bound "
+			 "removes whole chunks)");
 		return -EINVAL;
 	}
 	if (ncpu < 1)
@@ -211,7 +222,8 @@ static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
 		return shm_fd;
 	mapped_file = shm_fd >= 0;
 	rc = ltt_tracedir_make(opt->path, ltt_cur.path, sizeof(ltt_cur.path),
-			       opt->mode == LTT_MODE_FLIGHT, &created);
+			       opt->mode == LTT_MODE_FLIGHT ? LTT_DIR_FLIGHT
+							    : rotating ? LTT_DIR_CHUNKS : LTT_DIR_TRACE, &created);
 	if (rc) {
 		snprintf(why, whylen, "%s: %s", opt->path ? opt->path : "(null)", strerror(-rc));
 		goto fail;
@@ -219,6 +231,22 @@ static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
 	/* Absolute, so that a program that changes directory still writes its trace there. */
 	if (realpath(ltt_cur.path, abs_path))
 		snprintf(ltt_cur.path, sizeof(ltt_cur.path), "%s", abs_path);
+	snprintf(ltt_cur.dir, sizeof(ltt_cur.dir), "%s", ltt_cur.path);
+	ltt_cur.rotate_size = opt->rotate_size;
+	ltt_cur.rotate_seconds = opt->rotate_seconds;
+	ltt_cur.max_size = opt->max_size;
+	ltt_cur.chunk = 0;
+	ltt_cur.block_size = g.block_size;
+	if (rotating) {
+		/* the trace is TRACE/chunk-NNNN/ directories, written as .part (recorder/rotate.c) */
+		ltt_cur.chunk = 1;
+		rc = ltt_chunk_make(&ltt_cur, 1, ltt_cur.dir, sizeof(ltt_cur.dir));
+		if (rc) {
+			snprintf(why, whylen, "%s/chunk-0001.part: %s", ltt_cur.path, strerror(-rc));
+			snprintf(ltt_cur.dir, sizeof(ltt_cur.dir), "%s", ltt_cur.path);
+			goto fail;
+		}
+	}
 	if (shm_fd < 0 && spare && spare->ncpu == g.ncpu && spare->block_size == g.block_size &&
 	    spare->blocks == g.blocks) {
 		rg = spare;
@@ -284,10 +312,24 @@ static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
 	return 0;
 fail:
 	ltt_flight_unprepare(shm_fd);
+	if (ltt_cur.chunk && strcmp(ltt_cur.dir, ltt_cur.path))
+		ltt_tracedir_remove(ltt_cur.dir);
 	if (created)
 		ltt_tracedir_remove(ltt_cur.path);
 	ltt_cur.path[0] = 0;
+	ltt_cur.dir[0] = 0;
+	ltt_cur.chunk = 0;
 	return rc;
+}
+
+int ltt_control_trylock(void)
+{
+	return pthread_mutex_trylock(&ctl_lock);
+}
+
+void ltt_control_unlock(void)
+{
+	pthread_mutex_unlock(&ctl_lock);
 }
 
 int ltt_start(const struct ltt_options *opt)

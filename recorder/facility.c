@@ -59,7 +59,7 @@ static void emit_load(const struct ltt_facility *fac, uint16_t base)
 		memcpy(s.payload + n + 1, v, sizeof(v));
 		ltt_event_commit(&s);
 	}
-	ltt_tracedir_facility_xml(ltt_cur.path, fac);
+	ltt_tracedir_facility_xml(ltt_cur.dir, fac);	/* the chunk being written, with rotation */
 	ltt_flight_facility(fac);	/* into the rings' file for `ltt recover` (recorder/shm.c) */
 }
 
@@ -135,6 +135,12 @@ int ltt_facility_register(struct ltt_facility *fac)
 void ltt_facilities_emit_all(void)
 {
 	pthread_mutex_lock(&reg_lock);
+	ltt_facilities_emit_locked();
+	pthread_mutex_unlock(&reg_lock);
+}
+
+void ltt_facilities_emit_locked(void)
+{
 	for (struct ltt_facility *f = reg_head; f; f = f->next) {
 		struct ltt_facility *twin = same(f);
 
@@ -142,5 +148,4 @@ void ltt_facilities_emit_all(void)
 		if (f->base_code && (!twin || !twin_before(twin, f)))
 			emit_load(f, f->base_code);
 	}
-	pthread_mutex_unlock(&reg_lock);
 }

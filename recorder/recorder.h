@@ -16,6 +16,12 @@ struct ltt_trace_state {
 	struct ltt_region *rg;
 	uint32_t block_size, blocks, ncpu;
 	int flush_ms;			/* ltt_options.flush_ms */
+	/* Where tracefiles, eventdefs/ and info/ go: path, or with rotation the chunk being written
+	 * (path/chunk-NNNN.part); changed by the consumer under the registry lock (facility.c). */
+	char dir[PATH_MAX];
+	unsigned chunk;			/* rotation: the number of the chunk being written; 0: no rotation */
+	uint64_t rotate_size, max_size;	/* ltt_options */
+	unsigned rotate_seconds;
 };
 extern struct ltt_trace_state ltt_cur;
 
@@ -27,6 +33,8 @@ void ltt_registry_lock(void);
 void ltt_registry_unlock(void);
 /* Writes the facility_load and eventdefs/ file of every registered facility (at start). */
 void ltt_facilities_emit_all(void);
+/* The same, the caller holding the registry lock (rotation: recorder/consumer.c). */
+void ltt_facilities_emit_locked(void);
 /* Discard mode: seals the open block of control ring `which` so the consumer writes it now. */
 void ltt_control_seal(unsigned which);
 
@@ -54,9 +62,28 @@ struct ltt_ring *ltt_event_ring(struct ltt_region *rg, const struct ltt_facility
 /* Makes the trace directory for LTT_TRACE=path into out (flight: eventdefs/ and info/ only, the
  * tracefiles go in its snapshot-NNNN/ directories); *created: the directory out was made here
  * (a failed start removes it with ltt_tracedir_remove(), which removes only what libltt writes). */
-int ltt_tracedir_make(const char *path, char *out, size_t outlen, int flight, int *created);
+enum { LTT_DIR_TRACE, LTT_DIR_FLIGHT, LTT_DIR_CHUNKS };	/* ltt_tracedir_make's kind */
+int ltt_tracedir_make(const char *path, char *out, size_t outlen, int kind, int *created);
 void ltt_tracedir_remove(const char *dir);
 int ltt_tracedir_system_xml(const struct ltt_trace_state *t);
+/* info/system.xml of t in dir; chunk > 0: a chunk of a rotating trace (ltt_chunk="N"). */
+int ltt_tracedir_system_xml_in(const struct ltt_trace_state *t, const char *dir, unsigned chunk);
+
+/* control.c: the start/stop lock, taken by the consumer around a rotation (trylock: 0 when taken). */
+int ltt_control_trylock(void);
+void ltt_control_unlock(void);
+
+/* rotate.c (doc/recorder.md "Rotation") */
+/* Makes the directory of chunk n (complete but for its tracefiles; info/system.xml from chunk 2 on)
+ * into dir: t->path/chunk-0001.part for the first, else t->path/.chunk-NNNN.new, which readers do not
+ * look at, until ltt_chunk_publish() renames it chunk-NNNN.part (and updates dir). */
+int ltt_chunk_make(struct ltt_trace_state *t, unsigned n, char *dir, size_t len);
+int ltt_chunk_publish(struct ltt_trace_state *t, unsigned n, char *dir, size_t len);
+/* Renames chunk n's .part directory to chunk-NNNN and counts its size for the bound. */
+int ltt_chunk_seal(struct ltt_trace_state *t, unsigned n);
+/* Removes the oldest sealed chunks (each after its line in chunks-removed) while their total plus
+ * `coming` bytes passes t->max_size, keeping at least `keep` of them. */
+void ltt_chunks_bound(struct ltt_trace_state *t, uint64_t coming, unsigned keep);
 int ltt_tracedir_facility_xml(const char *dir, const struct ltt_facility *fac);
 
 /* consumer.c */

@@ -390,13 +390,17 @@ int ltt_ring_reserve_slow(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, s
 	return 1;
 }
 
-int ltt_ring_flush(struct ltt_ring *r, int close)
+/* ltt_ring_flush(), and *next (if not NULL) = the first block sequence number after the seal: every
+ * block before it was opened before the flush's CAS, every later one after it. */
+static int flush_at(struct ltt_ring *r, int close, uint64_t *next)
 {
 	uint64_t old, nw, tsc, pos, seq;
 	uint32_t bs = r->block_size;
 
 	for (;;) {
 		old = ltt_read(&r->write_off);
+		if (next)
+			*next = (old & ~LTT_RING_CLOSED) >> r->shift;
 		if (old & LTT_RING_CLOSED)
 			return 0;
 #if defined(__x86_64__)
@@ -417,10 +421,25 @@ int ltt_ring_flush(struct ltt_ring *r, int close)
 			break;
 	}
 	if (!pos)
-		return 0;
+		return 0;	/* block seq not opened: it comes after the flush */
+	if (next)
+		*next = seq + 1;
 	seal(ltt_ring_block(r, seq), bs, pos, tsc, seq);
 	/* Full barrier (B4): pairs with B2 of the consumer. */
 	ltt_add(&r->commit[seq & r->slot_mask], bs - pos);
 	ltt_consumer_kick();	/* after the full barrier of the add */
 	return 1;
+}
+
+int ltt_ring_flush(struct ltt_ring *r, int close)
+{
+	return flush_at(r, close, NULL);
+}
+
+uint64_t ltt_ring_cut(struct ltt_ring *r)
+{
+	uint64_t next = 0;
+
+	flush_at(r, 0, &next);
+	return next;
 }

@@ -49,6 +49,10 @@ void ltt_region_release_data(struct ltt_region *rg);
 /* Seals the open block of r (writes its block_end); close != 0 also closes the ring for good.
  * Safe against concurrent writers. Returns 1 if a block was sealed, else 0. */
 int ltt_ring_flush(struct ltt_ring *r, int close);
+/* Seals the open block of r (as ltt_ring_flush(r, 0)) and returns the sequence number of the first
+ * block opened after the seal: the blocks before it hold the events reserved before, the others the
+ * events reserved after (rotation, recorder/rotate.c). */
+uint64_t ltt_ring_cut(struct ltt_ring *r);
 /* Nonzero when every byte of block seq is committed (B2: the caller may then read it). */
 int ltt_ring_block_complete(const struct ltt_ring *r, uint64_t seq);
 /* The block slot that holds (or will hold) block seq. */

@@ -50,12 +50,13 @@ static int program_name(char *buf, size_t n)
 
 /* flight: only eventdefs/ and info/ (snapshots read them; the tracefiles are in the snapshot-NNNN/
  * directories, so the top-level directory has no control/ or cpu/ to look like an empty trace) */
-static int make_sub(const char *dir, int flight)
+static int make_sub(const char *dir, int kind)
 {
 	static const char *const subs[] = { "eventdefs", "info", "control", "cpu" };
 	char p[PATH_MAX];
 
-	for (unsigned i = 0; i < (flight ? 2u : 4u); i++) {
+	/* chunks: nothing but the chunk-NNNN/ directories (recorder/rotate.c) */
+	for (unsigned i = 0; i < (kind == LTT_DIR_CHUNKS ? 0u : kind == LTT_DIR_FLIGHT ? 2u : 4u); i++) {
 		if ((size_t)snprintf(p, sizeof(p), "%s/%s", dir, subs[i]) >= sizeof(p))
 			return -ENAMETOOLONG;
 		if (mkdir(p, 0777) && errno != EEXIST)
@@ -89,7 +90,7 @@ void ltt_tracedir_remove(const char *dir)
 	rmdir(dir);
 }
 
-int ltt_tracedir_make(const char *path, char *out, size_t outlen, int flight, int *created)
+int ltt_tracedir_make(const char *path, char *out, size_t outlen, int kind, int *created)
 {
 	struct stat st;
 	char prog[64], stamp[32];
@@ -121,7 +122,7 @@ int ltt_tracedir_make(const char *path, char *out, size_t outlen, int flight, in
 				return -ENAMETOOLONG;
 			if (mkdir(out, 0777) == 0) {
 				*created = 1;
-				return make_sub(out, flight);
+				return make_sub(out, kind);
 			}
 			if (errno != EEXIST)
 				return -errno;
@@ -137,7 +138,7 @@ int ltt_tracedir_make(const char *path, char *out, size_t outlen, int flight, in
 		*created = 1;
 	else if (errno != EEXIST)
 		return -errno;
-	return make_sub(out, flight);
+	return make_sub(out, kind);
 }
 
 /* Writes s XML-escaped. */
@@ -165,12 +166,17 @@ static void attr(FILE *f, const char *name, const char *value)
 
 int ltt_tracedir_system_xml(const struct ltt_trace_state *t)
 {
+	return ltt_tracedir_system_xml_in(t, t->dir, t->chunk);
+}
+
+int ltt_tracedir_system_xml_in(const struct ltt_trace_state *t, const char *dir, unsigned chunk)
+{
 	char p[PATH_MAX], dom[256] = "(none)", prog[64], num[64];
 	struct utsname u;
 	FILE *f;
 	int rc = 0;
 
-	if ((size_t)snprintf(p, sizeof(p), "%s/info/system.xml", t->path) >= sizeof(p))
+	if ((size_t)snprintf(p, sizeof(p), "%s/info/system.xml", dir) >= sizeof(p))
 		return -ENAMETOOLONG;
 	f = fopen(p, "we");
 	if (!f)
@@ -212,6 +218,10 @@ int ltt_tracedir_system_xml(const struct ltt_trace_state *t)
 	attr(f, "ltt_program", prog);
 	snprintf(num, sizeof(num), "%d", (int)getpid());
 	attr(f, "ltt_pid", num);
+	if (chunk) {
+		snprintf(num, sizeof(num), "%u", chunk);
+		attr(f, "ltt_chunk", num);
+	}
 	fputs(">\nltt trace of ", f);
 	xml_str(f, prog);
 	fprintf(f, " (pid %d)\n</system>\n", (int)getpid());

@@ -91,8 +91,18 @@ static int run(int argc, char **argv)
 		{ "blocks", required_argument, NULL, 'n' },
 		{ "cpu-sample", required_argument, NULL, 'C' },
 		{ "stack-sample", required_argument, NULL, 'S' },
+		{ "rotate-size", required_argument, NULL, 'R' },
+		{ "rotate-seconds", required_argument, NULL, 'T' },
+		{ "max-size", required_argument, NULL, 'M' },
+		{ "flush-ms", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 },
 	};
+	/* options passed on as environment variables, checked here (number, k/M/G suffix) and by libltt */
+	static const struct { int opt; const char *name, *env; } pass[] = {
+		{ 'R', "--rotate-size", "LTT_ROTATE_SIZE" }, { 'T', "--rotate-seconds", "LTT_ROTATE_SECONDS" },
+		{ 'M', "--max-size", "LTT_MAX_SIZE" }, { 'F', "--flush-ms", "LTT_FLUSH_MS" },
+	};
+	const char *passv[4] = { NULL, NULL, NULL, NULL };
 	const char *out = "ltt-traces", *mode = NULL, *bs = NULL, *blocks = NULL;
 	const char *cpu_ms = NULL, *stack_hz = NULL;
 	char report[] = "/tmp/ltt-record-XXXXXX", line[4096];
@@ -110,12 +120,37 @@ static int run(int argc, char **argv)
 		case 'n': blocks = optarg; break;
 		case 'C': cpu_ms = optarg; break;
 		case 'S': stack_hz = optarg; break;
+		case 'R': case 'T': case 'M': case 'F':
+			for (unsigned i = 0; i < 4; i++)
+				if (pass[i].opt == c)
+					passv[i] = optarg;
+			break;
 		default:
 			ltt_tool_error("record", "usage: ltt record [-o DIR] [--mode discard|flight] "
 				       "[--block-size N] [--blocks N] [--cpu-sample MS] [--stack-sample HZ] "
+				       "[--rotate-size N] [--rotate-seconds N] [--max-size N] [--flush-ms N] "
 				       "-- PROGRAM ARGS...");
 			return 2;
 		}
+	}
+	for (unsigned i = 0; i < 4; i++) {
+		const char *v = passv[i];
+		size_t d = v ? strspn(v, "0123456789") : 1;
+
+		if (v && (!d || (v[d] && (strchr("kKmMgG", v[d]) == NULL || v[d + 1] || pass[i].opt == 'T' ||
+						pass[i].opt == 'F')))) {
+			ltt_tool_error("record", "%s %s: not a number%s", pass[i].name, v,
+				       pass[i].opt == 'T' || pass[i].opt == 'F' ? "" : " (k, M, G suffixes)");
+			return 2;
+		}
+	}
+	if ((passv[0] || passv[1]) && mode && !strcmp(mode, "flight")) {
+		ltt_tool_error("record", "--rotate-size and --rotate-seconds are for discard mode");
+		return 2;
+	}
+	if (passv[2] && !passv[0] && !passv[1]) {
+		ltt_tool_error("record", "--max-size needs --rotate-size or --rotate-seconds (it removes whole chunks)");
+		return 2;
 	}
 	if (optind >= argc) {
 		ltt_tool_error("record", "no program to run (ltt record [OPTIONS] -- PROGRAM ARGS...)");
@@ -170,6 +205,9 @@ static int run(int argc, char **argv)
 			setenv("LTT_CPU_SAMPLE_MS", cpu_ms, 1);
 		if (stack_hz)
 			setenv("LTT_STACK_SAMPLE_HZ", stack_hz, 1);
+		for (unsigned i = 0; i < 4; i++)
+			if (passv[i])
+				setenv(pass[i].env, passv[i], 1);
 		execvp(argv[optind], argv + optind);
 		ltt_tool_error("record", "%s: %s", argv[optind], strerror(errno));
 		_exit(127);
@@ -207,7 +245,7 @@ const struct ltt_cmd ltt_cmd_record = {
 	.name = "record",
 	.summary = "run a program linked with libltt and record a trace of it",
 	.usage = "usage: ltt record [-o DIR] [--mode discard|flight] [--block-size N] [--blocks N] [--cpu-sample MS] "
-		 "[--stack-sample HZ] -- PROGRAM ARGS...\n"
+		 "[--stack-sample HZ] [--rotate-size N] [--rotate-seconds N] [--max-size N] [--flush-ms N] -- PROGRAM ARGS...\n"
 		 "\n"
 		 "Runs PROGRAM with LTT_TRACE=DIR (default ./ltt-traces, created if missing) and LTT_MODE,\n"
 		 "LTT_BLOCK_SIZE, LTT_BLOCKS set from the options, then prints where each trace went on stderr\n"
@@ -223,6 +261,13 @@ const struct ltt_cmd ltt_cmd_record = {
 		 "      --cpu-sample MS   record the CPU usage of the process and of each thread every MS ms\n"
 		 "                        (LTT_CPU_SAMPLE_MS)\n"
 		 "      --stack-sample HZ sample each thread's stack HZ times per second of its CPU time\n"
-		 "                        (LTT_STACK_SAMPLE_HZ; ltt stats --profile, ltt dump --format=tracelog)\n",
+		 "                        (LTT_STACK_SAMPLE_HZ; ltt stats --profile, ltt dump --format=tracelog)\n"
+		 "      --rotate-size N   discard: the trace becomes DIR/chunk-NNNN/ directories, a new one\n"
+		 "                        after N bytes (k, M, G suffixes; at least 1M); LTT_ROTATE_SIZE\n"
+		 "      --rotate-seconds N  ... or after N seconds; LTT_ROTATE_SECONDS\n"
+		 "      --max-size N      remove the oldest chunks while the chunks take more than N bytes\n"
+		 "                        (each listed in DIR/chunks-removed); LTT_MAX_SIZE\n"
+		 "      --flush-ms N      discard: write a partly filled block after N ms without a full one\n"
+		 "                        (default 1000; 0: never); LTT_FLUSH_MS\n",
 	.run = run,
 };

@@ -5,7 +5,7 @@
  * records unless enabled: by LTT_TRACE=<path> in the environment (read when the program starts), or by
  * ltt_start(). Functions return 0 or a negative errno value; none of them aborts the program.
  *
- * Environment (read once, by a constructor): LTT_TRACE=PATH (an existing directory: a new trace
+ * Environment (read once, by a constructor; doc/recorder.md has the full list): LTT_TRACE=PATH (an existing directory: a new trace
  * directory PROGRAM-PID-TIME beneath it; otherwise PATH itself), LTT_MODE=discard|flight,
  * LTT_BLOCK_SIZE=N (power of two, 4096 .. 256M, k/M suffixes), LTT_BLOCKS=N (power of two, 2 ..
  * 65536), LTT_FLUSH_MS=N (ms; 0 = never; default 1000), LTT_ROTATE_SIZE=N, LTT_ROTATE_SECONDS=N,

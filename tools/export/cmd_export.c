@@ -218,6 +218,9 @@ static int types_init(struct ltt_reader *r)
 				return -ENOMEM;
 			}
 			et->tid_offset = -1;
+			et->app = !ty->builtin && !strcmp(ty->facility, "app");
+			et->thread_name = !ty->builtin && !strcmp(ty->facility, "core") &&
+					  (!strcmp(ty->name, "thread_name") || !strcmp(ty->name, "thread_start"));
 			/* a "tid" uint field after fixed-size fields only */
 			for (uint32_t f = 0; b && b->kind == LTT_TYPE_STRUCT && f < b->n_fields; f++) {
 				const struct ltt_type_desc *ft = b->fields[f].type;
@@ -299,7 +302,7 @@ static int run(int argc, char **argv)
 	struct stat st;
 	char *out = NULL, *tmp = NULL;
 	uint64_t n = 0;
-	int first, ret = 0, status = 1, begun = 0, installed = 0, fd = -1;
+	int first, ret = 0, status = 1, begun = 0, installed = 0, direct, fd = -1;
 
 	memset(&o, 0, sizeof(o));
 	first = parse_args(argc, argv, &o);
@@ -316,10 +319,20 @@ static int run(int argc, char **argv)
 		ltt_tool_error("export", "out of memory");
 		return 1;
 	}
-	if (!o.force && lstat(out, &st) == 0) {
-		ltt_tool_error("export", "%s exists (--force replaces it, or -o names another output)", out);
+	/* Standard output ("-o -"), or with --force an existing device or pipe, is written directly. */
+	direct = !strcmp(out, "-");
+	if (!direct && lstat(out, &st) == 0) {
+		if (!o.force) {
+			ltt_tool_error("export", "%s exists (--force replaces it, or -o names another output)", out);
+			free(out);
+			return 1;
+		}
+		direct = !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode);
+	}
+	if (direct && o.exp->dir) {
+		ltt_tool_error("export", "-o %s: --format=%s writes a directory", out, o.exp->name);
 		free(out);
-		return 1;
+		return 2;
 	}
 	if (reader_tool_open(&tool, &r, argv + first, (unsigned)(argc - first), &ropt)) {
 		free(out);
@@ -350,7 +363,7 @@ static int run(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 
-	tmp = beside(out, "tmp");
+	tmp = direct ? strdup(out) : beside(out, "tmp");
 	if (!tmp || types_init(r)) {
 		ltt_tool_error("export", "out of memory");
 		goto done;
@@ -361,7 +374,10 @@ static int run(int argc, char **argv)
 			goto done;
 		}
 	} else {
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (direct)
+			fd = !strcmp(out, "-") ? dup(STDOUT_FILENO) : open(out, O_WRONLY | O_CLOEXEC);
+		else
+			fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 		ctx.out = fd < 0 ? NULL : malloc(sizeof(*ctx.out));
 		if (!ctx.out) {
 			ltt_tool_error("export", "%s: %s", tmp, strerror(fd < 0 ? errno : ENOMEM));
@@ -372,6 +388,7 @@ static int run(int argc, char **argv)
 		ctx.out->len = 0;
 	}
 	ctx.path = tmp;		/* created: removed unless installed */
+	installed = direct;
 
 	prog.on = isatty(STDERR_FILENO);
 	clock_gettime(CLOCK_MONOTONIC, &prog.start);
@@ -411,15 +428,11 @@ static int run(int argc, char **argv)
 			ret = ctx.out->error;
 		if (ctx.out->error)
 			ltt_tool_error("export", "%s: %s", out, strerror(-ctx.out->error));
-		if (!ret && !interrupted && fsync(fd) < 0 && errno != EINVAL) {
-			ltt_tool_error("export", "%s: %s", out, strerror(errno));
-			ret = -errno;
-		}
 	}
 	if (interrupted) {
 		ltt_tool_error("export", "interrupted: %s not written", out);
 	} else if (ret >= 0) {
-		ret = install(tmp, out, o.force);
+		ret = direct ? 0 : install(tmp, out, o.force);
 		if (ret)
 			ltt_tool_error("export", "%s: %s", out, strerror(-ret));
 		else
@@ -447,7 +460,7 @@ done:
 
 const struct ltt_cmd ltt_cmd_export = {
 	.name = "export",
-	.summary = "write traces for other viewers (Chrome JSON, ...; doc/viewing.md)",
+	.summary = "write traces for other viewers: Perfetto, Chrome JSON, ... (doc/viewing.md)",
 	.usage =
 	"usage: ltt export --format=FORMAT [-o OUT] [--force] [FILTERS] TRACE...\n"
 	"\n"
@@ -457,11 +470,13 @@ const struct ltt_cmd ltt_cmd_export = {
 	"leaves nothing. Problems in the traces are reported on stderr as 'FILE: offset N: what'; every\n"
 	"good event is still exported, and the exit status is then 1.\n"
 	"\n"
-	"  --format=FORMAT   chrome-json: Chrome trace event JSON (chrome://tracing, speedscope), OUT.json\n"
+	"  --format=FORMAT   perfetto: Perfetto protobuf trace (ui.perfetto.dev, trace_processor), OUT.pftrace\n"
+	"                    chrome-json: Chrome trace event JSON (chrome://tracing, speedscope), OUT.json\n"
 	"                    (and every format listed in doc/cli.md)\n"
 	"  -o OUT, --output=OUT  where to write (default: the first trace's name with the format's suffix,\n"
-	"                    in the current directory)\n"
-	"  --force           replace OUT when it exists (refused otherwise)\n"
+	"                    in the current directory); - is standard output (file formats)\n"
+	"  --force           replace OUT when it exists (refused otherwise); an existing device or pipe\n"
+	"                    is written directly\n"
 	READER_FILTER_HELP
 	"\n"
 	"Exit status: 0 written; 1 written but the traces had problems, or nothing written (an error,\n"

@@ -203,6 +203,8 @@ static int classify_builtin(const struct ltt_event *ev, struct tl_event *out)
 {
 	struct ltt_value b, v;
 
+	out->count = 0;
+	out->cause = "unknown";
 	if (ltt_event_body(ev, &b) < 0)
 		return 0;
 	if (ev->id == LTT_ID_EVENTS_LOST) {
@@ -227,30 +229,35 @@ static int classify_builtin(const struct ltt_event *ev, struct tl_event *out)
 int timeline_event(struct timeline *tl, const struct ltt_event *ev, struct tl_event *out)
 {
 	struct tl_process *p = &tl->procs[ev->trace->index];
+	const struct export_type *et = export_type(ev);
 	uint32_t tid = 0;
 	int is_thread = export_event_tid(ev, &tid);
 	int ret;
 
-	memset(out, 0, sizeof(*out));
+	if (__builtin_expect(!p->seen, 0)) {
+		p->seen = 1;
+		p->first_ns = ev->time_ns;
+	}
 	out->ev = ev;
 	out->kind = TL_INSTANT;
-	out->name = export_type(ev)->full;
+	out->name = et->full;
+	out->category = NULL;
+	out->t2.kind = T2_NONE;
 	out->lane = lane_get(tl, ev, is_thread, tid);
 	if (!out->lane)
 		return -ENOMEM;
-	if (ev->type->builtin) {
+	if (__builtin_expect(ev->type->builtin, 0)) {
 		classify_builtin(ev, out);
 		return 0;
 	}
-	ret = t2_model_event(tl->t2, ev, &out->t2);
-	if (ret < 0)
-		return ret;
-	if (ret == 0) {		/* not an app event: core's thread names */
-		if (!strcmp(ev->type->facility, "core") && is_thread &&
-		    (!strcmp(ev->type->name, "thread_name") || !strcmp(ev->type->name, "thread_start")))
+	if (!et->app) {		/* core's thread names; nothing else to know */
+		if (et->thread_name && is_thread)
 			set_name(out->lane->name, &out->lane->renamed, body_str(ev, "name"));
 		return 0;
 	}
+	ret = t2_model_event(tl->t2, ev, &out->t2);
+	if (ret <= 0)
+		return ret;
 	switch (out->t2.kind) {
 	case T2_CMD_NAME:
 		set_name(p->name, &p->renamed, t2_str(&out->t2, "name"));

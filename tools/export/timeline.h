@@ -23,6 +23,8 @@ struct tl_process {
 	uint32_t pid;			/* ltt_pid, else 1000000 + trace index */
 	char name[TL_NAME_MAX];		/* app.cmd_name, else the program */
 	unsigned renamed;		/* the name changed since the format last looked (format clears) */
+	unsigned seen;			/* an event of the process was seen: first_ns is set */
+	uint64_t first_ns;		/* time of its first event */
 	uint64_t user;			/* the format's own */
 };
 

@@ -16,6 +16,7 @@
 #include "flight.h"
 #include "profile.h"
 #include "recorder.h"
+#include "rules.h"
 #include "threads.h"
 
 #define DEFAULT_BLOCK_SIZE	(1u << 20)
@@ -153,6 +154,8 @@ static void fork_child(void)
 	ltt_cur.rg = NULL;
 	spare = NULL;
 	ltt_profile_fork_child();
+	for (struct ltt_facility *f = ltt_registry_first(); f; f = f->next)
+		ltt_events_refresh_locked(f);	/* every flag off (the registry lock is held) */
 	ltt_registry_unlock();
 	pthread_mutex_unlock(&ctl_lock);
 }
@@ -176,7 +179,7 @@ static void report_path(const char *path)
 	close(fd);
 }
 
-static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
+static int start_locked(const struct ltt_options *opt, int from_env, char *why, size_t whylen)
 {
 	struct ltt_region_geom g;
 	struct ltt_region *rg = NULL;
@@ -208,6 +211,9 @@ static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
 			 "removes whole chunks)");
 		return -EINVAL;
 	}
+	rc = ltt_events_start(opt->events, opt->mode == LTT_MODE_FLIGHT, why, whylen);
+	if (rc)
+		return rc;
 	if (ncpu < 1)
 		ncpu = 1;
 	g.ncpu = (uint32_t)ncpu;
@@ -298,6 +304,7 @@ static int start_locked(const struct ltt_options *opt, char *why, size_t whylen)
 	ltt_facilities_emit_all();
 	ltt_core_emit_processes();
 	ltt_core_emit_interrupts();
+	ltt_events_started(!from_env);	/* the flags of generated code, core.event_rules */
 	/* discard mode: the control tracefiles reach the disk now, not at stop (a trace cut short by
 	 * SIGKILL or a crash still decodes; doc/recorder.md "Control tracefiles") */
 	ltt_control_seal(LTT_RING_FACILITIES);
@@ -340,7 +347,7 @@ int ltt_start(const struct ltt_options *opt)
 	if (!opt)
 		return -EINVAL;
 	pthread_mutex_lock(&ctl_lock);
-	rc = start_locked(opt, why, sizeof(why));
+	rc = start_locked(opt, 0, why, sizeof(why));
 	pthread_mutex_unlock(&ctl_lock);
 	return rc;
 }
@@ -359,6 +366,7 @@ int ltt_stop(void)
 	/* B7: no new event starts after this; those that loaded the region find its rings closed. */
 	ltt_set(&ltt_rt.recording, 0);
 	ltt_set(&ltt_rt.region, NULL);
+	ltt_events_stopped();	/* the flags of generated code off */
 	for (unsigned i = 0; i < rg->nrings; i++)
 		ltt_ring_flush(&rg->rings[i], 1);
 	ltt_consumer_stop();
@@ -430,6 +438,7 @@ static int env_options(struct ltt_options *o, char *why, size_t n)
 	memset(o, 0, sizeof(*o));
 	o->path = getenv("LTT_TRACE");
 	o->shm_dir = getenv("LTT_SHM_DIR");
+	o->events = getenv("LTT_EVENTS");
 	if (mode && *mode) {
 		if (!strcmp(mode, "discard"))
 			o->mode = LTT_MODE_DISCARD;
@@ -473,7 +482,7 @@ __attribute__((constructor(102))) static void env_start(void)
 	rc = env_options(&o, why, sizeof(why));
 	if (!rc) {
 		pthread_mutex_lock(&ctl_lock);
-		rc = start_locked(&o, why, sizeof(why));
+		rc = start_locked(&o, 1, why, sizeof(why));
 		pthread_mutex_unlock(&ctl_lock);
 	}
 	if (rc)

@@ -43,6 +43,7 @@ static const char *const core_strings[] = {
 	"path", "string",
 	"stack_sample", "struct", "tid", U32, "ticks", U32, "match", "uint16_t", "depth", "uint16_t",
 	"frames", "sequence 1", U64,
+	"event_rules", "struct", "rules", "string", "settle_ns", U32,
 };
 
 uint32_t ltt_checksum_strings(const char *const *strs, unsigned n)

@@ -6,6 +6,7 @@
 
 #include "flight.h"
 #include "recorder.h"
+#include "rules.h"
 
 #define FIRST_BASE 20u
 #define LAST_ID 65535u
@@ -23,6 +24,11 @@ void ltt_registry_lock(void)
 void ltt_registry_unlock(void)
 {
 	pthread_mutex_unlock(&reg_lock);
+}
+
+struct ltt_facility *ltt_registry_first(void)
+{
+	return reg_head;
 }
 
 /* The first registered facility with fac's name and checksum, if any. */
@@ -128,6 +134,7 @@ int ltt_facility_register(struct ltt_facility *fac)
 	 * pairs with the acquire load of base_code in ltt_event_reserve(). */
 	ltt_smp_wmb();	/* B9: the list and the facility_load before the base code */
 	ltt_set(&fac->base_code, (uint16_t)base);
+	ltt_events_refresh_locked(fac);	/* its flags: after the base code (recorder/rules.h) */
 	pthread_mutex_unlock(&reg_lock);
 	return base ? 0 : -ENOSPC;
 }

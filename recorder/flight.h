@@ -27,6 +27,10 @@ struct ltt_flight {
 	int snap_signal;		/* LTT_SNAPSHOT_SIGNAL, 0 for none */
 	int shm_fd;			/* the rings' file, -1 when in memory */
 	char shm_path[PATH_MAX];
+	/* Snapshot triggers (LTT_SNAPSHOT_ON, recorder/flight_trigger.c) */
+	uint64_t min_interval_ns;	/* LTT_SNAPSHOT_MIN_INTERVAL_MS */
+	unsigned keep;			/* LTT_SNAPSHOT_KEEP; 0: all */
+	char trigger[384];		/* attributes of the snapshot being taken for a trigger, or "" */
 };
 extern struct ltt_flight ltt_fl;
 
@@ -72,6 +76,17 @@ int ltt_shm_start(struct ltt_region *rg, int fd, const char *trace, const char *
 void ltt_shm_facility(const struct ltt_facility *fac);
 /* Clean stop: marks the file stopped, frees its pages and removes it. */
 void ltt_shm_stop(void);
+
+/* ---- flight_trigger.c ---- */
+/* Reads LTT_SNAPSHOT_MIN_INTERVAL_MS and LTT_SNAPSHOT_KEEP: 0 or -EINVAL (why filled in). */
+int ltt_flight_trigger_parse(char *why, size_t whylen);
+/* Starts the recorder's thread that serves triggers (and LTT_SNAPSHOT_KEEP); from ltt_start() once
+ * recording, when LTT_SNAPSHOT_ON is set. */
+void ltt_flight_trigger_start(void);
+/* Stops and joins it (ltt_stop(), before the snapshot at exit). */
+void ltt_flight_trigger_stop(void);
+/* Removes the oldest snapshot directories beyond LTT_SNAPSHOT_KEEP; the caller holds ltt_fl.owner. */
+void ltt_flight_prune(void);
 
 /* ---- flight_signal.c ---- */
 /* Reads LTT_SNAPSHOT_SIGNAL into ltt_fl.snap_signal: 0 or a negative errno (why filled in). */

@@ -82,6 +82,8 @@ int ltt_flight_prepare(const struct ltt_options *opt, const struct ltt_region_ge
 
 	if (!rc)
 		rc = ltt_flight_signal_parse(why, whylen);
+	if (!rc)
+		rc = ltt_flight_trigger_parse(why, whylen);
 	if (rc)
 		return rc < -1 ? rc : -EINVAL;
 	ltt_fl.shm_path[0] = 0;
@@ -206,6 +208,7 @@ void ltt_flight_stop(void)
 
 	if (!ltt_read(&ltt_fl.active))
 		return;
+	ltt_flight_trigger_stop();	/* its last snapshot ends before the one at exit */
 	locked = ltt_flight_lock(tid, CODE_WAIT_NS) == 1;
 	if (ltt_fl.at_exit && !locked) {
 		ltt_warn("snapshot at exit: %s: another snapshot did not end; none taken", ltt_fl.path);
@@ -216,6 +219,8 @@ void ltt_flight_stop(void)
 		if (rc)
 			ltt_warn("snapshot at exit: %s: %s", ltt_fl.path, strerror(-rc));
 	}
+	if (locked)
+		ltt_flight_prune();	/* LTT_SNAPSHOT_KEEP */
 	ltt_flight_signals_restore();
 	ltt_set(&ltt_fl.active, 0);
 	if (ltt_fl.shm_fd >= 0)
@@ -244,6 +249,8 @@ int ltt_snapshot(char *path, size_t len)
 	if (rc != 1)
 		return rc ? rc : -EBUSY;
 	rc = ltt_read(&ltt_fl.active) ? ltt_snapshot_write(path, len, ltt_fl.scratch[0], SNAP_WAIT_NS) : -ENODEV;
+	if (!rc)
+		ltt_flight_prune();	/* LTT_SNAPSHOT_KEEP */
 	ltt_flight_unlock();
 	return rc;
 }

@@ -31,6 +31,8 @@ void ltt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* facility.c */
 void ltt_registry_lock(void);
 void ltt_registry_unlock(void);
+/* The first registered facility (then ->next); the caller holds the registry lock. */
+struct ltt_facility *ltt_registry_first(void);
 /* Writes the facility_load and eventdefs/ file of every registered facility (at start). */
 void ltt_facilities_emit_all(void);
 /* The same, the caller holding the registry lock (rotation: recorder/consumer.c). */
@@ -43,7 +45,7 @@ extern struct ltt_facility ltt_core_facility;
 enum { LTT_CORE_PROCESS, LTT_CORE_INTERRUPT, LTT_CORE_THREAD_START, LTT_CORE_THREAD_EXIT,
        LTT_CORE_THREAD_NAME, LTT_CORE_PROCESS_FORK,
        LTT_CORE_SAMPLING, LTT_CORE_PROCESS_CPU, LTT_CORE_THREAD_CPU, LTT_CORE_PAUSE, LTT_CORE_RESUME,
-       LTT_CORE_MAPPING, LTT_CORE_STACK_SAMPLE,
+       LTT_CORE_MAPPING, LTT_CORE_STACK_SAMPLE, LTT_CORE_EVENT_RULES,
        LTT_CORE_NEVENTS };
 uint32_t ltt_checksum_strings(const char *const *strs, unsigned n);
 /* Records core event index with payload[len] (flags: LTT_EVENT_PERSISTENT or 0) while recording. */

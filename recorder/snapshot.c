@@ -411,13 +411,14 @@ close_src:
 
 static int write_system_xml(int dfd, unsigned no)
 {
-	char attr[64];
+	char attr[64 + sizeof(ltt_fl.trigger)];
 	struct sbuf b = { attr, 0, sizeof(attr), 0 };
 	int fd, rc;
 
 	sb_str(&b, "ltt_snapshot=\"");
 	sb_u64(&b, no, 1);
 	sb_str(&b, "\"\n");
+	sb_str(&b, ltt_fl.trigger);	/* a snapshot taken for LTT_SNAPSHOT_ON (recorder/flight_trigger.c) */
 	fd = openat(dfd, "info/system.xml", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (fd < 0)
 		return -errno;

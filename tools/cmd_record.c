@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "eventdefs/rules_match.h"
 
 static int pow2_in(const char *s, unsigned long long lo, unsigned long long hi)
 {
@@ -95,6 +96,7 @@ static int run(int argc, char **argv)
 		{ "rotate-seconds", required_argument, NULL, 'T' },
 		{ "max-size", required_argument, NULL, 'M' },
 		{ "flush-ms", required_argument, NULL, 'F' },
+		{ "events", required_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* options passed on as environment variables, checked here (number, k/M/G suffix) and by libltt */
@@ -103,16 +105,16 @@ static int run(int argc, char **argv)
 		{ 'M', "--max-size", "LTT_MAX_SIZE" }, { 'F', "--flush-ms", "LTT_FLUSH_MS" },
 	};
 	const char *passv[4] = { NULL, NULL, NULL, NULL };
-	const char *out = "ltt-traces", *mode = NULL, *bs = NULL, *blocks = NULL;
+	const char *out = "ltt-traces", *mode = NULL, *bs = NULL, *blocks = NULL, *events = NULL;
 	const char *cpu_ms = NULL, *stack_hz = NULL;
-	char report[] = "/tmp/ltt-record-XXXXXX", line[4096];
+	char report[] = "/tmp/ltt-record-XXXXXX", line[4096], why[256];
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
 	unsigned found = 0;
 	int c, fd, status, rc;
 	pid_t pid;
 	FILE *f;
 
-	while ((c = getopt_long(argc, argv, "+o:m:b:n:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:m:b:n:e:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'm': mode = optarg; break;
@@ -120,6 +122,7 @@ static int run(int argc, char **argv)
 		case 'n': blocks = optarg; break;
 		case 'C': cpu_ms = optarg; break;
 		case 'S': stack_hz = optarg; break;
+		case 'e': events = optarg; break;
 		case 'R': case 'T': case 'M': case 'F':
 			for (unsigned i = 0; i < 4; i++)
 				if (pass[i].opt == c)
@@ -128,7 +131,7 @@ static int run(int argc, char **argv)
 		default:
 			ltt_tool_error("record", "usage: ltt record [-o DIR] [--mode discard|flight] "
 				       "[--block-size N] [--blocks N] [--cpu-sample MS] [--stack-sample HZ] "
-				       "[--rotate-size N] [--rotate-seconds N] [--max-size N] [--flush-ms N] "
+				       "[--rotate-size N] [--rotate-seconds N] [--max-size N] [--flush-ms N] [--events RULES] "
 				       "-- PROGRAM ARGS...");
 			return 2;
 		}
@@ -166,6 +169,10 @@ static int run(int argc, char **argv)
 	}
 	if (blocks && !pow2_in(blocks, 2, 65536)) {
 		ltt_tool_error("record", "--blocks %s: not a power of two in [2, 65536]", blocks);
+		return 2;
+	}
+	if (events && ltt_rules_check(events, why, sizeof(why))) {
+		ltt_tool_error("record", "--events %s: %s", events, why);
 		return 2;
 	}
 	if (cpu_ms && !number_in(cpu_ms, 1, 3600000)) {
@@ -208,6 +215,8 @@ static int run(int argc, char **argv)
 		for (unsigned i = 0; i < 4; i++)
 			if (passv[i])
 				setenv(pass[i].env, passv[i], 1);
+		if (events)
+			setenv("LTT_EVENTS", events, 1);
 		execvp(argv[optind], argv + optind);
 		ltt_tool_error("record", "%s: %s", argv[optind], strerror(errno));
 		_exit(127);
@@ -245,10 +254,10 @@ const struct ltt_cmd ltt_cmd_record = {
 	.name = "record",
 	.summary = "run a program linked with libltt and record a trace of it",
 	.usage = "usage: ltt record [-o DIR] [--mode discard|flight] [--block-size N] [--blocks N] [--cpu-sample MS] "
-		 "[--stack-sample HZ] [--rotate-size N] [--rotate-seconds N] [--max-size N] [--flush-ms N] -- PROGRAM ARGS...\n"
+		 "[--stack-sample HZ] [--rotate-size N] [--rotate-seconds N] [--max-size N] [--flush-ms N] [--events RULES] -- PROGRAM ARGS...\n"
 		 "\n"
 		 "Runs PROGRAM with LTT_TRACE=DIR (default ./ltt-traces, created if missing) and LTT_MODE,\n"
-		 "LTT_BLOCK_SIZE, LTT_BLOCKS set from the options, then prints where each trace went on stderr\n"
+		 "LTT_BLOCK_SIZE, LTT_BLOCKS, LTT_EVENTS set from the options, then prints where each trace went on stderr\n"
 		 "(stdout is the program's alone, passed through untouched): with DIR an\n"
 		 "existing directory, every traced process writes DIR/PROGRAM-PID-TIME; otherwise DIR is the trace.\n"
 		 "In flight mode each snapshot is a trace of its own, DIR/snapshot-NNNN: those are printed.\n"
@@ -268,6 +277,8 @@ const struct ltt_cmd ltt_cmd_record = {
 		 "      --max-size N      remove the oldest chunks while the chunks take more than N bytes\n"
 		 "                        (each listed in DIR/chunks-removed); LTT_MAX_SIZE\n"
 		 "      --flush-ms N      discard: write a partly filled block after N ms without a full one\n"
-		 "                        (default 1000; 0: never); LTT_FLUSH_MS\n",
+		 "                        (default 1000; 0: never); LTT_FLUSH_MS\n"
+		 "  -e, --events RULES    which events record (LTT_EVENTS): globs on FACILITY.EVENT, '-' excludes,\n"
+		 "                        the last matching rule wins: 'jobs.*,-jobs.submit' (doc/recorder.md)\n",
 	.run = run,
 };

@@ -10,10 +10,12 @@
 #include "reader_common.h"
 #include "app/regions.h"
 #include "profile/profile.h"
+#include "select/stats_select.h"
 
 struct trace_counts {
 	unsigned nids;		/* highest id + 1 */
 	uint64_t *n;		/* [tracefile][id] */
+	struct select_log rules;	/* core.event_rules (tools/select/stats_select.c) */
 };
 
 static int count_all(struct ltt_reader *r, struct trace_counts *tc)
@@ -45,7 +47,12 @@ static int count_all(struct ltt_reader *r, struct trace_counts *tc)
 			last_tf = ev.tracefile;
 		}
 		row[ev.id]++;
+		if (__builtin_expect(ev.type && !ev.type->builtin && ev.tracefile->cpu < 0, 0))
+			select_note(&tc[ev.trace->index].rules, &ev);
 	}
+	for (unsigned i = 0; i < ltt_reader_ntraces(r); i++)
+		if (tc[i].rules.nomem)
+			return -ENOMEM;
 	return ret;
 }
 
@@ -147,6 +154,7 @@ static void print_text(struct dump_out *o, struct ltt_reader *r, const struct tr
 			dump_out_c_string(o, bm->text, strlen(bm->text));
 			dump_out_char(o, '\n');
 		}
+		select_print_text(o, t, (struct select_log *)&tc[i].rules);
 		snprintf(line, sizeof(line), "  %-22s %12s %8s %10s %10s %10s %10s\n", "tracefile", "bytes",
 			 "blocks", "events", "lost", "overwr.", "heartbeats");
 		dump_out_str(o, line);
@@ -352,8 +360,10 @@ static int run(int argc, char **argv)
 		status = 1;
 out:
 	if (tc)
-		for (unsigned i = 0; i < ltt_reader_ntraces(r); i++)
+		for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {
 			free(tc[i].n);
+			select_free(&tc[i].rules);
+		}
 	free(tc);
 	free(out);
 	ltt_reader_close(r);
@@ -368,8 +378,10 @@ const struct ltt_cmd ltt_cmd_stats = {
 	"\n"
 	"Reads every event of the traces and prints, per trace: the system, the time span, events and\n"
 	"rate, blocks and heartbeats, lost events by cause, overwritten blocks and their events, blocks\n"
-	"missing without a record, damaged blocks, then a table per tracefile and a table of events per\n"
-	"facility.event and tracefile. Problems found are reported on stderr (exit status 1).\n"
+	"missing without a record, damaged blocks, the event rules in effect over time with the events\n"
+	"they did not select (LTT_EVENTS, ltt_events_set()), the trigger of a snapshot taken for\n"
+	"LTT_SNAPSHOT_ON, then a table per tracefile and a table of events per facility.event and\n"
+	"tracefile. Problems found are reported on stderr (exit status 1).\n"
 	"\n"
 	"  --format=json   one JSON object per trace instead of the text tables\n"
 	"  --regions       time in the app facility's regions (doc/app-api.md) per category and label:\n"

@@ -10,8 +10,8 @@
  * LTT_BLOCK_SIZE=N (power of two, 4096 .. 256M, k/M suffixes), LTT_BLOCKS=N (power of two, 2 ..
  * 65536), LTT_FLUSH_MS=N (ms; 0 = never; default 1000), LTT_ROTATE_SIZE=N, LTT_ROTATE_SECONDS=N,
  * LTT_MAX_SIZE=N (sizes with k/M/G suffixes; doc/recorder.md "Rotation"), LTT_CPU_SAMPLE_MS=N,
- * LTT_STACK_SAMPLE_HZ=N, LTT_STACK_SIGNAL=SIG, LTT_PAUSE_SIGNAL=SIG (doc/recorder.md "Profiling").
- * A bad value prints one line on stderr and the program runs untraced.
+ * LTT_STACK_SAMPLE_HZ=N, LTT_STACK_SIGNAL=SIG, LTT_PAUSE_SIGNAL=SIG (doc/recorder.md "Profiling"),
+ * LTT_EVENTS=RULES (which events record, see ltt_events_set()). A bad value prints one line on stderr and the program runs untraced.
  * Recording stops and everything is written at exit() / return from main, or ltt_stop().
  * fork(): the child does not record (it may ltt_start() a trace of its own); the parent records
  * core.process_fork. Threads need no registration (libltt wraps pthread_create). doc/recorder.md.
@@ -54,6 +54,7 @@ struct ltt_options {
 	unsigned stack_sample_hz; /* stack samples of each thread N times per second of its CPU time
 				 * (core.stack_sample), on a per-thread timer signal */
 	int stack_signal;	/* that signal; 0: SIGRTMIN + 4 (LTT_STACK_SIGNAL) */
+	const char *events;	/* event rules (ltt_events_set()); NULL: the rules set last (initially all) */
 };
 
 /* Starts recording (one trace per process at a time): -EBUSY if already recording, -EINVAL for a bad
@@ -76,6 +77,16 @@ int ltt_resume(void);
 /* Nonzero while paused. */
 int ltt_paused(void);
 
+/* Event rules: which events record (doc/recorder.md "Choosing events"). A comma-separated list of
+ * globs on FACILITY.EVENT, `-` before one excludes: "jobs.*,-jobs.submit,app.region_*". The last rule
+ * matching an event decides; an event no rule matches records only when the first rule excludes;
+ * NULL or "" records everything. The core facility (the recorder's own state) always records.
+ * Takes effect at once in every thread (thread-safe; not from a signal handler), also for the next
+ * ltt_start(); while recording, the trace records the change with its time (core.event_rules). A
+ * rule matching no event of the registered facilities is one warning line on stderr.
+ * Returns 0, or -EINVAL for a bad list (nothing changed). */
+int ltt_events_set(const char *rules);
+
 /* ---- facilities (filled in by generated headers) --------------------------------------------- */
 
 #define LTT_EVENT_PERSISTENT 1u	/* event_flags: write to a control tracefile (doc/format.md s. 8) */
@@ -87,6 +98,10 @@ struct ltt_facility {
 	uint16_t n_events;
 	uint16_t base_code;		/* set by ltt_facility_register(); 0 until then (or if refused) */
 	struct ltt_facility *next;	/* libltt's list of registered facilities */
+	const char *const *event_names;	/* n_events names, by index (NULL: rules do not apply) */
+	uint8_t *enabled;		/* n_events LTT_EVENT_ON|LTT_EVENT_TRIGGER flags, written by libltt
+					 * (ltt_event_enabled()); initially LTT_EVENT_ON: the first event of
+					 * a facility not yet registered registers it (NULL: always on) */
 };
 
 /* Registers a facility (idempotent, thread-safe): assigns its base code and, while recording, writes
@@ -98,11 +113,14 @@ int ltt_facility_register(struct ltt_facility *fac);
 
 /* The fast path lives in ltt/static/event.h, included here; generated code uses:
  *
- *   if (ltt_unlikely(ltt_is_recording())) {         // one predictable branch when not recording
+ *   unsigned on = ltt_event_enabled(fac.enabled, EVENT_INDEX);
+ *   if (ltt_unlikely(on)) {           // one predictable branch when not recording or not selected
  *           struct ltt_slot s;
  *           if (ltt_event_reserve(&s, &fac, EVENT_INDEX, PAYLOAD_BYTES, EVENT_FLAGS)) {
  *                   ... encode the payload at s.payload, native byte order, packed ...
  *                   ltt_event_commit(&s);
+ *                   if (ltt_unlikely(on & LTT_EVENT_TRIGGER))
+ *                           ltt_snapshot_trigger(&fac, EVENT_INDEX);
  *           }
  *   }
  *
@@ -125,6 +143,10 @@ int ltt_facility_register(struct ltt_facility *fac);
 int ltt_snapshot(char *path, size_t len);
 /* Whether ltt_stop() (and so exit) takes a snapshot; overrides LTT_SNAPSHOT_AT_EXIT. */
 void ltt_snapshot_at_exit(int on);
+/* Generated code, after recording an event whose flag has LTT_EVENT_TRIGGER (it matches
+ * LTT_SNAPSHOT_ON): raises the snapshot request that the recorder's own thread serves (no system
+ * call, no lock; a request already raised costs one load). */
+void ltt_snapshot_trigger(const struct ltt_facility *fac, unsigned event_index);
 #pragma GCC visibility pop
 
 #include <ltt/static/event.h>

@@ -43,7 +43,7 @@ static size_t dec_size(uint16_t id, const unsigned char *p, const unsigned char 
 	case 17: case 18: return 20;
 	case 19: return 16;
 	}
-	if (core && id >= core && id < core + 6) {
+	if (core && id >= core && id < core + 14) {
 		switch (id - core) {
 		case 0: q = memchr(p, 0, (size_t)(end - p)); return q ? (size_t)(q - p) + 1 + 48 : 0;
 		case 1: q = memchr(p + 8, 0, (size_t)(end - p - 8)); if (!q) return 0;
@@ -52,6 +52,7 @@ static size_t dec_size(uint16_t id, const unsigned char *p, const unsigned char 
 		case 3: return 4;
 		case 4: q = memchr(p + 4, 0, (size_t)(end - p - 4)); return q ? (size_t)(q - p) + 1 : 0;
 		case 5: return 8;
+		case 13: q = memchr(p, 0, (size_t)(end - p)); return q ? (size_t)(q - p) + 1 + 4 : 0;	/* event_rules */
 		}
 	}
 	if (rtest && id >= rtest && id < rtest + 3) {

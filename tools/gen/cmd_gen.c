@@ -22,9 +22,20 @@ static const char helpers[] =
 	"#ifndef LTT_GEN_HELPERS\n"
 	"#define LTT_GEN_HELPERS\n"
 	"/* Hooks: a program may define these before including a generated header (tests do, to encode\n"
-	" * into their own buffer); by default they are libltt's event path (ltt/ltt.h). */\n"
-	"#ifndef LTT_GEN_IS_RECORDING\n"
-	"#define LTT_GEN_IS_RECORDING() ltt_is_recording()\n"
+	" * into their own buffer); by default they are libltt's event path (ltt/ltt.h). A program that\n"
+	" * defines LTT_GEN_IS_RECORDING() records every event while it is nonzero, with no rules. */\n"
+	"#ifndef LTT_GEN_ENABLED\n"
+	"#ifdef LTT_GEN_IS_RECORDING\n"
+	"#define LTT_GEN_ENABLED(enabled, index) (LTT_GEN_IS_RECORDING() ? 1u : 0u)\n"
+	"#ifndef LTT_GEN_TRIGGER\n"
+	"#define LTT_GEN_TRIGGER(fac, index) ((void)0)\n"
+	"#endif\n"
+	"#else\n"
+	"#define LTT_GEN_ENABLED(enabled, index) ltt_event_enabled(enabled, index)\n"
+	"#endif\n"
+	"#endif\n"
+	"#ifndef LTT_GEN_TRIGGER\n"
+	"#define LTT_GEN_TRIGGER(fac, index) ltt_snapshot_trigger(fac, index)\n"
 	"#endif\n"
 	"#ifndef LTT_GEN_RESERVE\n"
 	"#define LTT_GEN_RESERVE(slot, fac, index, len, flags) ltt_event_reserve(slot, fac, index, len, flags)\n"
@@ -169,7 +180,9 @@ static int emit_event(struct gen *g, const struct ltt_event_desc *ev)
 	/* a typeref body names its fields' types after the named struct */
 	params(g, ev, b && b->name ? gen_type_cname(g, b, path) : path);
 	gen_put(&g->o, ")\n{\n", 4);
-	gen_put(&g->o, "\tif (ltt_unlikely(LTT_GEN_IS_RECORDING())) {\n", 45);
+	/* one load and one branch when the event does not record (not recording, paused, not selected) */
+	gen_pr(&g->o, "\tconst unsigned ltt_on_ = LTT_GEN_ENABLED(ltt_facility_%s_enabled, %u);\n\n", fac, ev->index);
+	gen_pr(&g->o, "\tif (ltt_unlikely(ltt_on_)) {\n");
 	gen_put(&g->o, "\t\tstruct ltt_slot ltt_s_;\n", 26);
 	gen_put(&g->o, "\t\tsize_t ltt_len_ = 0;\n\n", 24);
 	for (uint32_t i = 0; b && i < b->n_fields; i++) {
@@ -212,7 +225,10 @@ static int emit_event(struct gen *g, const struct ltt_event_desc *ev)
 	}
 	if (b && b->n_fields)
 		gen_put(&g->o, "\t\t\t(void)ltt_p_;\n", 17);
-	gen_put(&g->o, "\t\t\tLTT_GEN_COMMIT(&ltt_s_);\n\t\t}\n\t}\n}\n\n", 38);
+	gen_pr(&g->o, "\t\t\tLTT_GEN_COMMIT(&ltt_s_);\n");
+	gen_pr(&g->o, "\t\t\tif (ltt_unlikely(ltt_on_ & LTT_EVENT_TRIGGER))\n\t\t\t\tLTT_GEN_TRIGGER(&ltt_facility_%s, %u);\n",
+	       fac, ev->index);
+	gen_pr(&g->o, "\t\t}\n\t}\n}\n\n");
 	return 0;
 }
 
@@ -237,6 +253,29 @@ static void xml_literal(struct gen *g, const char *xml)
 		gen_put(&g->o, "\"", 1);
 }
 
+/* The event names by index (event rules match them) and the enabled flags generated code tests,
+ * LTT_EVENT_ON until libltt registers the facility (the first event then registers it). */
+static void event_arrays(struct gen *g)
+{
+	const struct ltt_facility_desc *f = g->fac;
+	unsigned n = f->n_events ? f->n_events : 1;	/* no zero-length arrays */
+
+	gen_pr(&g->o, "/* Event names by index, and the flags libltt sets (recording, selected: ltt_events_set()). */\n");
+	gen_pr(&g->o, "__attribute__((weak)) const char *ltt_facility_%s_events[%u] = {", f->name, n);
+	for (unsigned k = 0; k < n; k++) {
+		const char *name = NULL;
+
+		for (uint32_t i = 0; i < f->n_events; i++)
+			if (f->events[i].index == k)
+				name = f->events[i].name;
+		gen_pr(&g->o, "%s\n\t%s%s%s", k ? "," : "", name ? "\"" : "", name ? name : "NULL", name ? "\"" : "");
+	}
+	gen_pr(&g->o, "\n};\n__attribute__((weak)) uint8_t ltt_facility_%s_enabled[%u] = {", f->name, n);
+	for (unsigned k = 0; k < n; k++)
+		gen_pr(&g->o, "%s%s", k ? ", " : " ", k % 16 == 15 ? "1\n\t" : "1");
+	gen_pr(&g->o, " };\n\n");
+}
+
 static int gen_facility(struct gen *g)
 {
 	const struct ltt_facility_desc *f = g->fac;
@@ -258,12 +297,19 @@ static int gen_facility(struct gen *g)
 	gen_put(&g->o, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n", 40);
 	gen_put(&g->o, helpers, sizeof(helpers) - 1);
 	gen_pr(&g->o, "#define LTT_FACILITY_%s_CHECKSUM 0x%08xu\n\n", upper, f->checksum);
+	if ((r = gen_claim_name(g, gen_str(g, "ltt_facility_%s_events", f->name), f->line)) ||
+	    (r = gen_claim_name(g, gen_str(g, "ltt_facility_%s_enabled", f->name), f->line))) {
+		free(xml);
+		return r;
+	}
+	event_arrays(g);
 	gen_pr(&g->o, "/* The facility, one object per program (weak), registered by every including unit. */\n");
 	gen_pr(&g->o, "__attribute__((weak)) struct ltt_facility ltt_facility_%s = {\n", f->name);
 	gen_pr(&g->o, "\t\"%s\",\n", f->name);
 	xml_literal(g, xml);
 	free(xml);
-	gen_pr(&g->o, ",\n\t0x%08xu,\n\t%u,\n\t0,\n\tNULL,\n};\n\n", f->checksum, f->n_events);
+	gen_pr(&g->o, ",\n\t0x%08xu,\n\t%u,\n\t0,\n\tNULL,\n\tltt_facility_%s_events,\n\tltt_facility_%s_enabled,\n};\n\n",
+	       f->checksum, f->n_events, f->name, f->name);
 	gen_pr(&g->o, "__attribute__((constructor, unused)) static void ltt_gen_register_%s(void)\n{\n"
 	   "\t(void)LTT_GEN_REGISTER(&ltt_facility_%s);\n}\n\n", f->name, f->name);
 	for (uint32_t i = 0; i < f->n_types; i++) {

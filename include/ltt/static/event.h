@@ -35,6 +35,18 @@ static inline int ltt_is_recording(void)
 	return ltt_read(&ltt_rt.recording);
 }
 
+#define LTT_EVENT_ON		1u	/* struct ltt_facility.enabled: the event records */
+#define LTT_EVENT_TRIGGER	2u	/* ... and takes a flight snapshot (LTT_SNAPSHOT_ON) */
+
+/* The flags of event index of a facility (its `enabled` array): nonzero when it records now (a trace
+ * records, not paused, the event rules select it). One load, the branch generated code takes first.
+ * Relaxed is enough: a flag is a hint written by the control side (recorder/rules.c) after what it
+ * stands for is published; ltt_event_reserve() reloads the region and base code with acquire. */
+static inline unsigned ltt_event_enabled(const uint8_t *enabled, unsigned index)
+{
+	return ltt_read(&enabled[index]);
+}
+
 /* Reserves LTT_EVENT_HEADER + payload_len bytes in the ring of this CPU, writes the header and
  * returns 1 with s->payload set, or 0 when the event is not recorded (dropped events are counted). */
 static ltt_always_inline int ltt_event_reserve(struct ltt_slot *s, struct ltt_facility *fac, unsigned event_index,

@@ -1,0 +1,24 @@
+# Rows of event selection (issue 13; doc/recorder.md "Choosing events"), sourced by bench/run.sh.
+# An event deselected by a rule must cost what "not recording" costs: one load and one predictable
+# branch (the event's enabled flag). context="tid" adds the thread id from a per-thread cache.
+
+SEL="Event selection (ns per event, 1 thread, lower is better)"
+
+# run_sel_deselected: bench_ltt recording (discard) with its int3 event deselected by LTT_EVENTS.
+run_sel_deselected() {
+	[ -x "$LTT_PROG" ] || { RUN_ERR="bench_ltt not built (see $B/build.log)"; return; }
+	out=$W/sel-deselected
+	rm -rf "$out"
+	if ! LTT_TRACE=$out LTT_EVENTS=-bench.int3 LTT_BLOCK_SIZE=$BLOCK LTT_BLOCKS=$NBLOCKS \
+		"$LTT_PROG" int3 1 "$EVENTS" > "$T/out" 2> "$T/err"; then
+		RUN_ERR="bench_ltt failed: $(head -n 1 "$T/err")"
+		return
+	fi
+	RUN_VAL=$(ns_of "$T/out")
+	RUN_CPU=$(cpu_of "$T/out")
+	rm -rf "$out"
+}
+
+measure select-off-int3-1t "$SEL" "ltt: not recording, int3" ns - run_ltt_off int3 1
+measure select-deselected-int3-1t "$SEL" "ltt: recording, int3 deselected (LTT_EVENTS=-bench.int3)" ns \
+	select-off-int3-1t run_sel_deselected

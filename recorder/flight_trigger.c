@@ -1,0 +1,234 @@
+/* recorder/flight_trigger.c: snapshot triggers (LTT_SNAPSHOT_ON, doc/flight-recorder.md "Triggers").
+ *
+ * The event path only raises a flag: ltt_snapshot_trigger(), called by generated code after it
+ * committed an event whose enabled flag has LTT_EVENT_TRIGGER (recorder/rules.c), stores the event id
+ * and cycle count in `pending` with one compare-and-swap (one load when a request is already
+ * raised: a storm of triggers costs that). The recorder's own thread polls the flag every POLL_NS,
+ * takes the snapshot (at most one per LTT_SNAPSHOT_MIN_INTERVAL_MS; triggers inside the interval are
+ * ignored) with the trigger named in its info/system.xml, then removes the oldest snapshots beyond
+ * LTT_SNAPSHOT_KEEP.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "flight.h"
+#include "rules.h"
+#include "threads.h"
+
+#define POLL_NS		5000000u	/* the thread looks at the flag this often */
+#define LOCK_WAIT_NS	5000000000ull	/* ... and waits this long for another snapshot to end */
+#define SNAP_WAIT_NS	200000000ull	/* the snapshot waits this long for writers still committing */
+#define LOW48		((1ull << 48) - 1)
+
+/* 0, or event id << 48 | low 48 bits of the trigger's cycle count (ids >= 20: never 0). */
+static uint64_t pending;
+static pthread_t thread;
+static int running, stopping, thread_pid;
+static unsigned pruned_at;	/* snap_no when the thread last pruned */
+
+void ltt_snapshot_trigger(const struct ltt_facility *fac, unsigned event_index)
+{
+	uint64_t v;
+
+	if (ltt_read(&pending))
+		return;	/* already raised: the storm costs one load */
+	v = (uint64_t)(uint16_t)(ltt_read(&fac->base_code) + event_index) << 48 | (ltt_clock_now() & LOW48);
+	/* Full barrier: pairs with the thread's exchange that takes the request. */
+	(void)ltt_cmpxchg(&pending, 0, v);
+}
+
+int ltt_flight_trigger_parse(char *why, size_t whylen)
+{
+	const char *iv = getenv("LTT_SNAPSHOT_MIN_INTERVAL_MS"), *kv = getenv("LTT_SNAPSHOT_KEEP");
+	char *end;
+	unsigned long long v;
+
+	ltt_fl.min_interval_ns = 1000ull * 1000000u;
+	ltt_fl.keep = 0;
+	if (iv && *iv) {
+		errno = 0;
+		v = strtoull(iv, &end, 10);
+		if (errno || *end || end == iv || *iv == '-' || v > 86400000ull) {
+			snprintf(why, whylen, "LTT_SNAPSHOT_MIN_INTERVAL_MS=%s: not a number of ms in [0, 86400000]", iv);
+			return -EINVAL;
+		}
+		ltt_fl.min_interval_ns = v * 1000000u;
+	}
+	if (kv && *kv) {
+		errno = 0;
+		v = strtoull(kv, &end, 10);
+		if (errno || *end || end == kv || *kv == '-' || v > 1000000u) {
+			snprintf(why, whylen, "LTT_SNAPSHOT_KEEP=%s: not a count in [0, 1000000] (0: all)", kv);
+			return -EINVAL;
+		}
+		ltt_fl.keep = (unsigned)v;
+	}
+	return 0;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return (flag == FTW_DP ? rmdir(path) : unlink(path)) ? -1 : 0;
+}
+
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void ltt_flight_prune(void)
+{
+	unsigned *nos = NULL, n = 0, cap = 0;
+	DIR *d;
+	struct dirent *e;
+
+	if (!ltt_fl.keep || !(d = opendir(ltt_fl.path)))
+		return;
+	while ((e = readdir(d))) {
+		char *end;
+		unsigned long no;
+
+		if (strncmp(e->d_name, "snapshot-", 9))
+			continue;
+		no = strtoul(e->d_name + 9, &end, 10);
+		if (*end || end == e->d_name + 9)
+			continue;	/* snapshot-NNNN.part: being written, or left by a crash */
+		if (n == cap) {
+			unsigned *nn = realloc(nos, (cap ? cap * 2 : 16) * sizeof(*nos));
+
+			if (!nn)
+				break;
+			nos = nn;
+			cap = cap ? cap * 2 : 16;
+		}
+		nos[n++] = (unsigned)no;
+	}
+	closedir(d);
+	qsort(nos, n, sizeof(*nos), cmp_uint);
+	for (unsigned i = 0; n > ltt_fl.keep && i < n - ltt_fl.keep; i++) {
+		char p[PATH_MAX + 32];
+
+		snprintf(p, sizeof(p), "%s/snapshot-%04u", ltt_fl.path, nos[i]);
+		if (nftw(p, rm_entry, 16, FTW_DEPTH | FTW_PHYS))
+			ltt_warn("LTT_SNAPSHOT_KEEP: %s: cannot remove: %s", p, strerror(errno));
+	}
+	free(nos);
+}
+
+/* Takes the snapshot of request v, naming its trigger in info/system.xml. */
+static void take(uint64_t v, int tid)
+{
+	char name[200], where[PATH_MAX];
+	uint64_t now = ltt_clock_now(), c;
+	uint32_t sec, nsec;
+	int rc;
+
+	c = now - ((now - v) & LOW48);	/* the full cycle count: at most 2^48 cycles ago */
+	ltt_clock_anchor(c, &sec, &nsec);
+	ltt_events_name((uint16_t)(v >> 48), name, sizeof(name));
+	if (ltt_flight_lock(tid, LOCK_WAIT_NS) != 1) {
+		ltt_warn("LTT_SNAPSHOT_ON: %s: another snapshot did not end; trigger %s ignored", ltt_fl.path, name);
+		return;
+	}
+	snprintf(ltt_fl.trigger, sizeof(ltt_fl.trigger), "  ltt_trigger=\"%s\" ltt_trigger_time=\"%u.%09u\"\n",
+		 name, sec, nsec);
+	rc = ltt_read(&ltt_fl.active) ? ltt_snapshot_write(where, sizeof(where), ltt_fl.scratch[0], SNAP_WAIT_NS)
+				       : -ENODEV;
+	ltt_fl.trigger[0] = 0;
+	if (rc && rc != -ENODEV)
+		ltt_warn("LTT_SNAPSHOT_ON: snapshot for %s: %s: %s", name, ltt_fl.path, strerror(-rc));
+	ltt_flight_prune();
+	pruned_at = ltt_read(&ltt_fl.snap_no);
+	ltt_flight_unlock();
+}
+
+static void *trigger_main(void *arg)
+{
+	int tid = ltt_flight_tid();
+	uint64_t last = 0;
+	int have_last = 0;
+
+	(void)arg;
+	prctl(PR_SET_NAME, "ltt-trigger", 0, 0, 0);
+	while (!ltt_read(&stopping)) {
+		uint64_t v;
+
+		nanosleep(&(struct timespec){ 0, POLL_NS }, NULL);
+		/* Full barrier: pairs with the CAS of ltt_snapshot_trigger(). */
+		v = ltt_read(&pending) ? ltt_xchg(&pending, 0) : 0;
+		if (v && !ltt_read(&stopping)) {
+			uint64_t t = mono_ns();
+
+			if (!have_last || t - last >= ltt_fl.min_interval_ns) {
+				take(v, tid);
+				last = t;
+				have_last = 1;
+			}
+		}
+		/* snapshots by signal or ltt_snapshot() count against LTT_SNAPSHOT_KEEP too */
+		if (ltt_fl.keep && ltt_read(&ltt_fl.snap_no) != pruned_at && ltt_flight_lock(tid, 0) == 1) {
+			pruned_at = ltt_read(&ltt_fl.snap_no);
+			ltt_flight_prune();
+			ltt_flight_unlock();
+		}
+	}
+	return NULL;
+}
+
+void ltt_flight_trigger_start(void)
+{
+	sigset_t all, old;
+	int rc;
+
+	if (running && thread_pid == (int)getpid())
+		return;
+	ltt_set(&pending, 0);
+	ltt_set(&stopping, 0);
+	pruned_at = ltt_read(&ltt_fl.snap_no);
+	/* the thread takes no signal of the program's (the snapshot signal included) */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	rc = ltt_real_pthread_create(&thread, NULL, trigger_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		ltt_warn("LTT_SNAPSHOT_ON: cannot start the recorder's thread: %s; no trigger will take a snapshot",
+			 strerror(rc));
+		return;
+	}
+	running = 1;
+	thread_pid = (int)getpid();
+}
+
+void ltt_flight_trigger_stop(void)
+{
+	if (!running || thread_pid != (int)getpid()) {
+		running = 0;
+		return;
+	}
+	ltt_set(&stopping, 1);
+	pthread_join(thread, NULL);
+	running = 0;
+}

@@ -28,7 +28,7 @@ void ltt_registry_unlock(void)
 
 struct ltt_facility *ltt_registry_first(void)
 {
-	return reg_head;
+	return ltt_read(&reg_head);	/* acquire: pairs with the release in ltt_facility_register() */
 }
 
 /* The first registered facility with fac's name and checksum, if any. */
@@ -124,7 +124,10 @@ int ltt_facility_register(struct ltt_facility *fac)
 		next_base += fac->n_events;
 	}
 	fac->next = NULL;
-	*reg_tail = fac;
+	/* Release: the entry is complete before the lock-free walk of ltt_events_gate() (rules.c)
+	 * can reach it through *reg_tail; pairs with its ltt_read() of the link. */
+	ltt_smp_wmb();
+	ltt_set(reg_tail, fac);
 	reg_tail = &fac->next;
 	if (base && !twin && ltt_read(&ltt_rt.region)) {
 		emit_load(fac, (uint16_t)base);

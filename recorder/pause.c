@@ -13,6 +13,7 @@
 
 #include "profile.h"
 #include "recorder.h"
+#include "rules.h"
 
 static int paused;		/* 1 between ltt_pause() and ltt_resume() */
 static int active;		/* 1 while a trace records (between profile start and stop) */
@@ -39,6 +40,7 @@ static void gate(int on)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (on && !__atomic_load_n(&active, __ATOMIC_SEQ_CST))
 		ltt_set(&ltt_rt.recording, 0);
+	ltt_events_gate();	/* the enabled flags generated code tests follow (recorder/rules.h) */
 }
 
 int ltt_pause(void)

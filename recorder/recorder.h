@@ -31,7 +31,8 @@ void ltt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* facility.c */
 void ltt_registry_lock(void);
 void ltt_registry_unlock(void);
-/* The first registered facility (then ->next); the caller holds the registry lock. */
+/* The first registered facility (then ->next); under the registry lock, or lock-free with ltt_read()
+ * of each ->next (the list only grows: recorder/rules.c ltt_events_gate()). */
 struct ltt_facility *ltt_registry_first(void);
 /* Writes the facility_load and eventdefs/ file of every registered facility (at start). */
 void ltt_facilities_emit_all(void);

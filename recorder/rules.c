@@ -14,7 +14,6 @@
 /* Guarded by the registry lock (ltt_registry_lock()), read by every refresh. */
 static char *rules;		/* the event rules in effect ("" or NULL: everything) */
 static char *trigger;		/* LTT_SNAPSHOT_ON of the flight trace recording; NULL: none */
-static int paused;
 static int armed;		/* triggers apply (a flight trace records with LTT_SNAPSHOT_ON) */
 static int check_at_stop;	/* the start's rules are checked against the facilities at stop */
 
@@ -22,52 +21,119 @@ static int check_at_stop;	/* the start's rules are checked against the facilitie
  * lock, then this, then the registry lock). */
 static pthread_mutex_t set_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static uint8_t flags_of(const struct ltt_facility *f, unsigned i, int on)
+/* The rule bits of event i of f: LTT_EVENT_SELECTED, LTT_EVENT_TRIGGER_SEL. */
+static uint8_t rule_bits(const struct ltt_facility *f, unsigned i)
 {
 	const char *name;
+	uint8_t v = LTT_EVENT_SELECTED;
 
-	if (!on || !f->event_names)
-		return on ? LTT_EVENT_ON : 0;
+	if (!f->event_names)
+		return v;
 	name = f->event_names[i] ? f->event_names[i] : "";
 	if (rules && !ltt_rules_select(rules, f->name, name))
 		return 0;
 	if (armed && trigger && ltt_rules_select(trigger, f->name, name))
-		return LTT_EVENT_ON | LTT_EVENT_TRIGGER;
-	return LTT_EVENT_ON;
+		v |= LTT_EVENT_TRIGGER_SEL;
+	return v;
 }
 
-void ltt_events_refresh_locked(struct ltt_facility *f)
+/* v with its live bits (ON, TRIGGER) recomputed from its rule bits for `live`. */
+static uint8_t with_live(uint8_t v, int live)
 {
-	/* Acquire: pairs with the release store of ltt_start() (B8) that publishes the region. */
-	int on = ltt_read(&ltt_rt.recording) && !paused && ltt_read(&f->base_code);
+	v &= LTT_EVENT_SELECTED | LTT_EVENT_TRIGGER_SEL;
+	if (live && (v & LTT_EVENT_SELECTED))
+		v |= LTT_EVENT_ON;
+	if (live && (v & LTT_EVENT_TRIGGER_SEL))
+		v |= LTT_EVENT_TRIGGER;
+	return v;
+}
 
-	if (!f->enabled)
-		return;
+/* Whether events of f may record now: a trace records, not paused (recorder/pause.c closes the
+ * same gate), f registered. Acquire: pairs with the release stores of ltt_start() (B8) and of the
+ * base code (B9). */
+static int live_for(const struct ltt_facility *f, int recording)
+{
+	return recording && ltt_read(&f->base_code);
+}
+
+static void refresh_one(struct ltt_facility *f, int recording)
+{
+	int live = live_for(f, recording);
+
 	for (unsigned i = 0; i < f->n_events; i++) {
-		uint8_t v = flags_of(f, i, on);
+		uint8_t v = with_live(rule_bits(f, i), live);
 
-		/* Release: whatever the flag stands for (region, base code) is published before it;
-		 * the event path's ltt_event_enabled() loads it (rules.h, "Memory ordering"). */
+		/* Release: whatever the flag stands for is published before it; the event path's
+		 * ltt_event_enabled() loads it (rules.h, "Memory ordering"). */
 		if (ltt_read(&f->enabled[i]) != v)
 			ltt_set(&f->enabled[i], v);
 	}
 }
 
+/* Every registered facility (the caller holds the registry lock), until the recording flag read
+ * before the pass is still the one after it: a concurrent ltt_events_gate() (pause, resume) may
+ * have written live bits of the other value in between. */
+static void refresh_all_locked(void)
+{
+	int rec;
+
+	do {
+		rec = ltt_read(&ltt_rt.recording);
+		for (struct ltt_facility *f = ltt_registry_first(); f; f = f->next)
+			if (f->enabled)
+				refresh_one(f, rec);
+		/* Full barrier: our flag stores before the re-read; pairs with the one in
+		 * ltt_events_gate() (each sees the other's recording value or redoes its pass). */
+		ltt_smp_mb();
+	} while (ltt_read(&ltt_rt.recording) != rec);
+}
+
+void ltt_events_refresh_locked(struct ltt_facility *f)
+{
+	int rec;
+
+	if (!f->enabled)
+		return;
+	do {
+		rec = ltt_read(&ltt_rt.recording);
+		refresh_one(f, rec);
+		ltt_smp_mb();	/* as in refresh_all_locked() */
+	} while (ltt_read(&ltt_rt.recording) != rec);
+}
+
 void ltt_events_refresh(void)
 {
 	ltt_registry_lock();
-	for (struct ltt_facility *f = ltt_registry_first(); f; f = f->next)
-		ltt_events_refresh_locked(f);
+	refresh_all_locked();
 	ltt_registry_unlock();
 }
 
-void ltt_events_pause(int on)
+void ltt_events_gate(void)
 {
-	ltt_registry_lock();
-	paused = !!on;
-	for (struct ltt_facility *f = ltt_registry_first(); f; f = f->next)
-		ltt_events_refresh_locked(f);
-	ltt_registry_unlock();
+	int rec;
+
+	do {
+		rec = ltt_read(&ltt_rt.recording);
+		/* Lock-free walk: the registry only grows, each facility published with release
+		 * (recorder/facility.c) */
+		for (struct ltt_facility *f = ltt_registry_first(); f; f = ltt_read(&f->next)) {
+			int live;
+
+			if (!f->enabled)
+				continue;
+			live = live_for(f, rec);
+			for (unsigned i = 0; i < f->n_events; i++) {
+				uint8_t old, v;
+
+				/* Full barrier (CAS): a refresh rewriting the rule bits makes it retry */
+				do {
+					old = ltt_read(&f->enabled[i]);
+					v = with_live(old, live);
+				} while (old != v && ltt_cmpxchg(&f->enabled[i], old, v) != old);
+			}
+		}
+		ltt_smp_mb();	/* pairs with the one in refresh_all_locked() */
+	} while (ltt_read(&ltt_rt.recording) != rec);
 }
 
 /* One warning per rule of text that matches no event of the registered facilities. */
@@ -141,8 +207,7 @@ int ltt_events_set(const char *text)
 	ltt_registry_lock();
 	old = rules;
 	rules = copy;
-	for (struct ltt_facility *f = ltt_registry_first(); f; f = f->next)
-		ltt_events_refresh_locked(f);
+	refresh_all_locked();
 	ltt_registry_unlock();
 	record(copy, t0);
 	pthread_mutex_unlock(&set_lock);
@@ -194,8 +259,7 @@ void ltt_events_started(int check_now)
 	pthread_mutex_lock(&set_lock);
 	ltt_registry_lock();
 	armed = trigger != NULL;
-	for (struct ltt_facility *f = ltt_registry_first(); f; f = f->next)
-		ltt_events_refresh_locked(f);
+	refresh_all_locked();
 	if (rules && *rules)
 		now = strdup(rules);
 	ltt_registry_unlock();
@@ -215,8 +279,7 @@ void ltt_events_stopped(void)
 
 	ltt_registry_lock();
 	armed = 0;
-	for (struct ltt_facility *f = ltt_registry_first(); f; f = f->next)
-		ltt_events_refresh_locked(f);
+	refresh_all_locked();
 	if (check_at_stop && rules && *rules)
 		now = strdup(rules);
 	check_at_stop = 0;

@@ -2,17 +2,25 @@
  * .enabled), the event rules that choose them (LTT_EVENTS, ltt_events_set()) and the snapshot trigger
  * rules (LTT_SNAPSHOT_ON). Private to libltt.
  *
- * One flag byte per event: LTT_EVENT_ON = recording && !paused && selected by the rules (and the
- * facility registered); LTT_EVENT_TRIGGER = ON && a flight trace && LTT_SNAPSHOT_ON matches.
- * Recomputed by ltt_events_refresh() on start, stop, rule change, pause/resume and registration,
- * always under the registry lock (recorder/facility.c), which also guards the rule state here.
+ * One flag byte per event. Rule bits, written under the registry lock: LTT_EVENT_SELECTED (the event
+ * rules select the event), LTT_EVENT_TRIGGER_SEL (a flight trace records with LTT_SNAPSHOT_ON and it
+ * matches). Live bits, what the event path tests: LTT_EVENT_ON = SELECTED && live, LTT_EVENT_TRIGGER
+ * = TRIGGER_SEL && live, where live = ltt_rt.recording (cleared by ltt_stop() and while paused,
+ * recorder/pause.c) && the facility is registered.
  *
- * Memory ordering: a flag is a hint. It is set (release store) only after what makes recording
- * possible is published (ltt_start(): the region, B8, then recording=1, then the flags); the event
- * path loads it with ltt_read() and ltt_event_reserve() reloads the region and base code with acquire
- * (pairs B8, B9), so a stale ON flag after stop finds no region and records nothing. A stale OFF flag
- * loses the events of the instant of a change, which the trace covers: core.event_rules says the
- * change happened between time - settle_ns and time (doc/format.md section 8).
+ * Who writes them: ltt_events_refresh() (start, stop, rule change, registration, fork child) rewrites
+ * whole bytes under the registry lock; ltt_events_gate() (pause, resume: async-signal-safe, no lock)
+ * rewrites only the live bits with a compare-and-swap per byte, walking the registry lock-free (it
+ * only grows; facility.c publishes each entry with release). Each of the two reads ltt_rt.recording
+ * before its pass and again after a full barrier, and redoes the pass if it changed, so the last
+ * writer always wrote the current value.
+ *
+ * Memory ordering: a flag is a hint. ON is stored (release) only after what makes recording
+ * possible is published (ltt_start(): the region, B8, then recording=1; registration: the base code,
+ * B9); the event path loads it with ltt_read() and ltt_event_reserve() reloads the region and base
+ * code with acquire, so a stale ON after stop finds no region and records nothing. A stale OFF loses
+ * the events of the instant of a change, which the trace covers: core.event_rules says the change
+ * happened between time - settle_ns and time (doc/format.md section 8).
  */
 #ifndef LTT_RECORDER_RULES_H
 #define LTT_RECORDER_RULES_H
@@ -22,13 +30,16 @@
 
 #include <ltt/ltt.h>
 
+#define LTT_EVENT_SELECTED	4u	/* rule bits of a flag (the live bits are in ltt/static/event.h) */
+#define LTT_EVENT_TRIGGER_SEL	8u
+
 /* Recomputes the flags of every registered facility (takes the registry lock). */
 void ltt_events_refresh(void);
 /* The same for one facility; the caller holds the registry lock (registration, fork child). */
 void ltt_events_refresh_locked(struct ltt_facility *fac);
-/* Pauses (on != 0) or resumes every event but the core facility's, while the trace goes on
- * (ltt_pause()/ltt_resume() build on it): the flags are recomputed with paused set. */
-void ltt_events_pause(int on);
+/* After ltt_rt.recording changed for pause or resume (recorder/pause.c): recomputes the live bits of
+ * every flag from their rule bits, lock-free and async-signal-safe. */
+void ltt_events_gate(void);
 /* ltt_start(), before publishing: takes rules (opt->events; NULL keeps the rules set last) and,
  * for flight mode, LTT_SNAPSHOT_ON. -EINVAL with why filled in for a bad list. */
 int ltt_events_start(const char *rules, int flight, char *why, size_t whylen);

@@ -114,7 +114,7 @@ int ltt_facility_register(struct ltt_facility *fac);
 /* The fast path lives in ltt/static/event.h, included here; generated code uses:
  *
  *   unsigned on = ltt_event_enabled(fac.enabled, EVENT_INDEX);
- *   if (ltt_unlikely(on)) {           // one predictable branch when not recording or not selected
+ *   if (ltt_unlikely(on & LTT_EVENT_ON)) {  // one predictable branch: not recording, not selected
  *           struct ltt_slot s;
  *           if (ltt_event_reserve(&s, &fac, EVENT_INDEX, PAYLOAD_BYTES, EVENT_FLAGS)) {
  *                   ... encode the payload at s.payload, native byte order, packed ...

@@ -39,6 +39,11 @@ set -- $(printf '%s\n' "$out" | tr '=' ' ')
 [ "${14}" -gt 0 ] && [ "$2" -gt 0 ] || fail "t4: the rules never took effect: $out"
 [ "$(($2 + ${14}))" -le "$4" ] || fail "t4: more a than b: $out"
 
+# pause/resume closes the same flags (recorder/rules.h ltt_events_gate): the paused third is missing
+LTT_TRACE="$tmp/tp" LTT_EVENTS="-seltest.c" "$prog" pause 300 || fail "pause run"
+[ "$("$prog" check "$tmp/tp" 2>/dev/null | head -1)" = "a=600 b=600 c=0 rules=1 lost=0" ] ||
+	fail "pause: $("$prog" check "$tmp/tp" 2>&1)"
+
 # bad rules: one line, untraced
 err=$(LTT_TRACE="$tmp/t5" LTT_EVENTS="seltest.a,,seltest.b" "$prog" counts 1 2>&1)
 [ "$err" = "ltt: event rules 'seltest.a,,seltest.b': an empty rule at byte 10 (two commas, a comma at an end, or '-' alone); not tracing" ] ||

@@ -2,6 +2,8 @@
  * started by LTT_TRACE (and LTT_EVENTS) in the environment.
  *   select_prog counts N        N events each of seltest.a, b and c
  *   select_prog set RULES       ltt_events_set(RULES): prints its return value
+ *   select_prog pause N         N pairs of b(i), a(i) while recording, N more between ltt_pause() and
+ *                               ltt_resume(), N more after
  *   select_prog change MS       2 threads emit b(i), a(i) pairs while the main thread switches the rules
  *                               between "-seltest.a" and "" (everything) every ms, for MS ms
  *   select_prog check TRACE     reads a trace: prints "a=N b=N c=N rules=K lost=L", then checks that
@@ -80,22 +82,24 @@ static uint64_t field_u(const struct ltt_event *ev, const char *name)
 	return ltt_value_uint(&f);
 }
 
+/* Makes room for b(i), which arrives after b(0 .. i-1) (some may be missing: paused; time 0). */
 static int grow(struct seen *s, uint64_t i)
 {
 	if (i < s->n)
-		return 0;
-	if (i != s->n)
-		return -1;	/* b events arrive in order, none may be missing */
-	if (!(s->n & (s->n + 1)) || !s->b_ns) {
-		size_t cap = (size_t)(s->n + 1) * 2;
+		return -1;	/* b events arrive in order */
+	while (s->n <= i) {
+		if (!(s->n & (s->n + 1)) || !s->b_ns) {
+			size_t cap = (size_t)(s->n + 1) * 2;
 
-		s->b_ns = realloc(s->b_ns, cap * sizeof(*s->b_ns));
-		s->a = realloc(s->a, cap);
-		if (!s->b_ns || !s->a)
-			return -1;
+			s->b_ns = realloc(s->b_ns, cap * sizeof(*s->b_ns));
+			s->a = realloc(s->a, cap);
+			if (!s->b_ns || !s->a)
+				return -1;
+		}
+		s->a[s->n] = 0;
+		s->b_ns[s->n] = 0;
+		s->n++;
 	}
-	s->a[s->n] = 0;
-	s->n++;
 	return 0;
 }
 
@@ -170,8 +174,8 @@ static int check(const char *path)
 			uint64_t lo = seen[t].b_ns[i], hi = seen[t].b_ns[i + 1];
 			int ok = 0;
 
-			if (seen[t].a[i])
-				continue;
+			if (seen[t].a[i] || !lo || !hi)
+				continue;	/* recorded, or its b missing too (paused) */
 			missing++;
 			for (unsigned k = 0; k < nra && !ok; k++) {
 				uint64_t until = k + 1 < nra ? ra[k + 1].at : UINT64_MAX;
@@ -204,6 +208,19 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "set")) {
 		printf("%d\n", ltt_events_set(argv[2]));
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "pause")) {
+		long n = atol(argv[2]);
+
+		for (long k = 0; k < 3 * n; k++) {
+			if (k == n && ltt_pause())
+				return 1;
+			if (k == 2 * n && ltt_resume())
+				return 1;
+			trace_seltest_b(0, (uint64_t)k);
+			trace_seltest_a(0, (uint64_t)k);
+		}
 		return 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "change"))

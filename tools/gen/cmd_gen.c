@@ -182,7 +182,7 @@ static int emit_event(struct gen *g, const struct ltt_event_desc *ev)
 	gen_put(&g->o, ")\n{\n", 4);
 	/* one load and one branch when the event does not record (not recording, paused, not selected) */
 	gen_pr(&g->o, "\tconst unsigned ltt_on_ = LTT_GEN_ENABLED(ltt_facility_%s_enabled, %u);\n\n", fac, ev->index);
-	gen_pr(&g->o, "\tif (ltt_unlikely(ltt_on_)) {\n");
+	gen_pr(&g->o, "\tif (ltt_unlikely(ltt_on_ & LTT_EVENT_ON)) {\n");
 	gen_put(&g->o, "\t\tstruct ltt_slot ltt_s_;\n", 26);
 	gen_put(&g->o, "\t\tsize_t ltt_len_ = 0;\n\n", 24);
 	for (uint32_t i = 0; b && i < b->n_fields; i++) {

@@ -38,8 +38,9 @@ static inline int ltt_is_recording(void)
 #define LTT_EVENT_ON		1u	/* struct ltt_facility.enabled: the event records */
 #define LTT_EVENT_TRIGGER	2u	/* ... and takes a flight snapshot (LTT_SNAPSHOT_ON) */
 
-/* The flags of event index of a facility (its `enabled` array): nonzero when it records now (a trace
- * records, not paused, the event rules select it). One load, the branch generated code takes first.
+/* The flags of event index of a facility (its `enabled` array; libltt's own bits besides these):
+ * LTT_EVENT_ON when it records now (a trace records, not paused, the event rules select it). One
+ * load and one bit test, the branch generated code takes first.
  * Relaxed is enough: a flag is a hint written by the control side (recorder/rules.c) after what it
  * stands for is published; ltt_event_reserve() reloads the region and base code with acquire. */
 static inline unsigned ltt_event_enabled(const uint8_t *enabled, unsigned index)

@@ -45,20 +45,53 @@ struct export_opts {
 	int force;
 };
 
+#define MAX_FMT_OPTS 32
+#define FMT_OPT_BASE 0x1000	/* getopt codes of the formats' own options: base + index in fmt_opts */
+
+/* The formats' own options (export_option), in the order of exporters[]. */
+struct fmt_opt {
+	const struct ltt_exporter *exp;
+	unsigned index;
+	const char *value;	/* as given, NULL when not given */
+};
+
+static unsigned fmt_opts_collect(struct fmt_opt *fo, struct option *lo, unsigned nlo)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; exporters[i]; i++)
+		for (unsigned k = 0; exporters[i]->options && exporters[i]->options[k].name && n < MAX_FMT_OPTS; k++) {
+			fo[n] = (struct fmt_opt){ .exp = exporters[i], .index = k };
+			lo[nlo + n] = (struct option){ exporters[i]->options[k].name, required_argument, NULL,
+						       (int)(FMT_OPT_BASE + n) };
+			n++;
+		}
+	lo[nlo + n] = (struct option){ NULL, 0, NULL, 0 };
+	return n;
+}
+
 static int parse_args(int argc, char **argv, struct export_opts *o)
 {
-	static const struct option lo[] = {
+	static const struct option base[] = {
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'O' },
 		READER_FILTER_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
 	};
+	struct option lo[sizeof(base) / sizeof(base[0]) + MAX_FMT_OPTS + 1];
+	struct fmt_opt fo[MAX_FMT_OPTS];
+	unsigned nfo;
 	int c, f;
 
+	memcpy(lo, base, sizeof(base));
+	nfo = fmt_opts_collect(fo, lo, sizeof(base) / sizeof(base[0]));
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "F:o:" READER_FILTER_SHORTOPTS, lo, NULL)) != -1) {
+		if (c >= FMT_OPT_BASE && c < FMT_OPT_BASE + (int)nfo) {
+			fo[c - FMT_OPT_BASE].value = optarg;
+			continue;
+		}
 		switch (c) {
 		case 'F':
 			o->exp = find_exporter(optarg);
@@ -87,6 +120,17 @@ static int parse_args(int argc, char **argv, struct export_opts *o)
 	if (!o->exp) {
 		ltt_tool_error("export", "no --format given (see ltt export --help)");
 		return -1;
+	}
+	for (unsigned i = 0; i < nfo; i++) {
+		if (!fo[i].value)
+			continue;
+		if (fo[i].exp != o->exp) {
+			ltt_tool_error("export", "--%s is an option of --format=%s only", lo[sizeof(base) / sizeof(base[0]) + i].name,
+				       fo[i].exp->name);
+			return -1;
+		}
+		if (o->exp->option(fo[i].index, fo[i].value))
+			return -1;
 	}
 	if (optind >= argc) {
 		ltt_tool_error("export", "no trace given (see ltt export --help)");
@@ -472,7 +516,10 @@ const struct ltt_cmd ltt_cmd_export = {
 	"\n"
 	"  --format=FORMAT   perfetto: Perfetto protobuf trace (ui.perfetto.dev, trace_processor), OUT.pftrace\n"
 	"                    chrome-json: Chrome trace event JSON (chrome://tracing, speedscope), OUT.json\n"
+	"                    rows: JSON Lines of the tables of ltt sql for ClickHouse and DuckDB (a host\n"
+	"                    and a trace column on every row; doc/fleet.md), OUT.jsonl\n"
 	"                    (and every format listed in doc/cli.md)\n"
+	"  --table NAME      rows: events (default), regions, threads, processes, lost or traces\n"
 	"  -o OUT, --output=OUT  where to write (default: the first trace's name with the format's suffix,\n"
 	"                    in the current directory); - is standard output (file formats)\n"
 	"  --force           replace OUT when it exists (refused otherwise); an existing device or pipe\n"

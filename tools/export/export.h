@@ -62,6 +62,13 @@ struct ltt_export_ctx {
 	void *priv;			/* the format's own state, set in begin, freed in end */
 };
 
+/* An option of one format, taking a value (`ltt export --format=rows --table regions`): the driver
+ * accepts it anywhere on the line, refuses it with another format, and gives its value to the
+ * format's option() before anything is opened. Its --help line goes in cmd_export.c's usage. */
+struct export_option {
+	const char *name;		/* the long option, without "--" */
+};
+
 struct ltt_exporter {
 	const char *name;		/* --format=NAME */
 	const char *summary;		/* one line for `ltt export --help` */
@@ -74,6 +81,10 @@ struct ltt_exporter {
 	int (*event)(struct ltt_export_ctx *ctx, const struct ltt_event *ev);
 	int (*end)(struct ltt_export_ctx *ctx, int failed);	/* may be NULL; frees priv. failed:
 								 * the output will be removed */
+	const struct export_option *options;	/* the format's own options, ended by a NULL name;
+						 * may be NULL */
+	/* Takes the value of options[i]: 0, or -1 after printing "ltt export: ..." (exit status 2). */
+	int (*option)(unsigned i, const char *value);
 };
 
 #define LTT_EXP(n) extern const struct ltt_exporter ltt_exp_##n;

@@ -24,7 +24,8 @@ struct sql_ctx {
 	const char **dirs;		/* what scans open: the catalog's directories */
 	const char **names;		/* the traces as given */
 	const char **hosts;		/* node_name of system.xml ("" when absent) */
-	struct reader_tool tool;
+	struct reader_tool tool;	/* cmd names the command in messages; silent: problems are
+					 * counted, not printed */
 	char **seen;			/* problems already printed: open addressing on their text */
 	size_t nseen, seen_size;
 	/* --stats: what the scans of the current statement read */
@@ -71,7 +72,8 @@ int sql_scan_next(struct sql_scan *s);
 /* Closes the reader, adding what it read to ctx's statistics. */
 void sql_scan_close(struct sql_scan *s);
 
-/* The problem callback of every reader of the session: prints each distinct problem once. */
+/* The problem callback of every reader of the session: prints each distinct problem once (counts it
+ * when ctx->tool.silent). */
 void sql_problem(void *arg, const struct ltt_problem *p);
 
 /* A value as JSON text into a thread-local buffer: returns it (NUL-terminated) and its length, or

@@ -69,7 +69,8 @@ void sql_problem(void *arg, const struct ltt_problem *p)
 	if (seen_before(ctx, buf))
 		return;
 	ctx->tool.problems++;
-	ltt_tool_error("sql", "%s", buf);
+	if (!ctx->tool.silent)
+		ltt_tool_error(ctx->tool.cmd, "%s", buf);
 }
 
 static int name_matches(const char *want, const char *have)
@@ -90,7 +91,7 @@ int sql_reader_open(struct sql_ctx *ctx, const struct sql_filter *f, struct ltt_
 	err[0] = 0;
 	ret = ltt_reader_open(&r, ctx->dirs, ctx->ntraces, &opt, err, sizeof(err));
 	if (ret) {
-		ltt_tool_error("sql", "%s", *err ? err : strerror(-ret));
+		ltt_tool_error(ctx->tool.cmd, "%s", *err ? err : strerror(-ret));
 		return ret;
 	}
 	for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {

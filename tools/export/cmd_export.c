@@ -387,6 +387,13 @@ static int run(int argc, char **argv)
 		free(out);
 		return 2;
 	}
+	for (unsigned i = 0; o.exp->builtin && i < ltt_reader_ntraces(r); i++) {
+		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
+
+		for (unsigned k = 0; k < t->nevent_types; k++)
+			if (t->event_types[k]->builtin)
+				ltt_reader_hide_event_type(r, t->event_types[k], 0);
+	}
 	if (ltt_reader_time_bounds(r, &ctx.first_ns, &ctx.last_ns) == 0) {
 		if (ctx.first_ns < ctx.from_ns)
 			ctx.first_ns = ctx.from_ns;
@@ -504,7 +511,7 @@ done:
 
 const struct ltt_cmd ltt_cmd_export = {
 	.name = "export",
-	.summary = "write traces for other viewers: Perfetto, Chrome JSON, ... (doc/viewing.md)",
+	.summary = "write traces for other viewers: Perfetto, Chrome JSON, CTF (babeltrace2), ... (doc/viewing.md)",
 	.usage =
 	"usage: ltt export --format=FORMAT [-o OUT] [--force] [FILTERS] TRACE...\n"
 	"\n"
@@ -516,6 +523,7 @@ const struct ltt_cmd ltt_cmd_export = {
 	"\n"
 	"  --format=FORMAT   perfetto: Perfetto protobuf trace (ui.perfetto.dev, trace_processor), OUT.pftrace\n"
 	"                    chrome-json: Chrome trace event JSON (chrome://tracing, speedscope), OUT.json\n"
+	"                    ctf: CTF 1.8 trace directory (babeltrace2, Trace Compass), OUT.ctf/\n"
 	"                    rows: JSON Lines of the tables of ltt sql for ClickHouse and DuckDB (a host\n"
 	"                    and a trace column on every row; doc/fleet.md), OUT.jsonl\n"
 	"                    (and every format listed in doc/cli.md)\n"

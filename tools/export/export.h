@@ -75,7 +75,8 @@ struct ltt_exporter {
 	const char *suffix;		/* of the default OUT: ".pftrace", ".json", ".ctf", ".svg" */
 	unsigned dir;			/* OUT is a directory (created empty by the driver) */
 	unsigned lost;			/* also give the builtin events_lost / blocks_lost events */
-	unsigned builtin;		/* also give every builtin event (block_start, ...) */
+	unsigned builtin;		/* also give every builtin event (block_start, ...), whatever the
+					 * filters */
 	unsigned unordered;		/* events of one tracefile after another (LTT_READ_UNORDERED) */
 	int (*begin)(struct ltt_export_ctx *ctx);			/* may be NULL */
 	int (*event)(struct ltt_export_ctx *ctx, const struct ltt_event *ev);
@@ -97,6 +98,12 @@ struct ltt_exporter {
 static inline struct export_type *export_type(const struct ltt_event *ev)
 {
 	return (struct export_type *)ev->type->user;
+}
+
+/* "facility.event" of an event type of the export. */
+static inline const char *export_type_full(const struct ltt_event_type *ty)
+{
+	return ((const struct export_type *)ty->user)->full;
 }
 
 /* The thread id of an event whose body starts with a uint field "tid" (the app facility, core's

@@ -1,5 +1,6 @@
 # examples: the demo program (a job scheduler traced with its own facility, examples/jobs.xml) and
-# `make demo`, which builds it, records it with `ltt record` and summarizes the trace.
+# `make demo`, which builds it, records it with `ltt record` (CPU usage and stack sampling on) and
+# summarizes the trace: statistics, app regions, the profile, the first TraceLog lines.
 DEMO_DIR   := $(BUILD)/examples
 DEMO_PROGS := $(DEMO_DIR)/demo
 DEMO_TRACE := $(BUILD)/demo-traces
@@ -13,12 +14,16 @@ $(DEMO_DIR)/%: $(O)/examples/%.o $(BUILD)/lib/libltt.a
 examples: $(DEMO_PROGS)
 demo: all $(DEMO_PROGS)
 	@mkdir -p $(DEMO_TRACE)
-	@$(LTT) record -o $(DEMO_TRACE) -- $(DEMO_DIR)/demo 2>&1 | tee $(DEMO_DIR)/demo.out
+	@$(LTT) record -o $(DEMO_TRACE) --cpu-sample 10 --stack-sample 1000 -- $(DEMO_DIR)/demo 20000 3 2>&1 | tee $(DEMO_DIR)/demo.out
 	@trace=$$(sed -n 's/^ltt record: trace written to //p' $(DEMO_DIR)/demo.out | tail -n 1); \
 	 echo; echo "trace: $$trace"; echo; \
 	 if $(LTT) help | grep -q '^  stats '; then $(LTT) stats "$$trace"; else ls -lR "$$trace"; fi ; \
 	 echo; echo "app regions of the demo (ltt stats --regions, doc/app-api.md):"; \
-	 $(LTT) stats --regions "$$trace" | sed -n '/^regions of all threads/,$$p'
+	 $(LTT) stats --regions "$$trace" | sed -n '/^regions of all threads/,$$p'; \
+	 echo; echo "profile of the demo (CPU usage every 10 ms, stack samples at 1000 Hz; ltt stats --profile):"; \
+	 $(LTT) stats --profile "$$trace" | sed -n '1p; /^all threads/,$$p'; \
+	 echo; echo "the first TraceLog lines (ltt dump --format=tracelog --brief, doc/tracelog.md):"; \
+	 $(LTT) dump --format=tracelog --brief "$$trace" | head -n 40
 
 # tests/e2e/recorder_demo.sh runs the demo program: build it for `make check`.
 check: $(DEMO_PROGS)

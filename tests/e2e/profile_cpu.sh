@@ -4,7 +4,8 @@
 # sleeper's below 20 ms; the threads' usages add up to the process's (within 5%: the recorder's own
 # threads are among them, what a thread used between its last sample and its end is not). Then pause:
 # no event recorded while paused, core.pause / core.resume recorded once each in that order, no CPU
-# sample between them, and the first one after resume covers the 100 ms of CPU spent paused.
+# sample between them, and the first one after resume covers the 100 ms of CPU spent paused; the same
+# with LTT_PAUSE_SIGNAL=SIGUSR1 raised twice instead of the calls.
 set -u
 prog="$BUILD/tests/progs/profile_calls"
 tmp=$(mktemp -d /tmp/ltt-e2e-pcpu.XXXXXX) || exit 1
@@ -33,10 +34,12 @@ END {
 	if (d > proc * 0.05) { print "FAIL: threads do not add up to the process"; exit 1 }
 }' "$tmp/dump" || exit 1
 
-# pause / resume
-out=$(LTT_TRACE="$tmp/p" LTT_CPU_SAMPLE_MS=10 "$prog" pause 100) || fail "profile_calls pause: $out"
-echo "$out"
-"$LTT" dump "$tmp/p" >"$tmp/pdump" || fail "ltt dump"
+# pause / resume, by the API and by LTT_PAUSE_SIGNAL
+for mode in pause pausesig; do
+out=$(LTT_TRACE="$tmp/$mode" LTT_CPU_SAMPLE_MS=10 LTT_PAUSE_SIGNAL=SIGUSR1 "$prog" $mode 100) ||
+	fail "profile_calls $mode: $out"
+echo "$mode: $out"
+"$LTT" dump "$tmp/$mode" >"$tmp/pdump" || fail "ltt dump"
 [ "$(grep -c '^gentypes.noargs:' "$tmp/pdump")" = 2 ] || fail "expected 2 events (before the pause, after resume): $(grep -c '^gentypes.noargs:' "$tmp/pdump")"
 [ "$(grep -c '^core.pause:' "$tmp/pdump")" = 1 ] || fail "expected one core.pause"
 [ "$(grep -c '^core.resume:' "$tmp/pdump")" = 1 ] || fail "expected one core.resume"
@@ -54,4 +57,5 @@ awk '
 	}
 }
 END { if (!checked) { print "FAIL: no CPU sample after resume"; exit 1 } }' "$tmp/pdump" || exit 1
+done
 echo ok

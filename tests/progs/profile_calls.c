@@ -3,6 +3,7 @@
  *   profile_calls chains MS     main spins MS ms of CPU in a() -> b() -> c(), then MS ms in d() -> c()
  *   profile_calls cpu MS        a thread "spinner" spins MS ms of CPU, a thread "sleeper" sleeps as
  *                               long; both stay alive until main has stopped the trace
+ *   profile_calls pausesig MS   as pause, but pausing and resuming with raise(SIGUSR1) (LTT_PAUSE_SIGNAL)
  *   profile_calls events N      N events (gentypes.ints) in a loop (mostly in libltt's event path)
  *                               while the program's own SIGPROF timer (setitimer ITIMER_PROF, 5 ms)
  *                               runs a handler that spins 1 ms in handler_work() and records
@@ -137,20 +138,21 @@ int main(int argc, char **argv)
 		pthread_barrier_wait(&done);
 		pthread_join(t[0], NULL);
 		pthread_join(t[1], NULL);
-	} else if (!strcmp(argv[1], "pause")) {
+	} else if (!strcmp(argv[1], "pause") || !strcmp(argv[1], "pausesig")) {
+		int sig = !strcmp(argv[1], "pausesig");
 		unsigned long n = 0;
 		double end;
 
 		c(thread_cpu_ms() + ms_arg);
 		trace_gentypes_noargs();
-		if (ltt_pause())
+		if (sig ? raise(SIGUSR1) || !ltt_paused() : ltt_pause())
 			return 3;
 		end = thread_cpu_ms() + ms_arg;
 		while (thread_cpu_ms() < end) {
 			trace_gentypes_noargs();
 			n++;
 		}
-		if (!ltt_paused() || ltt_resume() || ltt_paused())
+		if (!ltt_paused() || (sig ? raise(SIGUSR1) : ltt_resume()) || ltt_paused())
 			return 4;
 		trace_gentypes_noargs();
 		c(thread_cpu_ms() + ms_arg);

@@ -6,6 +6,7 @@
  * ring that completed none for that long (doc/recorder.md "Flush"). */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/falloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -35,6 +36,9 @@ struct out {
 	uint64_t fblocks;	/* blocks in the file */
 	uint32_t lost_blocks;	/* not written since the last block that was */
 	uint64_t lost_events;
+	uint64_t failed_blocks;	/* blocks that could not be written, in all */
+	uint64_t failed_events;
+	int err;		/* the last write error */
 };
 
 static struct {
@@ -45,6 +49,10 @@ static struct {
 	int running;
 	int stop;		/* ltt_set by ltt_consumer_stop(), read by the thread */
 	int warned;
+	int final;		/* stopping: writing the final accounting */
+	int failed;		/* a block write failed (the disk may be full) */
+	int unrecorded;		/* final accountings that could not be written */
+	int resv_fd;		/* info/write-losses: the space kept for the final accounting */
 	int buffered;		/* LTT_IO=buffered: no O_DIRECT */
 	uint32_t tid;		/* the consumer thread's id, once it runs */
 	uint64_t flush_ns;	/* seal a partly filled block after this long without a complete one; 0: never */
@@ -112,9 +120,11 @@ static int out_open(unsigned i)
 		o->fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (o->fd < 0) {
 		o->open_failed = 1;
+		o->err = errno;
 		warn_once(i, errno);
 		return -1;
 	}
+	o->fblocks = 0;
 	return 0;
 }
 
@@ -184,15 +194,37 @@ static int write_block(struct out *o, const char *blk, uint32_t bs, uint64_t at)
 	return err ? err : pwrite_all(o, blk + bs - PAGE, PAGE, off + bs - PAGE);
 }
 
+/* A block of ring i that will not reach the file may hold events_lost records (right after its
+ * block_start, doc/format.md section 7): their counts go back to the ring's counters, to be reported
+ * in the next block opened or the last one, so no drop goes unreported with the block. */
+static void lost_records_back(unsigned i, const char *blk)
+{
+	struct ltt_ring *r = &C.t->rg->rings[i];
+	const char *p = blk + LTT_BLOCK_MARK_SIZE, *end = blk + C.t->block_size - LTT_BLOCK_MARK_SIZE;
+	uint16_t id;
+	uint64_t n;
+
+	for (; p + LTT_LOST_RECORD_SIZE <= end; p += LTT_LOST_RECORD_SIZE) {
+		memcpy(&id, p, 2);
+		if (id != LTT_B_EVENTS_LOST)
+			break;
+		memcpy(&n, p + 6, 8);
+		if ((unsigned char)p[14] < LTT_LOST_CAUSES)
+			ltt_add(&r->lost[(unsigned char)p[14]], n);
+	}
+}
+
 /* Writes one block of ring i (events: its non-builtin events, for the count if it is lost). */
 static void put_block(unsigned i, const char *blk, uint64_t events)
 {
 	struct out *o = &C.outs[i];
 	uint32_t bs = C.t->block_size;
-	int err;
+	int err = EIO;
 
-	if (out_open(i))
+	if (out_open(i)) {
+		err = o->err ? o->err : EIO;	/* why it could not be opened */
 		goto lost;
+	}
 	if (o->lost_blocks) {
 		ltt_block_summary(C.scratch, bs, blk, o->lost_blocks, o->lost_events);
 		err = write_block(o, C.scratch, bs, o->fblocks);
@@ -215,11 +247,115 @@ lost:
 	/* A failed or short write may have left part of a block at the end of the file: cut it back
 	 * to the last whole block, so the file stays a sequence of blocks (a later block or summary
 	 * goes right after it). */
+	C.failed = 1;
+	o->failed_blocks++;
+	o->failed_events += events;
+	o->err = err;
 	if (o->fd >= 0 && ftruncate(o->fd, (off_t)(o->fblocks * bs))) {
 		/* nothing more to do: a reader ignores a trailing partial block */
 	}
 	o->lost_blocks++;
 	o->lost_events += events;
+	if (!C.final)
+		lost_records_back(i, blk);
+}
+
+/* Full disk (doc/recorder.md "Full disk"). The tracefiles of a new trace or chunk are opened at once
+ * (control/facilities, processes and interrupts always exist, doc/format.md section 1; cpu/N that get
+ * no block are removed at close), so a full disk cannot keep one from existing; and the space of
+ * their final accounting is kept in info/write-losses (empty, its blocks allocated beyond its
+ * size): per tracefile a summary block and an events_lost block, each written sparse as two pages,
+ * and one page for the file's own lines. At stop, if a write failed, that space is freed just before
+ * the accounting is written (release_space), and the file says what was lost while writing (and
+ * whether an accounting could not be written even then): `ltt check` reports it. Otherwise it is
+ * removed. */
+static void open_all(void)
+{
+	char p[PATH_MAX + 32];
+	unsigned n = C.t->ncpu + LTT_CONTROL_RINGS;
+
+	for (unsigned i = 0; i < C.t->ncpu + LTT_RING_PERSISTENT; i++)
+		out_open(i);
+	snprintf(p, sizeof(p), "%s/info/write-losses", C.dir);
+	C.resv_fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (C.resv_fd >= 0 && fallocate(C.resv_fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)(4 * n + 1) * PAGE)) {
+		/* no space kept (a file system without fallocate, or full already): best effort */
+	}
+}
+
+/* Frees the space kept for the accounting (its first page stays, for the message), and makes the
+ * file system take it back now (ext4 releases freed blocks when its journal commits). */
+static void release_space(void)
+{
+	unsigned n = C.t->ncpu + LTT_CONTROL_RINGS;
+
+	if (C.resv_fd < 0)
+		return;
+	if (fallocate(C.resv_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, PAGE, (off_t)(4 * n) * PAGE) == 0 &&
+	    fsync(C.resv_fd)) {
+		/* nothing more to try */
+	}
+}
+
+/* info/write-losses (doc/format.md section 1): one line per tracefile that lost blocks while
+ * writing, and whether the final accounting could not be written; into the first page kept for it.
+ * Returns 0 or -1. */
+static int write_losses(void)
+{
+	char buf[PAGE], name[64];
+	size_t n = 0;
+
+	for (unsigned i = 0; i < C.t->rg->nrings; i++) {
+		struct out *o = &C.outs[i];
+
+		if (!o->failed_blocks || n >= sizeof(buf) - 160)
+			continue;
+		ring_name(i, name, sizeof(name));
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s: %llu blocks (%llu events) could not be "
+				      "written: %s; counted in its blocks_lost records\n", name,
+				      (unsigned long long)o->failed_blocks, (unsigned long long)o->failed_events,
+				      strerror(o->err));
+	}
+	if (C.unrecorded && n < sizeof(buf) - 160)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "losses not recorded: the last events_lost/"
+				      "blocks_lost records of %d tracefiles could not be written (the disk was "
+				      "full)\n", C.unrecorded);
+	return C.resv_fd >= 0 && pwrite(C.resv_fd, buf, n, 0) == (ssize_t)n ? 0 : -1;
+}
+
+/* Closes the tracefiles: each cut to its whole blocks (a failed write's leftovers and the space kept
+ * beyond the end go), cpu/N without blocks removed. info/write-losses is removed, or says what
+ * could not be written (write_losses). */
+static void close_all(void)
+{
+	uint32_t bs = C.t->block_size;
+	char p[PATH_MAX + 64], name[64];
+
+	for (unsigned i = 0; i < C.t->rg->nrings; i++) {
+		struct out *o = &C.outs[i];
+
+		if (o->fd < 0)
+			continue;
+		if (ftruncate(o->fd, (off_t)(o->fblocks * bs))) {
+			/* a reader ignores a trailing partial block */
+		}
+		if (close(o->fd) && !C.warned++)
+			ltt_warn("%s: %s", C.dir, strerror(errno));
+		o->fd = -1;
+		ring_name(i, name, sizeof(name));
+		snprintf(p, sizeof(p), "%s/%s", C.dir, name);
+		if (!o->fblocks && i < C.t->ncpu)
+			unlink(p);
+	}
+	snprintf(p, sizeof(p), "%s/info/write-losses", C.dir);
+	if (C.failed && write_losses())
+		ltt_warn("%s: blocks lost while writing, and info/write-losses cannot say so (the disk is "
+			 "full)", C.dir);
+	if (!C.failed)
+		unlink(p);
+	if (C.resv_fd >= 0)
+		close(C.resv_fd);
+	C.resv_fd = -1;
 }
 
 static uint64_t now_ns(void)
@@ -309,7 +445,9 @@ static unsigned drain(unsigned i, uint64_t until, uint64_t deadline)
 				nanosleep(&(struct timespec){ 0, 100000 }, NULL);
 				continue;
 			}
-			/* A writer never committed: the block cannot be written. */
+			/* A writer never committed: the block cannot be written. Its events_lost
+			 * records were written by its opener before the opener's commit (B4), but
+			 * that commit may be the one missing: they are not read back. */
 			C.outs[i].lost_blocks++;
 			C.outs[i].lost_events += ltt_ring_block_events(r, seq);
 		} else {
@@ -438,14 +576,10 @@ static void chunk_close(void)
 {
 	int rc;
 
+	close_all();
 	for (unsigned i = 0; i < C.t->rg->nrings; i++) {
-		struct out *o = &C.outs[i];
-
-		if (o->fd >= 0 && close(o->fd) && !C.warned++)
-			ltt_warn("%s: %s", C.dir, strerror(errno));
-		o->fd = -1;
-		o->open_failed = 0;
-		o->fblocks = 0;
+		C.outs[i].open_failed = 0;
+		C.outs[i].fblocks = 0;
 	}
 	rc = ltt_chunk_seal(C.t, C.t->chunk);
 	if (rc && !C.rotate_warned++)
@@ -516,10 +650,9 @@ static void rotate(uint64_t now)
 	/* control/facilities, processes and interrupts always exist (doc/format.md section 1), and
 	 * hold the new chunk's first blocks before readers can see it as chunk-NNNN.part: a kill at
 	 * any point leaves sealed chunks, at most one .part, and both decode */
-	for (unsigned i = ncpu; i < ncpu + LTT_RING_PERSISTENT; i++) {
-		out_open(i);
+	open_all();
+	for (unsigned i = ncpu; i < ncpu + LTT_RING_PERSISTENT; i++)
 		drain(i, ltt_ring_head_seq(&rg->rings[i]), deadline);
-	}
 	ltt_registry_lock();
 	rc = ltt_chunk_publish(C.t, n, C.dir, sizeof(C.dir));
 	snprintf(C.t->dir, sizeof(C.t->dir), "%s", C.dir);
@@ -574,6 +707,7 @@ int ltt_consumer_start(struct ltt_trace_state *t)
 	const char *io = getenv("LTT_IO");
 
 	memset(&C, 0, sizeof(C));
+	C.resv_fd = -1;
 	C.t = t;
 	C.buffered = io && !strcmp(io, "buffered");
 	C.flush_ns = t->flush_ms < 0 ? 0 : (uint64_t)(t->flush_ms ? t->flush_ms : DEFAULT_FLUSH_MS) * 1000000u;
@@ -594,15 +728,14 @@ int ltt_consumer_start(struct ltt_trace_state *t)
 		C.progress[i] = now_ns();
 	for (unsigned i = 0; i < n; i++)
 		C.outs[i].fd = -1;
-	/* control/facilities, processes and interrupts always exist (doc/format.md section 1). */
-	for (unsigned i = t->ncpu; i < t->ncpu + LTT_RING_PERSISTENT; i++)
-		if (out_open(i))
-			break;
+	open_all();
 	rc = ltt_real_pthread_create(&C.thread, NULL, consumer_main, NULL);
 	if (rc) {
 		for (unsigned i = 0; i < n; i++)
 			if (C.outs[i].fd >= 0)
 				close(C.outs[i].fd);
+		if (C.resv_fd >= 0)
+			close(C.resv_fd);	/* the failed start removes the directory */
 		free(C.outs);
 		free(C.cut);
 		free(C.progress);
@@ -627,6 +760,13 @@ void ltt_consumer_stop(void)
 	syscall(SYS_futex, &C.wake, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 	pthread_join(C.thread, NULL);
 	C.running = 0;
+	for (unsigned i = 0; i < C.t->rg->nrings; i++)
+		if (ring_is_written(i))
+			drain(i, ltt_ring_head_seq(&C.t->rg->rings[i]), deadline);
+	/* The final accounting, into the space kept for it (see open_all) */
+	C.final = 1;
+	if (C.failed)
+		release_space();
 	for (unsigned i = 0; i < C.t->rg->nrings; i++) {
 		struct ltt_ring *r = &C.t->rg->rings[i];
 		struct out *o = &C.outs[i];
@@ -634,7 +774,6 @@ void ltt_consumer_stop(void)
 
 		if (!ring_is_written(i))
 			continue;
-		drain(i, ltt_ring_head_seq(r), deadline);
 		for (unsigned c = 0; c < LTT_LOST_CAUSES; c++)
 			lost |= ltt_read(&r->lost[c]) != 0;
 		/* Pending lost counts go in one last block (doc/format.md section 7); it also carries
@@ -643,16 +782,16 @@ void ltt_consumer_stop(void)
 			ltt_block_lost_only(C.scratch, r, ltt_clock_now(), (uint32_t)ltt_ring_head_seq(r));
 			memcpy(ltt_ring_block(r, ltt_ring_head_seq(r)), C.scratch, C.t->block_size);
 			put_block(i, ltt_ring_block(r, ltt_ring_head_seq(r)), 0);
+			if (o->lost_blocks)
+				C.unrecorded++;	/* not even that could be written */
 		}
-		if (o->fd >= 0 && close(o->fd) && !C.warned++)
-			ltt_warn("%s: %s", C.dir, strerror(errno));
-		o->fd = -1;
 	}
-	if (C.t->chunk) {
-		/* the last chunk is sealed like the others; the bound then counts it */
-		chunk_close();
-		ltt_chunks_bound(C.t, 0, 1);
-	}
+	if (C.t->chunk)
+		chunk_close();	/* the last chunk is sealed like the others (close_all included) */
+	else
+		close_all();
+	if (C.t->chunk)
+		ltt_chunks_bound(C.t, 0, 1);	/* the last chunk counted too */
 	free(C.outs);
 	free(C.cut);
 	free(C.progress);

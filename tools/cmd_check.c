@@ -75,6 +75,30 @@ static unsigned check_layout(const struct ltt_trace_info *t)
 	return problems;
 }
 
+/* info/write-losses, non-empty: blocks the recorder could not write (the disk was full or failed;
+ * counted in the trace) or losses it could not even record (doc/recorder.md "Full disk"): each line is
+ * a problem, so such a trace is never "ok". */
+static unsigned check_write_losses(const struct ltt_trace_info *t)
+{
+	char path[4096], line[512];
+	unsigned problems = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/info/write-losses", t->dir);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (problems < 100 && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (!line[0])
+			continue;
+		ltt_tool_error("check", "%s/info/write-losses: %s", t->path, line);
+		problems++;
+	}
+	fclose(f);
+	return problems;
+}
+
 static int run(int argc, char **argv)
 {
 	struct reader_tool tool = { .cmd = "check" };
@@ -116,6 +140,7 @@ static int run(int argc, char **argv)
 		char path[4096];
 
 		tool.problems += check_layout(t);
+		tool.problems += check_write_losses(t);
 		snprintf(path, sizeof(path), "%s/info/manifest.xml", t->dir);
 		if (!access(path, F_OK) && ltt_manifest_verify_as(t->dir, t->path, err, sizeof(err))) {
 			ltt_tool_error("check", "%s", err);	/* "TRACE/cpu/1: ...", TRACE as given */
@@ -154,7 +179,9 @@ const struct ltt_cmd ltt_cmd_check = {
 	"control/facilities, control/processes, control/interrupts present), the facilities (each\n"
 	"facility_load against eventdefs/, checksums), every block (trailer, block_start, block_end,\n"
 	"block_id sequence, zero fill), every event (known id, size within the block, strings,\n"
-	"sequences, union codes), time monotonicity, and the manifest of packed traces. Prints each problem on stderr as\n"
+	"sequences, union codes), time monotonicity, and the manifest of packed traces; each line of\n"
+	"info/write-losses (blocks the recorder could not write: the disk was full) is a problem too.\n"
+	"Prints each problem on stderr as\n"
 	"'ltt check: TRACE/FILE: offset N: what', and one 'TRACE: ok (...)' line per clean trace on\n"
 	"stdout (not with -q). Exit status: 0 when every trace is clean, 1 otherwise.\n",
 	.run = run,

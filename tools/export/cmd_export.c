@@ -511,7 +511,7 @@ done:
 
 const struct ltt_cmd ltt_cmd_export = {
 	.name = "export",
-	.summary = "write traces for other viewers: Perfetto, Chrome JSON, CTF (babeltrace2), ... (doc/viewing.md)",
+	.summary = "write traces for other viewers: Perfetto, Chrome JSON, CTF (babeltrace2), SVG, ... (doc/viewing.md)",
 	.usage =
 	"usage: ltt export --format=FORMAT [-o OUT] [--force] [FILTERS] TRACE...\n"
 	"\n"
@@ -524,6 +524,7 @@ const struct ltt_cmd ltt_cmd_export = {
 	"  --format=FORMAT   perfetto: Perfetto protobuf trace (ui.perfetto.dev, trace_processor), OUT.pftrace\n"
 	"                    chrome-json: Chrome trace event JSON (chrome://tracing, speedscope), OUT.json\n"
 	"                    ctf: CTF 1.8 trace directory (babeltrace2, Trace Compass), OUT.ctf/\n"
+	"                    svg: a static timeline picture for any browser, OUT.svg\n"
 	"                    rows: JSON Lines of the tables of ltt sql for ClickHouse and DuckDB (a host\n"
 	"                    and a trace column on every row; doc/fleet.md), OUT.jsonl\n"
 	"                    (and every format listed in doc/cli.md)\n"

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -146,6 +147,74 @@ fail:
 	return NULL;
 }
 
+/* ---- the registry `ltt snapshot PID` reads --------------------------------------------------------- */
+
+/* /tmp/ltt-UID/flight-PID while a flight trace records: its path, the snapshot signal, and the
+ * process's start time (field 22 of /proc/self/stat), so that `ltt snapshot` never signals another
+ * process that reuses the pid of one that died without removing the file (tools/cmd_snapshot.c). */
+static void registry_path(char *p, size_t n, int pid)
+{
+	snprintf(p, n, "/tmp/ltt-%u/flight-%d", (unsigned)getuid(), pid);
+}
+
+static unsigned long long self_start_time(void)
+{
+	char buf[1024], *q;
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	unsigned long long v = 0;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	q = strrchr(buf, ')');	/* the name may hold spaces; fields 3.. follow the last ')' */
+	for (int field = 2; q && field < 22; field++)
+		q = strchr(q + 1, ' ');
+	if (q)
+		v = strtoull(q + 1, NULL, 10);
+	return v;
+}
+
+static void registry_add(void)
+{
+	char dir[64], p[96], tmp[112], text[PATH_MAX + 96];
+	struct stat st;
+	int fd, n;
+
+	snprintf(dir, sizeof(dir), "/tmp/ltt-%u", (unsigned)getuid());
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		return;
+	/* ours alone: another user's directory of that name is not trusted */
+	if (lstat(dir, &st) || !S_ISDIR(st.st_mode) || st.st_uid != getuid())
+		return;
+	registry_path(p, sizeof(p), ltt_fl.pid);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", p);
+	n = snprintf(text, sizeof(text), "%s\n%d\n%llu\n", ltt_fl.path, ltt_fl.snap_signal, self_start_time());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	if (n <= 0 || (size_t)n >= sizeof(text) || write(fd, text, (size_t)n) != n) {
+		close(fd);
+		unlink(tmp);
+		return;
+	}
+	close(fd);
+	if (rename(tmp, p))
+		unlink(tmp);
+}
+
+static void registry_remove(void)
+{
+	char p[96];
+
+	registry_path(p, sizeof(p), ltt_fl.pid);
+	unlink(p);
+}
+
 int ltt_flight_start(const struct ltt_trace_state *t, int shm_fd)
 {
 	char p[PATH_MAX + 32];
@@ -199,6 +268,7 @@ int ltt_flight_start(const struct ltt_trace_state *t, int shm_fd)
 	/* Release: everything above is set before a handler can see the trace active. */
 	ltt_set(&ltt_fl.active, 1);
 	ltt_flight_signals_install();
+	registry_add();
 	return 0;
 }
 
@@ -222,6 +292,8 @@ void ltt_flight_stop(void)
 	if (locked)
 		ltt_flight_prune();	/* LTT_SNAPSHOT_KEEP */
 	ltt_flight_signals_restore();
+	if ((int)getpid() == ltt_fl.pid)
+		registry_remove();
 	ltt_set(&ltt_fl.active, 0);
 	if (ltt_fl.shm_fd >= 0)
 		ltt_shm_stop();

@@ -14,6 +14,7 @@
 
 #include "cmd.h"
 #include "eventdefs/rules_match.h"
+#include "select/forward.h"
 
 static int pow2_in(const char *s, unsigned long long lo, unsigned long long hi)
 {
@@ -108,7 +109,7 @@ static int run(int argc, char **argv)
 	const char *out = "ltt-traces", *mode = NULL, *bs = NULL, *blocks = NULL, *events = NULL;
 	const char *cpu_ms = NULL, *stack_hz = NULL;
 	char report[] = "/tmp/ltt-record-XXXXXX", line[4096], why[256];
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_quit;
 	unsigned found = 0;
 	int c, fd, status, rc;
 	pid_t pid;
@@ -194,11 +195,11 @@ static int run(int argc, char **argv)
 		return 1;
 	}
 	close(fd);
-	sigaction(SIGINT, &ign, &old_int);	/* ^C goes to the program; we wait for it */
 	sigaction(SIGQUIT, &ign, &old_quit);
+	forward_install();	/* SIGINT, SIGTERM, SIGHUP, the snapshot signal: to the program */
 	pid = fork();
 	if (pid == 0) {
-		sigaction(SIGINT, &old_int, NULL);
+		forward_child();
 		sigaction(SIGQUIT, &old_quit, NULL);
 		setenv("LTT_TRACE", out, 1);
 		setenv("LTT_RECORD_REPORT", report, 1);
@@ -226,9 +227,11 @@ static int run(int argc, char **argv)
 		unlink(report);
 		return 1;
 	}
+	forward_to(pid);
+	fprintf(stderr, "ltt record: pid %d runs %s\n", (int)pid, argv[optind]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	sigaction(SIGINT, &old_int, NULL);
+	forward_restore();
 	sigaction(SIGQUIT, &old_quit, NULL);
 	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	f = fopen(report, "r");
@@ -261,7 +264,9 @@ const struct ltt_cmd ltt_cmd_record = {
 		 "(stdout is the program's alone, passed through untouched): with DIR an\n"
 		 "existing directory, every traced process writes DIR/PROGRAM-PID-TIME; otherwise DIR is the trace.\n"
 		 "In flight mode each snapshot is a trace of its own, DIR/snapshot-NNNN: those are printed.\n"
-		 "Exits with the program's status (128 + signal if it was killed).\n"
+		 "Exits with the program's status (128 + signal if it was killed). Prints the program's pid on\n"
+		 "stderr and forwards SIGINT, SIGTERM, SIGHUP and the snapshot signal (LTT_SNAPSHOT_SIGNAL,\n"
+		 "SIGUSR2 by default) to it: `kill -USR2 PID-OF-LTT-RECORD` takes a flight snapshot.\n"
 		 "\n"
 		 "  -o, --output DIR      where traces go\n"
 		 "  -m, --mode MODE       discard (default: the consumer writes blocks as they fill) or flight\n"

@@ -138,7 +138,11 @@ int ltt_facility_register(struct ltt_facility *fac);
  * -ENODEV when no flight-mode trace is recording, -EBUSY when another snapshot did not end within 5 s,
  * or a negative errno from the file system. Also taken on LTT_SNAPSHOT_SIGNAL (SIGUSR2 by default), at
  * ltt_stop() and exit (LTT_SNAPSHOT_AT_EXIT=1, the default), and on SIGSEGV, SIGBUS, SIGILL, SIGFPE,
- * SIGABRT before the signal's default action. Async-signal-safe: a program may call it from its own
+ * SIGABRT before the signal's default action, and by `ltt snapshot PID|TRACE` (libltt lists a flight
+ * trace in /tmp/ltt-UID/flight-PID while it records). Triggers: LTT_SNAPSHOT_ON=RULES (the syntax of
+ * ltt_events_set()) takes one soon after a matching event is recorded, by libltt's own thread, at most
+ * one per LTT_SNAPSHOT_MIN_INTERVAL_MS (default 1000); LTT_SNAPSHOT_KEEP=N keeps the newest N
+ * snapshot directories (default all). Async-signal-safe: a program may call it from its own
  * signal handlers (-EDEADLK if that handler interrupted a snapshot on the same thread). */
 int ltt_snapshot(char *path, size_t len);
 /* Whether ltt_stop() (and so exit) takes a snapshot; overrides LTT_SNAPSHOT_AT_EXIT. */

@@ -332,9 +332,31 @@ static void pf_flat(struct pf *f, const struct pf_plan *p, const struct ltt_even
 
 	for (unsigned i = 0; i < p->n; i++) {
 		const struct pf_op *op = &p->ops[i];
-		size_t m = pb_begin(&f->ev, TE_ANNOTATIONS);
+		size_t m;
 		uint64_t v;
 
+		if (__builtin_expect(op->name_iid && (op->t->kind == LTT_TYPE_UINT || op->t->kind == LTT_TYPE_INT), 1)) {
+			/* the common case, written straight: at most 24 bytes, so a 1-byte length */
+			uint8_t *w, *len;
+
+			if (!pb_room(&f->ev, 32))
+				return;
+			w = f->ev.buf + f->ev.len;
+			*w++ = TE_ANNOTATIONS << 3 | PB_LEN;
+			len = w++;
+			*w++ = DA_NAME_IID << 3 | PB_VARINT;
+			w = pb_put_varint(w, op->name_iid);
+			v = pf_get(q, op->bytes, ev->big_endian);
+			q += op->bytes;
+			if (op->t->kind == LTT_TYPE_INT && op->bytes < 8 && (v >> (op->bytes * 8 - 1)) & 1)
+				v |= ~0ull << (op->bytes * 8);
+			*w++ = (uint8_t)((op->t->kind == LTT_TYPE_UINT ? DA_UINT : DA_INT) << 3 | PB_VARINT);
+			w = pb_put_varint(w, v);
+			*len = (uint8_t)(w - len - 1);
+			f->ev.len = (size_t)(w - f->ev.buf);
+			continue;
+		}
+		m = pb_begin(&f->ev, TE_ANNOTATIONS);
 		if (op->name_iid)
 			pb_uint(&f->ev, DA_NAME_IID, op->name_iid);
 		else

@@ -17,6 +17,7 @@ struct timeline {
 	unsigned nlanes, cap;
 	struct tl_lane **hash;		/* open addressing; size a power of two, at most half full */
 	size_t hsize;
+	struct tl_lane *last;		/* the lane of the previous event (most often the next one's) */
 };
 
 int timeline_new(struct timeline **out, struct ltt_reader *r)
@@ -124,10 +125,12 @@ static struct tl_lane *lane_get(struct timeline *tl, const struct ltt_event *ev,
 	struct tl_lane *l;
 	size_t k;
 
+	if (tl->last && lane_key_eq(tl->last, trace, (unsigned)is_thread, key))
+		return tl->last;
 	for (k = lane_hash(trace, (unsigned)is_thread, key) & (tl->hsize - 1); tl->hash[k];
 	     k = (k + 1) & (tl->hsize - 1))
 		if (lane_key_eq(tl->hash[k], trace, (unsigned)is_thread, key))
-			return tl->hash[k];
+			return tl->last = tl->hash[k];
 	if ((tl->nlanes + 1) * 2 > tl->hsize || tl->nlanes == tl->cap) {
 		if (tl->nlanes == tl->cap) {
 			unsigned ncap = tl->cap ? tl->cap * 2 : 16;
@@ -169,7 +172,7 @@ static struct tl_lane *lane_get(struct timeline *tl, const struct ltt_event *ev,
 	}
 	tl->hash[k] = l;
 	tl->lanes[tl->nlanes++] = l;
-	return l;
+	return tl->last = l;
 }
 
 static void set_name(char *dst, unsigned *renamed, const char *s)

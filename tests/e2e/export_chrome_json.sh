@@ -78,8 +78,9 @@ check "filtered instants" "$(jq '[.traceEvents[] | select(.ph == "i")] | length'
 
 # a damaged trace: the problems, exit 1, every good event exported
 cp -r trace bad
-size=$(wc -c < bad/cpu/0)
-printf '\377\377\377\377' | dd of=bad/cpu/0 bs=1 seek=$((size - 4)) conv=notrunc 2>/dev/null
+tf=$(ls -S bad/cpu/* | head -n 1)	# the CPU the program ran on
+size=$(wc -c < "$tf")
+printf '\377\377\377\377' | dd of="$tf" bs=1 seek=$((size - 4)) conv=notrunc 2>/dev/null
 "$LTT" dump --format=json bad > baddump.json 2>bad.dump.err
 "$LTT" export --format=chrome-json bad 2>bad.err; st=$?
 check "exit for a damaged trace" "$st" 1

@@ -32,12 +32,12 @@ static void mark(unsigned index)
 /* Opens (1) or closes (0) the event path's gate. */
 static void gate(int on)
 {
-	ltt_set(&ltt_rt.recording, on);
-	/* A stop that ran between our test of `active` and the store above has already cleared the
-	 * flag: close it again. Sequential consistency: stop clears `active` (ltt_pause_stop) before
-	 * ltt_stop() clears `recording`, and we read `active` after our store, so one of the two sees
-	 * the other's write. */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	/* A stop that ran between our test of `active` and this store has already cleared the flag:
+	 * close it again. Sequentially consistent exchange, then load (a full barrier between them, and
+	 * no fence: ThreadSanitizer does not model fences); pairs with the seq_cst store of `active` in
+	 * ltt_pause_stop(), which ltt_stop() makes before it clears `recording`: either we see active 0,
+	 * or our store came first and ltt_stop()'s clears it after. */
+	__atomic_exchange_n(&ltt_rt.recording, on, __ATOMIC_SEQ_CST);
 	if (on && !__atomic_load_n(&active, __ATOMIC_SEQ_CST))
 		ltt_set(&ltt_rt.recording, 0);
 	ltt_events_gate();	/* the enabled flags generated code tests follow (recorder/rules.h) */

@@ -6,7 +6,9 @@
  * One packet sequence (trusted_packet_sequence_id 1). Event names, categories and debug annotation
  * names are interned (InternedData in the packet that first uses them) in bounded tables: past
  * PF_INTERN_MAX strings, or for strings longer than PF_INTERN_LEN, the name is written inline.
- * Timestamps are real time in nanoseconds; a ClockSnapshot first makes the trace clock REALTIME. */
+ * Timestamps are real time in nanoseconds; a ClockSnapshot first makes the trace clock REALTIME.
+ * Stack samples (core.stack_sample) are PerfSample packets with interned callstacks
+ * (tools/profile/pf_samples.c), not track events. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include "export/export.h"
 #include "export/pb.h"
 #include "export/timeline.h"
+#include "profile/pf_samples.h"
 
 /* Perfetto field numbers (protos/perfetto/trace/...) */
 enum {
@@ -127,6 +130,7 @@ struct pf {
 	struct pb pkt, ev, in;	/* the packet's fixed fields, its TrackEvent, its InternedData */
 	uint64_t last_ns;
 	uint64_t clock_ns;	/* the incremental clock: time of the last timed packet */
+	struct prof_pf *prof;	/* stack samples as PerfSample packets (tools/profile/pf_samples.c) */
 	char path[256];
 };
 
@@ -548,7 +552,12 @@ static int pf_begin(struct ltt_export_ctx *ctx)
 	if (!f)
 		return -ENOMEM;
 	ctx->priv = f;
-	if (timeline_new(&f->tl, ctx->reader) || intern_init(&f->names, ID_NAMES) ||
+	{
+		const char *pid = ltt_trace_attr(ltt_reader_trace(ctx->reader, 0), "ltt_pid");
+
+		f->prof = prof_pf_new(pid ? (uint32_t)strtoul(pid, NULL, 10) : 0);
+	}
+	if (!f->prof || timeline_new(&f->tl, ctx->reader) || intern_init(&f->names, ID_NAMES) ||
 	    intern_init(&f->cats, ID_CATEGORIES) || intern_init(&f->anames, ID_ANNOTATION_NAMES) || intern_init(&f->counters, 0))
 		return -ENOMEM;
 	/* The trace clock is REALTIME; BOOTTIME (the packets' default clock) maps to it unchanged; packets
@@ -622,8 +631,11 @@ static int pf_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 	struct tl_event e;
 	struct tl_lane *l;
 	size_t m;
-	int ret = timeline_event(f->tl, ev, &e);
+	int ret = prof_pf_event(f->prof, ev, &f->in, &f->ev);
 
+	if (ret)	/* a stack sample: a PerfSample packet, or left out */
+		return ret == 2 ? pf_flush_packet(ctx, ev->time_ns, PK_TIMED) : ret < 0 ? ret : 0;
+	ret = timeline_event(f->tl, ev, &e);
 	if (ret < 0)
 		return ret;
 	l = e.lane;
@@ -717,6 +729,7 @@ static int pf_end(struct ltt_export_ctx *ctx, int failed)
 		}
 	}
 	timeline_free(f->tl);
+	prof_pf_free(f->prof);
 	intern_free(&f->names);
 	intern_free(&f->cats);
 	intern_free(&f->anames);

@@ -9,6 +9,9 @@
 #    every event is in the trace (300000, and one per SIGPROF the program counted, which shows its own
 #    SIGPROF unaffected), every sample decodes, a stack through the handler has the loop below it.
 # 3. LTT_STACK_SIGNAL: another real-time signal is used when asked (core.sampling says which).
+# Under ThreadSanitizer (SANITIZE=thread) most samples land in TSan's runtime (__tsan_read8, ...),
+# which libunwind cannot step out of past the caller (the runtime has no unwind tables): the 90%
+# attribution is then asserted over the samples whose stack reaches main (complete stacks) only.
 set -u
 prog="$BUILD/tests/progs/profile_calls"
 tmp=$(mktemp -d /tmp/ltt-e2e-pstack.XXXXXX) || exit 1
@@ -21,17 +24,20 @@ LTT_TRACE="$tmp/t" LTT_STACK_SAMPLE_HZ=1000 "$prog" chains 300 || fail "profile_
 head -1 "$tmp/prof"
 grep -q ' 0 samples without a known stack' "$tmp/prof" || fail "samples without a known stack: $(head -1 "$tmp/prof")"
 # the thread's hottest stacks: "TICKS PCT% f1;f2;..."
-sed -n '/^thread /,/^$/p' "$tmp/prof" | sed -n '/hottest stacks/,$p' | awk '
+tsan=0
+case "${SANITIZE:-}" in *thread*) tsan=1 ;; esac
+sed -n '/^thread /,/^$/p' "$tmp/prof" | sed -n '/hottest stacks/,$p' | awk -v tsan=$tsan '
 NF >= 3 && $1 ~ /^[0-9]+$/ {
 	t = $1; s = ";" $3 ";"
 	if (s !~ /;c;/) next
+	if (tsan && s !~ /;main;/) next
 	all += t
 	if (s ~ /;main;a;b;c;/) { right += t; ina += t }
 	else if (s ~ /;main;d;c;/) { right += t; ind += t }
 }
 END {
 	printf "ticks with c: %d, under the right callers: %d (a %d, d %d)\n", all, right, ina, ind
-	if (all < 100) { print "FAIL: fewer than 100 ticks in c"; exit 1 }
+	if (all < (tsan ? 20 : 100)) { print "FAIL: too few ticks in c"; exit 1 }
 	if (right * 10 <= all * 9) { print "FAIL: 90% or less attributed to the right callers"; exit 1 }
 	if (ina * 10 < all * 3 || ind * 10 < all * 3) { print "FAIL: a or d below 30%"; exit 1 }
 }' || { cat "$tmp/prof"; exit 1; }

@@ -80,7 +80,7 @@ RECORDER_SRCS  := $(wildcard recorder/*.c)
 READER_SRCS    := $(wildcard reader/*.c)
 TOOLS_SRCS     := $(sort $(shell find tools -name '*.c'))
 RECORDER_LIBS  ?= $(URCU_LIBS) $(UNWIND_LIBS) -lpthread
-READER_LIBS    ?= $(XML_LIBS) $(ARCHIVE_LIBS) -lz -lm
+READER_LIBS    ?= $(XML_LIBS) $(ARCHIVE_LIBS) $(CRYPTO_LIBS) -lz -lm
 EVENTDEFS_LIBS ?= $(XML_LIBS)
 
 $(BUILD)/lib/libltt-eventdefs.a: $(call obj,$(EVENTDEFS_SRCS))
@@ -145,7 +145,7 @@ $(GEN_STAMP): $(GEN_XML) $(LTT)
 $(O)/%.o: %.c | $(BUILD)/config.mk
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(XML_CFLAGS) $(URCU_CFLAGS) $(CHECK_CFLAGS) $(ARCHIVE_CFLAGS) \
-	    $(UNWIND_CFLAGS) $(DW_CFLAGS) -c -o $@ $<
+	    $(UNWIND_CFLAGS) $(DW_CFLAGS) $(CRYPTO_CFLAGS) -c -o $@ $<
 
 # ---- tests -----------------------------------------------------------------------------------
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
@@ -169,8 +169,8 @@ FUZZ_CC     ?= clang
 FUZZ_FLAGS  := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -DLTT_VERSION=\"$(VERSION)\" -Iinclude -I$(BUILD)/gen
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(EVENTDEFS_SRCS) $(READER_SRCS) | $(BUILD)/config.mk
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(XML_CFLAGS) $(ARCHIVE_CFLAGS) -o $@ $< $(EVENTDEFS_SRCS) $(READER_SRCS) \
-	    $(XML_LIBS) $(ARCHIVE_LIBS) -lz -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(XML_CFLAGS) $(ARCHIVE_CFLAGS) $(CRYPTO_CFLAGS) -o $@ $< $(EVENTDEFS_SRCS) $(READER_SRCS) \
+	    $(XML_LIBS) $(ARCHIVE_LIBS) $(CRYPTO_LIBS) -lz -lm
 
 TEST_ENV = LTT=$(abspath $(LTT)) BUILD=$(abspath $(BUILD)) SRCDIR=$(CURDIR) LTT_SHARED=$(LTT_SHARED) \
            FUZZ_SECONDS=$(FUZZ_SECONDS) LTT_TEST_FILTER="$(LTT_TEST_FILTER)" SANITIZE=$(SANITIZE)

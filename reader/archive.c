@@ -353,16 +353,18 @@ static int write_sparse(int fd, const unsigned char *p, size_t len, uint64_t off
 	return 0;
 }
 
-static void hash_zeros(struct ltt_sha256 *c, uint64_t n)
+static int hash_zeros(EVP_MD_CTX *c, uint64_t n)
 {
-	static const unsigned char zeros[4096];
+	static const unsigned char zeros[65536];
 
 	for (; n; ) {
 		size_t k = n < sizeof(zeros) ? (size_t)n : sizeof(zeros);
 
-		ltt_sha256_update(c, zeros, k);
+		if (!EVP_DigestUpdate(c, zeros, k))
+			return -EIO;
 		n -= k;
 	}
+	return 0;
 }
 
 static int extract_file(struct extract *x, struct archive_entry *e, const char *rel, const char *sh)
@@ -370,7 +372,7 @@ static int extract_file(struct extract *x, struct archive_entry *e, const char *
 	const char *slash = strchr(rel, '/');
 	int64_t size = archive_entry_size(e);
 	uint64_t pos = 0;
-	struct ltt_sha256 c;
+	EVP_MD_CTX *c = NULL;
 	int dfd, fd, ret = 0;
 
 	if (!archive_entry_size_is_set(e) || size < 0) {
@@ -396,8 +398,11 @@ static int extract_file(struct extract *x, struct archive_entry *e, const char *
 		     errno == EEXIST ? "duplicate entry" : strerror(errno));
 		return ret;
 	}
-	if (x->hash)
-		ltt_sha256_init(&c);
+	if (x->hash && !(c = ltt_sha256_new())) {
+		ret = -ENOMEM;
+		fail(x->err, x->errlen, "%s: out of memory", x->path);
+		goto out;
+	}
 	for (;;) {
 		const void *buf;
 		size_t len;
@@ -421,9 +426,10 @@ static int extract_file(struct extract *x, struct archive_entry *e, const char *
 			ret = -EBADMSG;
 			goto out;
 		}
-		if (x->hash) {
-			hash_zeros(&c, (uint64_t)off - pos);
-			ltt_sha256_update(&c, buf, len);
+		if (c && (hash_zeros(c, (uint64_t)off - pos) || !EVP_DigestUpdate(c, buf, len))) {
+			ret = -EIO;
+			fail(x->err, x->errlen, "%s: entry '%s': SHA-256 failed (libcrypto)", x->path, sh);
+			goto out;
 		}
 		ret = write_sparse(fd, buf, len, (uint64_t)off);
 		if (ret) {
@@ -445,12 +451,18 @@ static int extract_file(struct extract *x, struct archive_entry *e, const char *
 
 		futimens(fd, ts);	/* best effort: times are not part of the trace */
 	}
-	if (x->hash && strcmp(rel, LTT_MANIFEST_PATH)) {
+	if (c && strcmp(rel, LTT_MANIFEST_PATH)) {
 		struct ltt_manifest_file *f;
-		uint8_t d[LTT_SHA256_LEN];
+		char hex[LTT_SHA256_HEX_LEN + 1];
 
-		hash_zeros(&c, (uint64_t)size - pos);
-		ltt_sha256_final(&c, d);
+		ret = hash_zeros(c, (uint64_t)size - pos);
+		if (!ret)
+			ret = ltt_sha256_end(c, hex);
+		c = NULL;
+		if (ret) {
+			fail(x->err, x->errlen, "%s: entry '%s': SHA-256 failed (libcrypto)", x->path, sh);
+			goto out;
+		}
 		if (x->nfound == x->cap) {
 			size_t ncap = x->cap ? x->cap * 2 : 64;
 
@@ -471,10 +483,11 @@ static int extract_file(struct extract *x, struct archive_entry *e, const char *
 			goto out;
 		}
 		f->size = (uint64_t)size;
-		ltt_sha256_hex(d, f->sha256);
+		memcpy(f->sha256, hex, sizeof(hex));
 		x->nfound++;
 	}
 out:
+	EVP_MD_CTX_free(c);
 	close(fd);
 	return ret;
 }

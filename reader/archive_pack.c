@@ -84,8 +84,7 @@ static int progress(struct pack *p)
 static int write_file(struct pack *p, const struct ltt_layout_entry *le, struct ltt_manifest_file *mf)
 {
 	char path[PATH_MAX];
-	struct ltt_sha256 c;
-	uint8_t d[LTT_SHA256_LEN];
+	EVP_MD_CTX *c = NULL;
 	struct stat st;
 	uint64_t left = le->size;
 	int fd, ret;
@@ -103,7 +102,11 @@ static int write_file(struct pack *p, const struct ltt_layout_entry *le, struct 
 	ret = write_header(p, le->rel, 0, le->size, le->mtime.tv_sec);
 	if (ret)
 		goto out;
-	ltt_sha256_init(&c);
+	if (!(c = ltt_sha256_new())) {
+		ret = -ENOMEM;
+		fail(p->err, p->errlen, "%s: out of memory", path);
+		goto out;
+	}
 	while (left) {
 		ssize_t r = read(fd, p->buf, left < PACK_BUF ? (size_t)left : PACK_BUF);
 
@@ -116,7 +119,11 @@ static int write_file(struct pack *p, const struct ltt_layout_entry *le, struct 
 		}
 		if (r == 0)
 			goto changed;
-		ltt_sha256_update(&c, p->buf, (size_t)r);
+		if (!EVP_DigestUpdate(c, p->buf, (size_t)r)) {
+			ret = -EIO;
+			fail(p->err, p->errlen, "%s: SHA-256 failed (libcrypto)", path);
+			goto out;
+		}
 		if (archive_write_data(p->a, p->buf, (size_t)r) != r) {
 			ret = archive_failed(p, path);
 			goto out;
@@ -129,15 +136,19 @@ static int write_file(struct pack *p, const struct ltt_layout_entry *le, struct 
 	}
 	if (fstat(fd, &st) < 0 || (uint64_t)st.st_size != le->size)
 		goto changed;
-	ltt_sha256_final(&c, d);
-	ltt_sha256_hex(d, mf->sha256);
+	ret = ltt_sha256_end(c, mf->sha256);
+	c = NULL;
+	if (ret) {
+		fail(p->err, p->errlen, "%s: SHA-256 failed (libcrypto)", path);
+		goto out;
+	}
 	mf->size = le->size;
-	ret = 0;
 	goto out;
 changed:
 	ret = -EAGAIN;
 	fail(p->err, p->errlen, "%s: changed while packing (is the trace still being recorded?)", path);
 out:
+	EVP_MD_CTX_free(c);
 	if (fd >= 0)
 		close(fd);
 	return ret;

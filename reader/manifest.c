@@ -546,28 +546,70 @@ int ltt_manifest_compare(const struct ltt_manifest *m, const struct ltt_manifest
 	return -EBADMSG;
 }
 
+EVP_MD_CTX *ltt_sha256_new(void)
+{
+	EVP_MD_CTX *c = EVP_MD_CTX_new();
+
+	if (c && !EVP_DigestInit_ex(c, EVP_sha256(), NULL)) {
+		EVP_MD_CTX_free(c);
+		c = NULL;
+	}
+	return c;
+}
+
+int ltt_sha256_end(EVP_MD_CTX *c, char hex[LTT_SHA256_HEX_LEN + 1])
+{
+	static const char digits[] = "0123456789abcdef";
+	unsigned char d[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
+	int ok = EVP_DigestFinal_ex(c, d, &n) && n * 2 == LTT_SHA256_HEX_LEN;
+
+	EVP_MD_CTX_free(c);
+	for (unsigned int i = 0; ok && i < n; i++) {
+		hex[2 * i] = digits[d[i] >> 4];
+		hex[2 * i + 1] = digits[d[i] & 15];
+	}
+	hex[ok ? LTT_SHA256_HEX_LEN : 0] = 0;
+	return ok ? 0 : -EIO;
+}
+
+int ltt_sha256_hex_of(const void *data, size_t len, char hex[LTT_SHA256_HEX_LEN + 1])
+{
+	EVP_MD_CTX *c = ltt_sha256_new();
+
+	if (!c)
+		return -ENOMEM;
+	if (!EVP_DigestUpdate(c, data, len)) {
+		EVP_MD_CTX_free(c);
+		return -EIO;
+	}
+	return ltt_sha256_end(c, hex);
+}
+
 /* Size and SHA-256 of an open file, read to its end. */
 static int hash_fd(int fd, unsigned char *buf, uint64_t *size, char hex[LTT_SHA256_HEX_LEN + 1])
 {
-	struct ltt_sha256 c;
-	uint8_t d[LTT_SHA256_LEN];
+	EVP_MD_CTX *c = ltt_sha256_new();
 	ssize_t r;
 
-	ltt_sha256_init(&c);
+	if (!c)
+		return -ENOMEM;
 	*size = 0;
 	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	while ((r = read(fd, buf, 1 << 20)) != 0) {
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
+			EVP_MD_CTX_free(c);
 			return -errno;
 		}
-		ltt_sha256_update(&c, buf, (size_t)r);
+		if (!EVP_DigestUpdate(c, buf, (size_t)r)) {
+			EVP_MD_CTX_free(c);
+			return -EIO;
+		}
 		*size += (uint64_t)r;
 	}
-	ltt_sha256_final(&c, d);
-	ltt_sha256_hex(d, hex);
-	return 0;
+	return ltt_sha256_end(c, hex);
 }
 
 /* Reads a whole small file into a malloc'd buffer (at most `max` bytes, else -EFBIG). */

@@ -7,7 +7,17 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "sha256.h"
+#include <openssl/evp.h>
+
+#define LTT_SHA256_HEX_LEN 64
+
+/* SHA-256 of the manifest's files, by OpenSSL libcrypto: a context from ltt_sha256_new() (NULL when out
+ * of memory), fed with EVP_DigestUpdate(), ended by ltt_sha256_end(), which writes the lowercase hex
+ * digest and frees the context (-EIO if libcrypto failed; the context is freed either way). */
+EVP_MD_CTX *ltt_sha256_new(void);
+int ltt_sha256_end(EVP_MD_CTX *c, char hex[LTT_SHA256_HEX_LEN + 1]);
+/* The same for one buffer. */
+int ltt_sha256_hex_of(const void *data, size_t len, char hex[LTT_SHA256_HEX_LEN + 1]);
 
 #define LTT_MANIFEST_PATH "info/manifest.xml"
 #define LTT_MANIFEST_MAX_BYTES (64u << 20)	/* a larger manifest is refused unread */

@@ -9,7 +9,6 @@
 
 #include "../../reader/archive.h"
 #include "../../reader/manifest.h"
-#include "../../reader/sha256.h"
 #include "test_pack_util.h"
 
 static const char *const files[] = { "info/system.xml", "eventdefs/demo.xml", "control/facilities",
@@ -119,7 +118,6 @@ START_TEST(manifest_lists_every_file)
 	size_t len;
 	FILE *f;
 	unsigned char *buf = malloc(200000);
-	uint8_t d[LTT_SHA256_LEN];
 	char hex[65];
 
 	pack_t();
@@ -139,8 +137,7 @@ START_TEST(manifest_lists_every_file)
 	ck_assert_uint_eq(m.files[3].size, 200000);
 	for (size_t i = 0; i < 200000; i++)
 		buf[i] = (unsigned char)((i * 2654435761u) >> 13);
-	ltt_sha256(buf, 200000, d);
-	ltt_sha256_hex(d, hex);
+	ck_assert_int_eq(ltt_sha256_hex_of(buf, 200000, hex), 0);
 	ck_assert_str_eq(m.files[3].sha256, hex);
 	ck_assert_str_eq(m.files[4].path, "cpu/1");
 	ck_assert_uint_eq(m.files[4].size, 1 << 20);
@@ -356,11 +353,9 @@ static void mismatch(const char *manifest_files, const char *expect)
 
 START_TEST(manifest_wrong_digest)
 {
-	uint8_t d[LTT_SHA256_LEN];
 	char hex[65], expect[1024];
 
-	ltt_sha256("<system/>\n", 10, d);
-	ltt_sha256_hex(d, hex);
+	ck_assert_int_eq(ltt_sha256_hex_of("<system/>\n", 10, hex), 0);
 	snprintf(expect, sizeof(expect), "bad.tar.gz: t/info/system.xml: SHA-256 %s, the manifest says "
 		 "0000000000000000000000000000000000000000000000000000000000000000", hex);
 	mismatch("<file path=\"info/system.xml\" size=\"10\" "
@@ -371,11 +366,9 @@ END_TEST
 
 START_TEST(manifest_wrong_size_missing_and_unlisted)
 {
-	uint8_t d[LTT_SHA256_LEN];
 	char hex[65], files_xml[1024];
 
-	ltt_sha256("<system/>\n", 10, d);
-	ltt_sha256_hex(d, hex);
+	ck_assert_int_eq(ltt_sha256_hex_of("<system/>\n", 10, hex), 0);
 	snprintf(files_xml, sizeof(files_xml), "<file path=\"info/system.xml\" size=\"10\" sha256=\"%s\"/>\n"
 		 "<file path=\"cpu/0\" size=\"4\" sha256=\"" ABC "\"/>\n", hex);
 	mismatch(files_xml, "bad.tar.gz: t/cpu/0: 3 bytes, the manifest says 4");

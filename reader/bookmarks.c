@@ -1,15 +1,17 @@
 /* info/bookmarks.xml (doc/format.md section 11): user annotations of time intervals, kept as read. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
 #include "reader_internal.h"
+#include "xml.h"
+
+/* Larger bookmarks are refused unread (tens of thousands of bookmarks fit): the reader's memory stays
+ * bounded by what the trace holds, not by what a file makes libxml2 build. */
+#define BOOKMARKS_MAX_BYTES (4u << 20)
 
 /* "SECONDS[.FRACTION]" (up to 9 decimals) to ns; -EINVAL otherwise. */
 int ltt_parse_seconds(const char *s, uint64_t *ns)
@@ -115,75 +117,94 @@ static int location(xmlNodePtr n, struct ltt_bookmark *b, const char **what)
 	return ret;
 }
 
+struct bm_load {
+	struct trace *t;
+	size_t cap;
+	int root_ok;
+};
+
+static int bm_root(xmlNodePtr n, void *arg)
+{
+	struct bm_load *l = arg;
+
+	if (strcmp((const char *)n->name, "bookmarks")) {
+		rd_problem(l->t->reader, l->t, "info/bookmarks.xml", -1, (int)xmlGetLineNo(n),
+			   "expected a <bookmarks> element; bookmarks ignored");
+		return 1;
+	}
+	l->root_ok = 1;
+	return 0;
+}
+
+static int bm_location(xmlNodePtr c, void *arg)
+{
+	struct bm_load *l = arg;
+	struct trace *t = l->t;
+	struct ltt_bookmark *b;
+	const char *what = NULL;
+
+	if (strcmp((const char *)c->name, "location")) {
+		rd_problem(t->reader, t, "info/bookmarks.xml", -1, (int)xmlGetLineNo(c),
+			   "<%s>: expected <location>; ignored", (const char *)c->name);
+		return 0;
+	}
+	if (t->nbookmarks == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 16;
+
+		b = realloc(t->bookmarks, cap * sizeof(*b));
+		if (!b)
+			return -ENOMEM;
+		t->bookmarks = b;
+		l->cap = cap;
+	}
+	b = &t->bookmarks[t->nbookmarks];
+	memset(b, 0, sizeof(*b));
+	if (location(c, b, &what)) {
+		rd_problem(t->reader, t, "info/bookmarks.xml", -1, (int)xmlGetLineNo(c),
+			   "<location>: %s; ignored", what);
+		free((char *)b->name);
+		free((char *)b->text);
+		memset(b, 0, sizeof(*b));
+		return 0;
+	}
+	t->nbookmarks++;
+	return 0;
+}
+
 int rd_bookmarks_load(struct trace *t)
 {
-	char path[4096];
-	xmlDocPtr doc;
-	xmlNodePtr root;
-	size_t n = 0;
-	struct stat st;
-	int fd;
+	struct bm_load l = { .t = t };
+	struct rd_xml_error e;
+	char path[4096], *buf;
+	size_t len;
+	int ret;
 
 	snprintf(path, sizeof(path), "%s/info/bookmarks.xml", t->dir);
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);	/* a FIFO must not block */
-	if (fd < 0) {
-		if (rd_resource_error(-errno))
-			return -errno;
-		if (errno != ENOENT)
+	ret = rd_read_small_file(path, BOOKMARKS_MAX_BYTES, &buf, &len);
+	if (ret) {
+		if (rd_resource_error(ret) || ret == -ENOMEM)
+			return ret;
+		if (ret == -EFBIG)
+			rd_problem(t->reader, t, "info/bookmarks.xml", -1, 0, "larger than %u bytes; bookmarks "
+				   "ignored", BOOKMARKS_MAX_BYTES);
+		else if (ret != -ENOENT)
 			rd_problem(t->reader, t, "info/bookmarks.xml", -1, 0, "%s; bookmarks ignored",
-				   strerror(errno));
+				   ret == -RD_XML_NOT_REGULAR ? "not a regular file" : strerror(-ret));
 		return 0;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		rd_problem(t->reader, t, "info/bookmarks.xml", -1, 0, "not a regular file; bookmarks ignored");
+	ret = rd_xml_stream(buf, len, "info/bookmarks.xml", bm_root, bm_location, &l, &e);
+	free(buf);
+	if (ret == -ENOMEM) {
+		rd_bookmarks_free(t);
+		return ret;
+	}
+	if (ret == -EBADMSG)
+		rd_problem(t->reader, t, "info/bookmarks.xml", -1, e.line, "malformed XML (%s); bookmarks "
+			   "ignored", e.msg);
+	if (ret || !l.root_ok) {
+		rd_bookmarks_free(t);
 		return 0;
 	}
-	doc = xmlReadFd(fd, path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-	close(fd);
-	if (!doc) {
-		const xmlError *e = xmlGetLastError();
-
-		rd_problem(t->reader, t, "info/bookmarks.xml", -1, e ? e->line : 0,
-			   "malformed XML; bookmarks ignored");
-		return 0;
-	}
-	root = xmlDocGetRootElement(doc);
-	if (!root || strcmp((const char *)root->name, "bookmarks")) {
-		rd_problem(t->reader, t, "info/bookmarks.xml", -1, root ? (int)xmlGetLineNo(root) : 1,
-			   "expected a <bookmarks> element; bookmarks ignored");
-		xmlFreeDoc(doc);
-		return 0;
-	}
-	for (xmlNodePtr c = root->children; c; c = c->next)
-		n += c->type == XML_ELEMENT_NODE;
-	t->bookmarks = calloc(n ? n : 1, sizeof(*t->bookmarks));
-	if (!t->bookmarks) {
-		xmlFreeDoc(doc);
-		return -ENOMEM;
-	}
-	for (xmlNodePtr c = root->children; c; c = c->next) {
-		struct ltt_bookmark *b = &t->bookmarks[t->nbookmarks];
-		const char *what = NULL;
-
-		if (c->type != XML_ELEMENT_NODE)
-			continue;
-		if (strcmp((const char *)c->name, "location")) {
-			rd_problem(t->reader, t, "info/bookmarks.xml", -1, (int)xmlGetLineNo(c),
-				   "<%s>: expected <location>; ignored", (const char *)c->name);
-			continue;
-		}
-		if (location(c, b, &what)) {
-			rd_problem(t->reader, t, "info/bookmarks.xml", -1, (int)xmlGetLineNo(c),
-				   "<location>: %s; ignored", what);
-			free((char *)b->name);
-			free((char *)b->text);
-			memset(b, 0, sizeof(*b));
-			continue;
-		}
-		t->nbookmarks++;
-	}
-	xmlFreeDoc(doc);
 	t->info.bookmarks = t->bookmarks;
 	t->info.nbookmarks = (unsigned)t->nbookmarks;
 	return 0;
@@ -196,4 +217,6 @@ void rd_bookmarks_free(struct trace *t)
 		free((char *)t->bookmarks[i].text);
 	}
 	free(t->bookmarks);
+	t->bookmarks = NULL;
+	t->nbookmarks = 0;
 }

@@ -17,6 +17,7 @@
 
 #include "archive.h"
 #include "manifest.h"
+#include "xml.h"
 
 __attribute__((format(printf, 3, 4)))
 static void fail(char *err, size_t errlen, const char *fmt, ...)
@@ -399,40 +400,30 @@ static int parse_file(xmlNode *n, const char *label, struct ltt_manifest_file *m
 	return ret;
 }
 
-int ltt_manifest_parse(const char *xml, size_t len, const char *label, struct ltt_manifest *m,
-		       char *err, size_t errlen)
+struct mf_parse {
+	struct ltt_manifest *m;
+	const char *label;
+	char *err;
+	size_t errlen;
+	size_t cap;
+};
+
+static int mf_root(xmlNode *root, void *arg)
 {
-	xmlDoc *doc;
-	xmlNode *root;
+	struct mf_parse *p = arg;
+	struct ltt_manifest *m = p->m;
 	char *attr;
-	size_t cap = 0;
-	int ret = -EBADMSG;
 
-	memset(m, 0, sizeof(*m));
-	m->reader_problems = LTT_MANIFEST_NO_COUNT;
-	if (len > LTT_MANIFEST_MAX_BYTES || len > INT32_MAX) {
-		fail(err, errlen, "%s: larger than %u bytes", label, LTT_MANIFEST_MAX_BYTES);
+	if (strcmp((const char *)root->name, "manifest")) {
+		fail(p->err, p->errlen, "%s: the root element is not <manifest>", p->label);
 		return -EBADMSG;
-	}
-	doc = xmlReadMemory(xml, (int)len, label, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-	if (!doc) {
-		const xmlError *e = xmlGetLastError();
-		const char *msg = e && e->message ? e->message : "not well-formed XML";
-
-		fail(err, errlen, "%s: line %d: %.*s", label, e ? e->line : 0, (int)strcspn(msg, "\n"), msg);
-		return -EBADMSG;
-	}
-	root = xmlDocGetRootElement(doc);
-	if (!root || strcmp((const char *)root->name, "manifest")) {
-		fail(err, errlen, "%s: the root element is not <manifest>", label);
-		goto out;
 	}
 	attr = (char *)xmlGetProp(root, (const xmlChar *)"version");
 	if (!attr || strcmp(attr, "1")) {
-		fail(err, errlen, "%s: line %ld: manifest version '%s' is not 1", label, xmlGetLineNo(root),
-		     attr ? attr : "(none)");
+		fail(p->err, p->errlen, "%s: line %ld: manifest version '%s' is not 1", p->label,
+		     xmlGetLineNo(root), attr ? attr : "(none)");
 		xmlFree(attr);
-		goto out;
+		return -EBADMSG;
 	}
 	xmlFree(attr);
 	attr = (char *)xmlGetProp(root, (const xmlChar *)"reader_problems");
@@ -445,33 +436,58 @@ int ltt_manifest_parse(const char *xml, size_t len, const char *label, struct lt
 	attr = (char *)xmlGetProp(root, (const xmlChar *)"host");
 	m->host = strdup(attr ? attr : "");
 	xmlFree(attr);
-	if (!m->ltt_version || !m->host) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (xmlNode *n = root->children; n; n = n->next) {
-		if (n->type != XML_ELEMENT_NODE)
-			continue;
-		if (strcmp((const char *)n->name, "file")) {
-			fail(err, errlen, "%s: line %ld: unexpected element <%s>", label, xmlGetLineNo(n),
-			     (const char *)n->name);
-			goto out;
-		}
-		if (m->n == cap) {
-			struct ltt_manifest_file *f = realloc(m->files, (cap ? cap * 2 : 64) * sizeof(*f));
+	return m->ltt_version && m->host ? 0 : -ENOMEM;
+}
 
-			if (!f) {
-				ret = -ENOMEM;
-				goto out;
-			}
-			m->files = f;
-			cap = cap ? cap * 2 : 64;
-		}
-		ret = parse_file(n, label, &m->files[m->n], err, errlen);
-		if (ret)
-			goto out;
+static int mf_file(xmlNode *n, void *arg)
+{
+	struct mf_parse *p = arg;
+	struct ltt_manifest *m = p->m;
+	int ret;
+
+	if (strcmp((const char *)n->name, "file")) {
+		fail(p->err, p->errlen, "%s: line %ld: unexpected element <%s>", p->label, xmlGetLineNo(n),
+		     (const char *)n->name);
+		return -EBADMSG;
+	}
+	if (m->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 64;
+		struct ltt_manifest_file *f = realloc(m->files, cap * sizeof(*f));
+
+		if (!f)
+			return -ENOMEM;
+		m->files = f;
+		p->cap = cap;
+	}
+	ret = parse_file(n, p->label, &m->files[m->n], p->err, p->errlen);
+	if (!ret)
 		m->n++;
-		ret = -EBADMSG;
+	return ret;
+}
+
+/* Streamed (reader/xml.c): memory is the files' list, not a tree of the whole document. */
+int ltt_manifest_parse(const char *xml, size_t len, const char *label, struct ltt_manifest *m,
+		       char *err, size_t errlen)
+{
+	struct mf_parse p = { .m = m, .label = label, .err = err, .errlen = errlen };
+	struct rd_xml_error e;
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	m->reader_problems = LTT_MANIFEST_NO_COUNT;
+	if (len > LTT_MANIFEST_MAX_BYTES) {
+		fail(err, errlen, "%s: larger than %u bytes", label, LTT_MANIFEST_MAX_BYTES);
+		return -EBADMSG;
+	}
+	ret = rd_xml_stream(xml, len, label, mf_root, mf_file, &p, &e);
+	if (ret == -EBADMSG && (e.msg[0]))
+		fail(err, errlen, "%s: line %d: %s", label, e.line, e.msg);
+	if (ret)
+		goto out;
+	ret = -EBADMSG;
+	if (!m->ltt_version) {	/* no root element: rd_xml_stream said so */
+		fail(err, errlen, "%s: the root element is not <manifest>", label);
+		goto out;
 	}
 	if (m->n)
 		qsort(m->files, m->n, sizeof(*m->files), cmp_files);
@@ -485,7 +501,6 @@ int ltt_manifest_parse(const char *xml, size_t len, const char *label, struct lt
 out:
 	if (ret == -ENOMEM)
 		fail(err, errlen, "%s: out of memory", label);
-	xmlFreeDoc(doc);
 	if (ret)
 		ltt_manifest_free(m);
 	return ret;

@@ -20,7 +20,7 @@ int ltt_sha256_end(EVP_MD_CTX *c, char hex[LTT_SHA256_HEX_LEN + 1]);
 int ltt_sha256_hex_of(const void *data, size_t len, char hex[LTT_SHA256_HEX_LEN + 1]);
 
 #define LTT_MANIFEST_PATH "info/manifest.xml"
-#define LTT_MANIFEST_MAX_BYTES (64u << 20)	/* a larger manifest is refused unread */
+#define LTT_MANIFEST_MAX_BYTES (16u << 20)	/* larger: refused unread (100,000 files fit) */
 
 /* ---- layout ---------------------------------------------------------------------------------- */
 

@@ -55,7 +55,8 @@ struct tracefile {
 	unsigned rank;			/* merge tie order within the whole set */
 	int skip;
 	int done;
-	unsigned char *blk;		/* one block */
+	unsigned char *blk;		/* one block, up to the end of its block_end (tracefile.c) */
+	size_t blk_cap;			/* bytes allocated at blk */
 	uint64_t next_block;		/* index of the next block to read */
 	uint64_t last_block;		/* stop after this block (time range), UINT64_MAX: none */
 	uint64_t blk_off;		/* file offset of the block in blk */

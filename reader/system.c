@@ -12,8 +12,7 @@
 #include <libxml/tree.h>
 
 #include "reader_internal.h"
-
-#define EFTYPE_NOTREG 4095	/* read_small_file: not a regular file (FIFO, device, directory) */
+#include "xml.h"
 
 #define SYSTEM_XML_MAX (1u << 20)
 
@@ -42,15 +41,13 @@ static int add_attr(struct trace *t, const char *name, size_t nlen, const char *
 
 static int parse_libxml(struct trace *t, const char *buf, size_t len, int *line)
 {
-	xmlDocPtr doc = xmlReadMemory(buf, (int)len, "system.xml", NULL,
-				      XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	struct rd_xml_error e;
+	xmlDocPtr doc = rd_xml_parse(buf, len, "system.xml", &e);
 	xmlNodePtr root;
 	int ret = 0;
 
 	if (!doc) {
-		const xmlError *e = xmlGetLastError();
-
-		*line = e ? e->line : 0;
+		*line = e.line;
 		return -EINVAL;
 	}
 	root = xmlDocGetRootElement(doc);
@@ -158,42 +155,6 @@ bad:
 	return -EBADMSG;
 }
 
-static int read_small_file(const char *path, char **out, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);	/* a FIFO must not block */
-	struct stat st;
-	char *buf;
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0) {
-		int e = -errno;
-
-		close(fd);
-		return e;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size > SYSTEM_XML_MAX) {
-		close(fd);
-		return S_ISREG(st.st_mode) ? -EFBIG : -EFTYPE_NOTREG;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	n = pread(fd, buf, (size_t)st.st_size, 0);
-	close(fd);
-	if (n < 0) {
-		free(buf);
-		return -EIO;
-	}
-	buf[n] = 0;
-	*out = buf;
-	*len = (size_t)n;
-	return 0;
-}
-
 /* Parses a decimal number in [lo, hi]; -EINVAL otherwise. */
 static int parse_num(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
 {
@@ -220,11 +181,11 @@ int rd_system_load(struct trace *t, char *err, size_t errlen)
 	enum ltt_arch_size arch;
 
 	snprintf(path, sizeof(path), "%s/info/system.xml", t->dir);
-	ret = read_small_file(path, &buf, &len);
+	ret = rd_read_small_file(path, SYSTEM_XML_MAX, &buf, &len);
 	if (ret) {
 		rd_seterr(err, errlen, "%s/info/system.xml: %s", t->path,
 			  ret == -ENOENT ? "missing (not a trace directory?)" :
-			  ret == -EFTYPE_NOTREG ? "not a regular file" : strerror(-ret));
+			  ret == -RD_XML_NOT_REGULAR ? "not a regular file" : strerror(-ret));
 		return ret;
 	}
 	ret = parse_libxml(t, buf, len, &line);

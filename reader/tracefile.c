@@ -79,7 +79,11 @@ static int add_tracefile(struct trace *t, const char *sub, const char *name, int
 	tf->info.file_size = (uint64_t)st.st_size;
 	tf->info.nblocks = (uint64_t)st.st_size / t->info.block_size;
 	tf->last_block = UINT64_MAX;
-	if (st.st_size % t->info.block_size)
+	if (st.st_size && (uint64_t)st.st_size < t->info.block_size)
+		rd_problem(t->reader, t, rel, -1, 0, "the file (%llu bytes) is smaller than one block (%u bytes, "
+			   "ltt_block_size of info/system.xml): no block read", (unsigned long long)st.st_size,
+			   t->info.block_size);
+	else if (st.st_size % t->info.block_size)
 		rd_problem(t->reader, t, rel, (int64_t)(tf->info.nblocks * t->info.block_size), 0,
 			   "trailing partial block of %llu bytes ignored (file size %llu is not a multiple "
 			   "of the block size %u)", (unsigned long long)(st.st_size % t->info.block_size),
@@ -205,26 +209,6 @@ void rd_tracefile_close(struct tracefile *tf)
 
 /* ---- one block ------------------------------------------------------------------------------------ */
 
-static int read_block(struct tracefile *tf, uint64_t k)
-{
-	uint32_t bs = tf->trace->info.block_size;
-	size_t got = 0;
-
-	if (!tf->blk && !(tf->blk = malloc(bs)))
-		return -ENOMEM;
-	while (got < bs) {
-		ssize_t n = pread(tf->fd, tf->blk + got, bs - got, (off_t)(k * bs + got));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		got += (size_t)n;
-	}
-	tf->blk_off = k * bs;
-	return 0;
-}
-
 /* Offset of block_end from the trailer, per dialect; -1 when it cannot be one. */
 static int64_t block_end_offset(const struct trace *t, uint32_t trailer)
 {
@@ -237,6 +221,88 @@ static int64_t block_end_offset(const struct trace *t, uint32_t trailer)
 	else
 		e = trailer;
 	return e;
+}
+
+static int pread_full(int fd, unsigned char *buf, size_t len, uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = pread(fd, buf + got, len - got, (off_t)(off + got));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+/* Reads what block k holds: its trailer, then (when the trailer can be one) the bytes up to the end
+ * of block_end into tf->blk. The zero fill after block_end is not kept (check_zero_fill reads it in
+ * windows): memory follows the events a block really holds, not the block size the trace declares,
+ * so that a sparse file declaring 2 GiB blocks costs what it has written. *e: block_end's offset, or
+ * -1 when the trailer cannot give one (nothing more is read). */
+static int read_block(struct tracefile *tf, uint64_t k, uint32_t *trailer, int64_t *e)
+{
+	const struct trace *t = tf->trace;
+	uint32_t bs = t->info.block_size;
+	unsigned char tr[4];
+	size_t want;
+	int ret = pread_full(tf->fd, tr, 4, k * bs + bs - 4);
+
+	if (ret)
+		return ret;
+	*trailer = rd_u32(tr, t->info.big_endian);
+	*e = block_end_offset(t, *trailer);
+	if (*e < BLOCK_TS_EVENT || *e > (int64_t)bs - 30) {
+		*e = -1;
+		return 0;
+	}
+	want = (size_t)*e + BLOCK_TS_EVENT;
+	if (want > tf->blk_cap) {
+		free(tf->blk);
+		tf->blk_cap = 0;
+		if (!(tf->blk = malloc(want)))
+			return -ENOMEM;
+		tf->blk_cap = want;
+	}
+	ret = pread_full(tf->fd, tf->blk, want, k * bs);
+	if (!ret)
+		tf->blk_off = k * bs;
+	return ret;
+}
+
+/* LTT_READ_CHECK: the bytes of block k from `from` to the trailer are zero. Read in windows; holes of
+ * a sparse file are zero by definition and skipped (SEEK_DATA). Offset in the block of the first
+ * nonzero byte (*val: its value), or -1. */
+static int64_t check_zero_fill(struct tracefile *tf, uint64_t k, uint32_t from, unsigned char *val)
+{
+	uint32_t bs = tf->trace->info.block_size;
+	uint64_t base = k * bs, off = base + from, end = base + bs - 4;
+	unsigned char w[65536];
+
+	while (off < end) {
+		off_t data = lseek(tf->fd, (off_t)off, SEEK_DATA);
+		size_t n;
+
+		if (data < 0)		/* ENXIO: only a hole up to the end of the file */
+			return errno == ENXIO ? -1 : (int64_t)(off - base);
+		if ((uint64_t)data >= end)
+			return -1;
+		off = (uint64_t)data;
+		n = end - off < sizeof(w) ? (size_t)(end - off) : sizeof(w);
+		if (pread_full(tf->fd, w, n, off))
+			return (int64_t)(off - base);
+		for (size_t i = 0; i < n; i++)
+			if (w[i]) {
+				*val = w[i];
+				return (int64_t)(off + i - base);
+			}
+		off += n;
+	}
+	return -1;
 }
 
 static inline uint64_t anchor_ns(const struct trace *t, const unsigned char *payload)
@@ -386,7 +452,7 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 	int ret;
 
 	tf->nev = tf->pos = 0;
-	ret = read_block(tf, k);
+	ret = read_block(tf, k, &trailer, &e);
 	off = k * bs;
 	if (ret) {
 		rd_problem(r, t, name, (int64_t)off, 0, "cannot read block: %s", strerror(-ret));
@@ -395,9 +461,8 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 	}
 	b = tf->blk;
 	tf->info.blocks_read++;
-	trailer = rd_u32(b + bs - 4, be);
-	e = block_end_offset(t, trailer);
-	if (e < BLOCK_TS_EVENT || e > (int64_t)bs - 30) {
+	if (e < 0) {
+		e = block_end_offset(t, trailer);
 		rd_problem(r, t, name, (int64_t)off, 0, "block %llu: trailer %u puts block_end at %lld, outside "
 			   "[26, %u]; block skipped", (unsigned long long)k, trailer, (long long)e, bs - 30);
 		goto damaged;
@@ -583,13 +648,14 @@ finish:
 	}
 	x->ns = anchor_ns(t, b + end + EV_HEADER);
 	x->anchor = 1;
-	if (r->opt.flags & LTT_READ_CHECK)
-		for (uint32_t z = end + BLOCK_TS_EVENT; z < bs - 4; z++)
-			if (b[z]) {
-				rd_problem(r, t, name, (int64_t)(off + z), 0, "block %llu: nonzero byte 0x%02x in "
-					   "the zero fill after block_end", (unsigned long long)k, b[z]);
-				break;
-			}
+	if (r->opt.flags & LTT_READ_CHECK) {
+		unsigned char v = 0;
+		int64_t z = check_zero_fill(tf, k, end + BLOCK_TS_EVENT, &v);
+
+		if (z >= 0)
+			rd_problem(r, t, name, (int64_t)off + z, 0, "block %llu: nonzero byte 0x%02x in the zero "
+				   "fill after block_end", (unsigned long long)k, v);
+	}
 	tf->prev_cycles = x->cycles;
 	tf->have_prev = 1;
 	if (!tf->info.events)
@@ -616,7 +682,7 @@ int rd_tracefile_fill(struct tracefile *tf)
 			free(tf->ev);
 			tf->blk = NULL;
 			tf->ev = NULL;
-			tf->nev = tf->pos = tf->cap = 0;
+			tf->nev = tf->pos = tf->cap = tf->blk_cap = 0;
 			return 0;
 		}
 		scan_block(tf, tf->next_block++);

@@ -39,12 +39,18 @@ struct pack {
 	size_t errlen;
 };
 
+/* libarchive failed while writing the archive. A system error (a full file system, a file size limit,
+ * an I/O error) is the archive's, never the source file's being added (`what`): the message names the
+ * archive alone. */
 static int archive_failed(struct pack *p, const char *what)
 {
 	const char *msg = archive_error_string(p->a);
 	int e = archive_errno(p->a);
 
-	fail(p->err, p->errlen, "%s: %s: %s", p->out, what, msg ? msg : "unknown error");
+	if (e == ENOSPC || e == EDQUOT || e == EFBIG || e == EIO || e == EROFS || e == EPIPE)
+		fail(p->err, p->errlen, "%s: cannot write the archive: %s", p->out, strerror(e));
+	else
+		fail(p->err, p->errlen, "%s: %s: %s", p->out, what, msg ? msg : "unknown error");
 	return e > 0 ? -e : -EIO;
 }
 
@@ -236,7 +242,7 @@ static int write_all(struct pack *p, const struct ltt_layout *l, struct ltt_mani
 	if (!ret && archive_write_close(p->a) != ARCHIVE_OK)
 		ret = archive_failed(p, "writing");
 	if (!ret && (ret = ltt_gzwrite_close(p->gz)))
-		fail(p->err, p->errlen, "%s: %s", p->out, strerror(-ret));
+		fail(p->err, p->errlen, "%s: cannot write the archive: %s", p->out, strerror(-ret));
 	if (!ret && p->opt && p->opt->progress)
 		p->opt->progress(p->done, p->total, p->opt->progress_arg);
 	return ret;

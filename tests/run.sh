@@ -4,7 +4,11 @@
 # Logs go to $BUILD/test-logs/; a failing test's log tail is printed. Ends with one line:
 # "N passed, N failed, N skipped".
 # LTT_TEST_FILTER="word ..." runs only the tests whose name contains one of the words.
+# Each test runs with its own empty TMPDIR (/tmp/ltt-test-NAME.XXXXXX); a test that leaves anything in
+# it fails, with the paths left behind named ("left behind by NAME: PATH"). Tests make their temporary
+# files under $TMPDIR (mktemp -d, or getenv("TMPDIR") in C) and remove them.
 : "${BUILD:=build}" "${SRCDIR:=$(pwd)}" "${FUZZ_SECONDS:=3}"
+TMPDIR_OF_RUN=${TMPDIR:-/tmp}
 export BUILD SRCDIR LTT LTT_SHARED
 logs="$BUILD/test-logs"
 mkdir -p "$logs"
@@ -18,17 +22,25 @@ for t in "$@"; do
 	fi
 	log="$logs/$name.log"
 	start=$(date +%s)
+	tmp=$(mktemp -d "${TMPDIR_OF_RUN:-/tmp}/ltt-test-$name.XXXXXX") || { echo "run.sh: mktemp failed"; exit 1; }
 	case "$t" in
-	*.sh) sh "$t" >"$log" 2>&1 ;;
+	*.sh) TMPDIR=$tmp sh "$t" >"$log" 2>&1 ;;
 	*/fuzz_*)
 		corpus="$SRCDIR/tests/fuzz/corpus/${name#fuzz_}"
 		work="$BUILD/fuzz/work-$name"
 		mkdir -p "$work"
-		"$t" -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		TMPDIR=$tmp "$t" -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
 			"$work" "$corpus" >"$log" 2>&1 ;;
-	*) CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-60} "$t" >"$log" 2>&1 ;;
+	*) TMPDIR=$tmp CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-60} "$t" >"$log" 2>&1 ;;
 	esac
 	rc=$?
+	left=$(find "$tmp" -mindepth 1 -maxdepth 2 2>/dev/null | head -n 5)
+	if [ -n "$left" ]; then
+		echo "$left" | sed "s|^|run.sh: left behind by $name: |" >> "$log"
+		case $rc in 0|77) rc=99 ;; esac
+		chmod -R u+rwx "$tmp" 2>/dev/null
+	fi
+	rm -rf "$tmp"
 	secs=$(( $(date +%s) - start ))
 	if [ $rc -eq 0 ]; then
 		pass=$((pass + 1)); printf 'PASS  %-40s %3ds\n' "$name" "$secs"
@@ -37,6 +49,10 @@ for t in "$@"; do
 	else
 		fail=$((fail + 1)); failed="$failed $name"
 		printf 'FAIL  %-40s %3ds (exit %d, log %s)\n' "$name" "$secs" "$rc" "$log"
+		if [ -n "$left" ]; then
+			echo "      $name left files in its TMPDIR (a test removes what it makes):"
+			echo "$left" | sed "s|^$tmp|      - \$TMPDIR|"
+		fi
 		tail -n 25 "$log" | sed 's/^/      | /'
 	fi
 done

@@ -6,7 +6,7 @@
 set -u
 prog="$BUILD/tests/progs/flight_guard"
 [ -x "$prog" ] || { echo "skip: $prog not built"; exit 77; }
-tmp=$(mktemp -d /tmp/ltt-e2e-flight-guard-XXXXXX)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-flight-guard-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 ulimit -c 0

@@ -6,7 +6,7 @@
 set -u
 prog="$BUILD/tests/progs/flight_lost"
 [ -x "$prog" ] || { echo "skip: $prog not built"; exit 77; }
-tmp=$(mktemp -d /tmp/ltt-e2e-flight-lost-XXXXXX)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-flight-lost-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 cause() { sed -n "s/^  lost .*[(, ]$1 \([0-9]*\)[,)].*/\1/p"; }

@@ -6,7 +6,7 @@
 set -u
 prog="$BUILD/tests/progs/flight_prog"
 [ -x "$prog" ] || { echo "skip: $prog not built"; exit 77; }
-tmp=$(mktemp -d /tmp/ltt-e2e-flight-recover-XXXXXX)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-flight-recover-XXXXXX")
 pid=
 trap '[ -n "$pid" ] && kill -9 $pid 2>/dev/null; rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

@@ -5,7 +5,7 @@
 set -u
 prog="$BUILD/tests/progs/flight_prog"
 [ -x "$prog" ] || { echo "skip: $prog not built"; exit 77; }
-tmp=$(mktemp -d /tmp/ltt-e2e-flight-segv-XXXXXX)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-flight-segv-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 

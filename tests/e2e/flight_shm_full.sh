@@ -5,7 +5,7 @@
 set -u
 prog="$BUILD/tests/progs/flight_prog"
 [ -x "$prog" ] || { echo "skip: $prog not built"; exit 77; }
-tmp=$(mktemp -d /tmp/ltt-e2e-flight-full-XXXXXX)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-flight-full-XXXXXX")
 mkdir "$tmp/small"
 if ! mount -t tmpfs -o size=64k tmpfs "$tmp/small" 2>/dev/null; then
 	rm -rf "$tmp"

@@ -6,7 +6,7 @@
 set -u
 prog="$BUILD/tests/progs/flight_prog"
 [ -x "$prog" ] || { echo "skip: $prog not built"; exit 77; }
-tmp=$(mktemp -d /tmp/ltt-e2e-flight-torn-XXXXXX)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-flight-torn-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 v() { echo "$out" | head -n 1 | tr ' ' '\n' | sed -n "s/^$1=//p"; }

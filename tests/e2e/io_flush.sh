@@ -7,7 +7,7 @@
 # no longer MiBs, and `ltt pack` stays small.
 set -u
 prog="$BUILD/tests/progs/io_quiet"
-tmp=$(mktemp -d /tmp/ltt-e2e-ioflush.XXXXXX) || exit 1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-ioflush.XXXXXX") || exit 1
 pid=
 trap '[ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

@@ -5,7 +5,7 @@
 # reader program built with ltt-reader reads that trace back (README.md, "Instrumenting").
 set -u
 cd "$SRCDIR" || exit 1
-tmp=$(mktemp -d /tmp/ltt-e2e-newcomer-pc.XXXXXX) || exit 1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-newcomer-pc.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 command -v pkg-config >/dev/null || fail "pkg-config not installed (make deps)"

@@ -4,7 +4,7 @@
 # the program's code, or 128 + the signal that killed it.
 set -u
 prog="$BUILD/tests/progs/newcomer_emit"
-tmp=$(mktemp -d /tmp/ltt-e2e-newcomer-rec.XXXXXX) || exit 1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-newcomer-rec.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 

@@ -8,7 +8,7 @@
 # with LTT_PAUSE_SIGNAL=SIGUSR1 raised twice instead of the calls.
 set -u
 prog="$BUILD/tests/progs/profile_calls"
-tmp=$(mktemp -d /tmp/ltt-e2e-pcpu.XXXXXX) || exit 1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-pcpu.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 

@@ -4,7 +4,7 @@
 set -u
 demo="$BUILD/examples/demo"
 [ -x "$demo" ] || { echo "skip: $demo not built"; exit 77; }
-tmp=$(mktemp -d /tmp/ltt-e2e-demo.XXXXXX) || exit 1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-demo.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 

@@ -3,7 +3,7 @@
 # the program runs untraced), unwritable paths, ltt record's report and exit status.
 set -u
 prog="$BUILD/tests/progs/rec_stress"
-tmp=$(mktemp -d /tmp/ltt-e2e-recenv.XXXXXX) || exit 1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-recenv.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 

@@ -5,7 +5,7 @@
 # a facility was "unknown event id").
 set -u
 prog="$BUILD/tests/progs/rec_stress"
-tmp=$(mktemp -d /tmp/ltt-e2e-killed.XXXXXX) || exit 1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-killed.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 

@@ -3,7 +3,7 @@
 # thread: the main thread and a second thread each rename themselves with prctl.
 set -u
 prog="$BUILD/tests/progs/rec_prctl"
-tmp=$(mktemp -d /tmp/ltt-e2e-prctl.XXXXXX) || exit 1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-prctl.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 

@@ -11,7 +11,7 @@ case "${SANITIZE:-}" in *thread*)
 	# Not investigated further.
 	echo "skip: libltt.so under ThreadSanitizer crashes at exit in the TSan runtime (see the script)"; exit 77 ;;
 esac
-tmp=$(mktemp -d /tmp/ltt-e2e-shared-exit-XXXXXX)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-shared-exit-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 

@@ -4,7 +4,7 @@
 # truncates back to the block boundary), for O_DIRECT and buffered writes.
 set -u
 prog="$BUILD/tests/progs/rec_stress"
-tmp=$(mktemp -d /tmp/ltt-e2e-shortw.XXXXXX) || exit 1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-shortw.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 

@@ -4,7 +4,7 @@
 # and in per-thread order; with a ring far too small, events in the trace + events_lost == emitted.
 set -u
 prog="$BUILD/tests/progs/rec_stress"
-tmp=$(mktemp -d /tmp/ltt-e2e-recorder.XXXXXX) || exit 1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-recorder.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 

@@ -10,6 +10,7 @@
 
 #include <ltt/app.h>
 #include <ltt/reader.h>
+#include "test_tmp.h"
 
 #define MAXREC 256
 
@@ -90,17 +91,24 @@ static unsigned expect(unsigned from, const char *want)
 	return 0;
 }
 
-static char tmpdir[] = "/tmp/ltt-test-app-XXXXXX";
+static char tmpdir[256];
 
 static void start_trace(const char *name)
 {
 	struct ltt_options opt = { 0 };
-	char path[256];
+	char path[512];
 
-	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	test_tmp_make(tmpdir, sizeof(tmpdir), "app");
 	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
 	opt.path = path;
 	ck_assert_int_eq(ltt_start(&opt), 0);
+}
+
+/* Each test runs in its own process (CK_FORK): the trace directory it made, if any, goes with it. */
+static void teardown(void)
+{
+	if (tmpdir[0])
+		test_tmp_remove(tmpdir);
 }
 
 static void stop_trace(char *path, size_t len)
@@ -361,6 +369,7 @@ int main(void)
 	SRunner *sr;
 	int failed;
 
+	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_add_test(tc, every_call_round_trips);
 	tcase_add_test(tc, nesting_is_per_thread);
 	tcase_add_test(tc, nothing_recorded_when_not_recording);

@@ -18,22 +18,18 @@
 
 #include "flighttest.h"
 #include "../progs/flight_check.h"
+#include "test_tmp.h"
 
 static char tmp[PATH_MAX];
 
 static void make_tmp(void)
 {
-	snprintf(tmp, sizeof(tmp), "/tmp/ltt-test-flight-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	test_tmp_make(tmp, sizeof(tmp), "flight");
 }
 
 static void remove_tmp(void)
 {
-	char cmd[PATH_MAX + 16];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", tmp);
+	test_tmp_remove(tmp);
 }
 
 /* Pins the thread to the CPU it runs on (one of those it may use), so that all its events go to one

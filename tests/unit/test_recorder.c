@@ -22,24 +22,21 @@
 #include "recorder_decode.h"
 
 #include "core.h"	/* generated: LTT_FACILITY_CORE_CHECKSUM */
+#include "test_tmp.h"
 
 extern struct ltt_facility ltt_core_facility;
 
-static char tmpdir[] = "/tmp/ltt-test-recorder-XXXXXX";
+static char tmpdir[256];
 
 static void setup(void)
 {
-	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	test_tmp_make(tmpdir, sizeof(tmpdir), "recorder");
 }
 
+/* A leftover temporary directory fails the test (tests/run.sh would too). */
 static void teardown(void)
 {
-	char cmd[256];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	if (system(cmd)) {
-		/* nothing: a leftover temporary directory is not a test failure */
-	}
+	test_tmp_remove(tmpdir);
 }
 
 static void start(const char *name, size_t bs, unsigned blocks)

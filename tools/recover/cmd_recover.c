@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <ltt/reader.h>
+
 #include "recorder/shm_layout.h"
 #include "cmd.h"
 #include "recover/recover.h"
@@ -85,6 +87,52 @@ static int list(const char *dir)
 	return 0;
 }
 
+/* What reading the trace written back finds: the first problem (one line) and how many. */
+struct readback {
+	uint64_t problems;
+	char first[512];
+};
+
+static void readback_problem(void *arg, const struct ltt_problem *p)
+{
+	struct readback *rb = arg;
+
+	if (!rb->problems++)
+		ltt_problem_format(p, rb->first, sizeof(rb->first));
+}
+
+/* Reads the trace written back with the reader, every event and the zero fill checked (as ltt check
+ * does): recover never says a trace is whole that the reader cannot read whole. 0 when it reads
+ * without a problem; else 1 after the line naming what could not be recovered. */
+static int read_back(const char *out)
+{
+	struct readback rb = { 0 };
+	struct ltt_reader_options o = { .flags = LTT_READ_BUILTIN | LTT_READ_CHECK,
+					.problem = readback_problem, .problem_arg = &rb };
+	const char *paths[1] = { out };
+	struct ltt_reader *r;
+	struct ltt_event ev;
+	char err[512];
+	int ret = ltt_reader_open(&r, paths, 1, &o, err, sizeof(err));
+
+	if (ret) {
+		ltt_tool_error("recover", "%s: incomplete: the trace written cannot be read back: %s", out, err);
+		return 1;
+	}
+	while ((ret = ltt_reader_next(r, &ev)) > 0)
+		;
+	ltt_reader_close(r);
+	if (!rb.problems && !ret)
+		return 0;
+	if (!rb.problems)
+		ltt_tool_error("recover", "%s: incomplete: reading it back fails: %s", out, strerror(-ret));
+	else
+		ltt_tool_error("recover", "%s: incomplete: reading it back finds %llu problem%s (ltt check lists "
+			       "them), the first: %s", out, (unsigned long long)rb.problems,
+			       rb.problems == 1 ? "" : "s", rb.first);
+	return 1;
+}
+
 static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -160,7 +208,8 @@ static int run(int argc, char **argv)
 			       (unsigned long long)st.lost_facilities, (unsigned long long)st.unreadable_blocks);
 		return 1;
 	}
-	return 0;
+	fflush(stdout);
+	return read_back(out);
 }
 
 const struct ltt_cmd ltt_cmd_recover = {
@@ -174,6 +223,9 @@ const struct ltt_cmd ltt_cmd_recover = {
 		 "(events_lost, cause torn). The file of a process still running is not touched. Given a\n"
 		 "directory, recovers the one ring file of a dead process in it.\n"
 		 "--list prints the ring files of DIR (default $LTT_SHM_DIR, else /dev/shm) with their state:\n"
-		 "dead (recoverable), running, stopped, or bad.\n",
+		 "dead (recoverable), running, stopped, or bad.\n\n"
+		 "The trace written is read back with the reader (as ltt check does): the exit status is 0 only\n"
+		 "when it reads without a problem; else 1, with the first problem found (what could not be\n"
+		 "recovered) on the last line.\n",
 	.run = run,
 };

@@ -298,6 +298,7 @@ static int start_locked(const struct ltt_options *opt, int from_env, char *why, 
 	}
 	/* Release: the region and clock are initialised before writers can see them; pairs with the
 	 * acquire loads in ltt_event_reserve() (and ltt_is_recording()). */
+	ltt_rt.rseq = rg->rings[0].cpu_owned;	/* the same for every region of this process */
 	ltt_smp_wmb();	/* B8: initialisation before publication; pairs with the writers' acquire load */
 	ltt_set(&ltt_rt.region, rg);
 	ltt_set(&ltt_rt.recording, 1);

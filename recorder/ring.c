@@ -7,6 +7,7 @@
 
 #include "clock.h"
 #include "ring.h"
+#include "rseq.h"
 
 #define ALIGN_UP(x, a) (((x) + (a) - 1) & ~((uint64_t)(a) - 1))
 
@@ -68,6 +69,8 @@ static void ring_init(struct ltt_region *rg, unsigned i, uint32_t flags)
 	r->max_payload = bs - 128 - LTT_EVENT_HEADER;
 	/* Control rings never overwrite: the state they hold must survive (doc/format.md s. 8). */
 	r->overwrite = (flags & LTT_REGION_OVERWRITE) && i < rg->ncpu;
+	/* Control rings take events from every CPU: always the locked path. */
+	r->cpu_owned = i < rg->ncpu && ltt_rseq_mode();
 	r->data_off = l.data_off + (uint64_t)i * rg->blocks * bs;
 	r->commit_off = l.commit_off + (uint64_t)i * rg->blocks * sizeof(uint64_t);
 	r->base_off = l.base_off + (uint64_t)i * rg->blocks * sizeof(uint32_t);
@@ -340,7 +343,7 @@ int ltt_ring_reserve_slow(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, s
 		}
 		/* Full barrier (B5, B6): the slot was seen free before we write into it; orders us with
 		 * other writers and flushes of the ring. */
-		if (ltt_cmpxchg(&r->write_off, old, nw) == old)
+		if (ltt_ring_cas(r, old, nw))
 			break;
 	}
 	ltt_set(&r->last_tsc, tsc);
@@ -359,8 +362,12 @@ int ltt_ring_reserve_slow(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, s
 			/* Seal the block that was open; full barrier (B4): block_end and the trailer are
 			 * written before they are counted. */
 			seal(ltt_ring_block(r, seq), bs, pos, tsc, seq);
-			ltt_add(&r->commit[seq & r->slot_mask], bs - pos);
-			ltt_consumer_kick();	/* after the full barrier of the add */
+			ltt_ring_add(r, &r->commit[seq & r->slot_mask], bs - pos);
+			/* Full barrier: the per-CPU path's plain add is none; the commit is visible
+			 * before ltt_consumer_kick() reads `sleeping` (pairs with wait_for_work()). */
+			if (r->cpu_owned)
+				ltt_smp_mb();
+			ltt_consumer_kick();
 		}
 		if (r->overwrite && nseq > r->slot_mask) {
 			uint32_t carry = complete_mark(r, nseq - r->slot_mask - 1) == 0;
@@ -387,6 +394,7 @@ int ltt_ring_reserve_slow(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, s
 	s->payload = p + LTT_EVENT_HEADER;
 	s->commit = &r->commit[(old >> r->shift) & r->slot_mask];
 	s->delta = hb + size + (counted ? 1ull << 32 : 0);
+	s->ring = r->cpu_owned ? r : NULL;
 	return 1;
 }
 
@@ -397,12 +405,16 @@ static int flush_at(struct ltt_ring *r, int close, uint64_t *next)
 	uint64_t old, nw, tsc, pos, seq;
 	uint32_t bs = r->block_size;
 
+	/* A remote operation (R3, R4): the owner CPU's writers use locked instructions until its end. */
+	ltt_ring_remote_begin(r);
 	for (;;) {
 		old = ltt_read(&r->write_off);
 		if (next)
 			*next = (old & ~LTT_RING_CLOSED) >> r->shift;
-		if (old & LTT_RING_CLOSED)
+		if (old & LTT_RING_CLOSED) {
+			ltt_ring_remote_end(r);
 			return 0;
+		}
 #if defined(__x86_64__)
 		/* rdtsc only after the load of write_off: a flush runs on another CPU than the writers,
 		 * and an early rdtsc would give block_end a time before the last event's */
@@ -411,8 +423,10 @@ static int flush_at(struct ltt_ring *r, int close, uint64_t *next)
 		tsc = ltt_clock_now();
 		pos = old & (bs - 1);
 		seq = old >> r->shift;
-		if (!pos && !close)
+		if (!pos && !close) {
+			ltt_ring_remote_end(r);
 			return 0;
+		}
 		nw = pos ? (seq + 1) << r->shift : old;
 		if (close)
 			nw |= LTT_RING_CLOSED;
@@ -420,13 +434,16 @@ static int flush_at(struct ltt_ring *r, int close, uint64_t *next)
 		if (ltt_cmpxchg(&r->write_off, old, nw) == old)
 			break;
 	}
-	if (!pos)
+	if (!pos) {
+		ltt_ring_remote_end(r);
 		return 0;	/* block seq not opened: it comes after the flush */
+	}
 	if (next)
 		*next = seq + 1;
 	seal(ltt_ring_block(r, seq), bs, pos, tsc, seq);
 	/* Full barrier (B4): pairs with B2 of the consumer. */
 	ltt_add(&r->commit[seq & r->slot_mask], bs - pos);
+	ltt_ring_remote_end(r);
 	ltt_consumer_kick();	/* after the full barrier of the add */
 	return 1;
 }

@@ -53,7 +53,15 @@ struct ltt_ring {
 	uint32_t block_size;
 	uint64_t data_off, commit_off, base_off;	/* offsets from the region start */
 	uint32_t *base;		/* per slot: high half of commit when its block was opened */
-	uint64_t pad1[3];
+	/* Per-CPU mode (ltt/static/rseq.h): nonzero when only restartable sequences on CPU `index`
+	 * write write_off and commit[] without lock prefix; 0: every writer uses locked instructions
+	 * (control rings, no rseq, LTT_RSEQ=0). */
+	uint32_t cpu_owned;
+	uint32_t pad0;
+	/* Remote operations in progress on a cpu_owned ring (flushes from other threads, writers that
+	 * migrated): while nonzero, the owner CPU's sequences use locked instructions too. */
+	uint64_t remote;
+	uint64_t pad1[1];
 	/* Line 3: events dropped and not yet reported in an events_lost record, per cause. */
 	uint64_t lost[8];
 	/* Line 4: the consumer (discard mode): next block sequence number to write. */
@@ -104,6 +112,7 @@ struct ltt_runtime {
 	int recording;			/* ltt_is_recording() */
 	uint32_t clock_kind;		/* enum ltt_clock_kind */
 	struct ltt_region *region;	/* NULL when not recording; never unmapped (doc/recorder.md) */
+	uint32_t rseq;			/* the CPU rings are cpu_owned (ltt/static/rseq.h); set with region */
 };
 extern struct ltt_runtime ltt_rt;
 

@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "dump/dump_format.h"
 #include "reader_common.h"
+#include "par/par.h"
 
 static const struct ltt_dump_format *const formats[] = {
 #define LTT_FMT(n) &ltt_fmt_##n,
@@ -22,6 +23,7 @@ struct dump_opts {
 	int brief;
 	uint64_t limit;
 	int have_limit;
+	unsigned threads;	/* --threads: 0 automatic, 1 the single-thread path */
 };
 
 static const struct ltt_dump_format *find_format(const char *name)
@@ -40,6 +42,7 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
 		{ "brief", no_argument, NULL, 'B' },
 		READER_FILTER_LONGOPTS,
 		{ "limit", required_argument, NULL, 'n' },
+		{ "threads", required_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, f;
@@ -69,6 +72,16 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
 			}
 			o->have_limit = 1;
 			break;
+		case 'j': {
+			uint64_t t;
+
+			if (reader_parse_u64(optarg, &t) || t > 16) {
+				ltt_tool_error("dump", "--threads=%s: expected a number from 0 (automatic) to 16", optarg);
+				return -1;
+			}
+			o->threads = (unsigned)t;
+			break;
+		}
 		default:
 			f = reader_filter_option(&o->filter, "dump", c, optarg);
 			if (f > 0)
@@ -87,6 +100,20 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
 	return optind;
 }
 
+/* par_run's worker callback: the format's event, writing to the worker's own output. */
+struct par_dump {
+	struct ltt_dump_ctx *ctx;
+	const struct ltt_dump_format *fmt;
+};
+
+static int par_event(void *arg, struct dump_out *o, const struct ltt_event *ev)
+{
+	struct par_dump *pd = arg;
+
+	pd->ctx->out = o;
+	return pd->fmt->event(pd->ctx, ev);
+}
+
 static int run(int argc, char **argv)
 {
 	struct reader_tool tool = { .cmd = "dump" };
@@ -97,6 +124,7 @@ static int run(int argc, char **argv)
 	struct ltt_event ev;
 	struct dump_out *out;
 	uint64_t n = 0;
+	unsigned workers;
 	int first, ret, status = 0;
 
 	memset(&o, 0, sizeof(o));
@@ -128,7 +156,22 @@ static int run(int argc, char **argv)
 	ctx.all = (unsigned)o.filter.all;
 	ctx.brief = (unsigned)o.brief;
 	ret = o.fmt->begin ? o.fmt->begin(&ctx) : 0;
-	while (!ret && (!o.have_limit || n < o.limit) && (ret = ltt_reader_next(r, &ev)) == 1) {
+	/* --limit and small traces: the single-thread path; formats whose output for an event depends
+	 * on earlier ones: always (tools/par/par.h) */
+	workers = o.fmt->per_event && !o.have_limit ? par_default_workers(r, o.threads) : 1;
+	if (!ret && workers > 1) {
+		struct par_dump pd = { &ctx, o.fmt };
+		struct par_opts po = { .workers = workers, .out_fd = STDOUT_FILENO, .limit = UINT64_MAX,
+				       .event = par_event, .arg = &pd };
+
+		ret = par_run(r, &po, &n);
+		if (ret == -EPIPE)
+			out->error = ret;	/* as the single-thread path: no message, status 1 */
+		else if (ret < 0)
+			ltt_tool_error("dump", "parallel output: %s (--threads=1 reads without workers)",
+				       strerror(-ret));
+	}
+	while (!ret && workers <= 1 && (!o.have_limit || n < o.limit) && (ret = ltt_reader_next(r, &ev)) == 1) {
 		ret = o.fmt->event(&ctx, &ev);
 		n++;
 	}
@@ -165,6 +208,8 @@ const struct ltt_cmd ltt_cmd_dump = {
 	"                    facility_load, events_lost, blocks_lost)\n"
 	"  --brief           normal, perf, event: leave out time, file and line (Trace2's brief mode)\n"
 	READER_FILTER_HELP
-	"  --limit N         stop after N events\n",
+	"  --limit N         stop after N events\n"
+	"  --threads=N       format events in N processes (text and json; default 0: one per CPU for a\n"
+	"                    trace set of 8 MiB or more; 1: this process only); the output is the same\n",
 	.run = run,
 };

@@ -134,6 +134,9 @@ struct ltt_dump_format {
 	int (*begin)(struct ltt_dump_ctx *ctx);		/* may be NULL */
 	int (*event)(struct ltt_dump_ctx *ctx, const struct ltt_event *ev);
 	int (*end)(struct ltt_dump_ctx *ctx);		/* may be NULL; also frees priv */
+	/* 1: an event's output depends on that event only (no state from earlier events, no priv):
+	 * `ltt dump --threads` may format events in parallel processes (tools/par/par.h). */
+	unsigned per_event;
 };
 
 #define LTT_FMT(n) extern const struct ltt_dump_format ltt_fmt_##n;

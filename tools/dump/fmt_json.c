@@ -117,4 +117,5 @@ const struct ltt_dump_format ltt_fmt_json = {
 	.summary = "JSON Lines: time, cycles, cpu, facility, event, fields (and trace with several traces)",
 	.event = json_event,
 	.end = json_end,
+	.per_event = 1,
 };

@@ -124,4 +124,5 @@ const struct ltt_dump_format ltt_fmt_text = {
 	.summary = "one line per event: facility.event: SECONDS.NANOSECONDS (tracefile) { field = value, ... }",
 	.event = text_event,
 	.end = text_end,
+	.per_event = 1,
 };

@@ -1,0 +1,37 @@
+/* Parallel formatting of a trace set's events (issue 17): this process reads the events in merge
+ * order, exactly as the single-thread path does (one ltt_reader, ltt_reader_next), and hands them in
+ * batches to worker processes forked from it, which format them (each with its own copy of the
+ * formats' caches: no format needs to be thread-safe); the workers write their batches' output in
+ * batch order (a token passed round the ring of workers), so the bytes that reach the output are
+ * those the single-thread path writes. Used by `ltt dump --threads`; any command whose output for an
+ * event depends on that event only (the per_event formats of dump, export formats alike) can use it. */
+#ifndef LTT_TOOLS_PAR_H
+#define LTT_TOOLS_PAR_H
+
+#include <stdint.h>
+
+#include <ltt/reader.h>
+
+#include "dump/dump_format.h"
+
+struct par_opts {
+	unsigned workers;	/* >= 2 */
+	int out_fd;		/* where the output goes, in event order */
+	uint64_t limit;		/* stop after this many events (UINT64_MAX: none) */
+	/* In a worker: formats ev into o (a dump_out of the worker's own); 0 or a negative errno. */
+	int (*event)(void *arg, struct dump_out *o, const struct ltt_event *ev);
+	void *arg;
+};
+
+/* The number of workers for --threads=0 (the default: the CPUs online) and whether a trace set is
+ * worth it (bytes of its tracefiles); 1 means the single-thread path. */
+unsigned par_default_workers(struct ltt_reader *r, unsigned threads);
+
+/* Reads every event of r (ltt_reader_next) here and formats them in opts->workers processes.
+ * Returns 0; -EPIPE when the output was closed (the single-thread path's dump_out error); another
+ * negative errno (reported by the caller) when the workers could not be started or failed, or the
+ * reader's own error. *nevents gets the events read. The caller's problem callback runs in this
+ * process, as on the single-thread path. */
+int par_run(struct ltt_reader *r, const struct par_opts *opts, uint64_t *nevents);
+
+#endif

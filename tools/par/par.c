@@ -5,8 +5,9 @@
  * (b / W) % 2 of that worker's two slots of shared memory (this process fills one while the worker
  * formats the other). Pipes: cmd[w] (here -> worker: "slot s is ready", 0xff: no more), freed[w]
  * (worker -> here: "slot s may be refilled", sent as soon as it is formatted), token[w] (to worker w:
- * "your batch is next"). A worker formats its batch into a memfd, then waits for the token, copies the
- * memfd to the output, and passes the token to worker (w + 1) % W: batch order is output order. */
+ * "your batch is next"). A worker formats its batch into its dump_out buffer (whatever does not fit is
+ * flushed, in order, into a memfd), then waits for the token, writes the memfd's bytes and the buffer
+ * to the output, and passes the token to worker (w + 1) % W: batch order is output order. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -18,7 +19,7 @@
 
 #include "par/par.h"
 
-#define BATCH_EVENTS	8192
+#define BATCH_EVENTS	1024	/* their text fits the worker's output buffer: no copy but the write */
 #define PAYLOAD_MIN	(4u << 20)
 #define END_CMD		0xff
 #define MIN_BYTES	(8u << 20)	/* smaller trace sets: the single-thread path */
@@ -105,26 +106,29 @@ static int write_byte(int fd, unsigned char c)
 	}
 }
 
-/* Copies the first len bytes of fd (the worker's memfd) to out through o's buffer. */
-static int copy_out(struct dump_out *o, int fd, int out, uint64_t len)
+/* Copies the first len bytes of fd (the worker's memfd) to out through buf (COPY_BUF bytes). */
+#define COPY_BUF (64 * 1024)
+static int copy_out(char *buf, int fd, int out, uint64_t len)
 {
 	uint64_t off = 0;
 
-	o->fd = out;
-	while (off < len && !o->error) {
-		ssize_t n = pread(fd, o->buf, len - off < DUMP_OUT_SIZE ? (size_t)(len - off) : DUMP_OUT_SIZE,
-				  (off_t)off);
+	while (off < len) {
+		ssize_t n = pread(fd, buf, len - off < COPY_BUF ? (size_t)(len - off) : COPY_BUF, (off_t)off), w;
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			return n < 0 ? -errno : -EIO;
-		o->len = (size_t)n;
-		dump_out_flush(o);
+		for (ssize_t done = 0; done < n; done += w) {
+			w = write(out, buf + done, (size_t)(n - done));
+			if (w < 0 && errno == EINTR)
+				w = 0;
+			else if (w <= 0)
+				return w < 0 ? -errno : -EIO;
+		}
 		off += (uint64_t)n;
 	}
-	o->fd = fd;
-	return o->error;
+	return 0;
 }
 
 /* The worker process w: never returns. Exit status 0; EXIT_EPIPE when the output was closed; 1 for
@@ -134,7 +138,8 @@ static void worker(struct par *p, unsigned w)
 {
 	const struct par_opts *o = p->o;
 	struct dump_out *out = malloc(sizeof(*out));
-	int mfd = memfd_create("ltt-par", MFD_CLOEXEC), rc = 0;
+	char *buf = malloc(COPY_BUF);
+	int mfd = memfd_create("ltt-par", MFD_CLOEXEC), rc = 0, epipe = 0;
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 	unsigned char c;
 
@@ -150,7 +155,7 @@ static void worker(struct par *p, unsigned w)
 		if (i != (w + 1) % p->w)
 			close(p->token[i][1]);
 	}
-	if (!out || mfd < 0)
+	if (!out || !buf || mfd < 0)
 		_exit(1);
 	out->fd = mfd;
 	out->error = 0;
@@ -170,21 +175,27 @@ static void worker(struct par *p, unsigned w)
 
 			rc = o->event(o->arg, out, &ev);
 		}
+		len = (uint64_t)lseek(mfd, 0, SEEK_CUR);	/* flushed in the batch: its first bytes */
 		if (!rc)
-			rc = dump_out_flush(out);
-		len = (uint64_t)lseek(mfd, 0, SEEK_CUR);
+			rc = out->error;
 		if (!rc)
 			rc = write_byte(p->freed[w][1], c);
 		if (!rc)
 			rc = read_byte(p->token[w][0], &c);
-		if (!rc)
-			rc = copy_out(out, mfd, o->out_fd, len);
-		if (!rc && (ftruncate(mfd, 0) || lseek(mfd, 0, SEEK_SET)))
+		if (!rc && len)
+			rc = copy_out(buf, mfd, o->out_fd, len);
+		if (!rc) {
+			out->fd = o->out_fd;
+			rc = dump_out_flush(out);
+			out->fd = mfd;
+		}
+		epipe = rc == -EPIPE;
+		if (!rc && len && lseek(mfd, 0, SEEK_SET) < 0)	/* its pages are used again */
 			rc = -errno;
 		if (!rc)	/* fails only when that worker has ended: it had no batch left */
 			(void)write_byte(p->token[(w + 1) % p->w][1], 't');
 	}
-	_exit(!rc ? 0 : rc == -EPIPE && out->error == -EPIPE ? EXIT_EPIPE : 1);
+	_exit(!rc ? 0 : epipe ? EXIT_EPIPE : 1);
 }
 
 static void close_pair(int fd[2])

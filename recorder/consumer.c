@@ -600,7 +600,7 @@ static void chunk_close(void)
  *     remove the oldest chunks beyond LTT_MAX_SIZE.
  * The start/stop lock is held (trylock: a stop in progress postpones the rotation), so the trace
  * cannot stop between the cuts and the new chunk's control data. */
-static void rotate(uint64_t now)
+static int rotate(uint64_t now)
 {
 	struct ltt_region *rg = C.t->rg;
 	unsigned ncpu = C.t->ncpu, n = C.t->chunk + 1;
@@ -609,7 +609,7 @@ static void rotate(uint64_t now)
 	int rc;
 
 	if (ltt_control_trylock())
-		return;
+		return -EBUSY;	/* a start, stop or fork holds it: the next pass tries again */
 	C.try_bytes = C.chunk_bytes;
 	C.try_ns = now;
 	rc = ltt_chunk_make(C.t, n, ndir, sizeof(ndir));
@@ -619,7 +619,7 @@ static void rotate(uint64_t now)
 			ltt_warn("%s/chunk-%04u.part: %s (recording goes on in chunk-%04u)", C.t->path, n,
 				 strerror(-rc), n - 1);
 		ltt_control_unlock();
-		return;
+		return 0;
 	}
 	for (unsigned i = 0; i < ncpu; i++)
 		C.cut[i] = ltt_ring_cut(&rg->rings[i]);
@@ -662,6 +662,7 @@ static void rotate(uint64_t now)
 	/* room for the chunk now begun: a full one by size, else one like the last */
 	ltt_chunks_bound(C.t, C.t->rotate_size ? C.t->rotate_size : last, 0);
 	ltt_control_unlock();
+	return 0;
 }
 
 static void *consumer_main(void *arg)
@@ -691,10 +692,10 @@ static void *consumer_main(void *arg)
 				flush_quiet(i, now);
 			work += n;
 		}
-		if (rotation_due(now))
-			rotate(now);
-		else if (!work)
-			wait_for_work(next_flush(now));
+		if (rotation_due(now) && !rotate(now))
+			continue;
+		if (!work)	/* a rotation put off (the lock was taken): look again in 1 ms */
+			wait_for_work(rotation_due(now) ? POLL_NS : next_flush(now));
 	}
 	return NULL;
 }

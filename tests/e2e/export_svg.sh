@@ -3,7 +3,8 @@
 # of the app trace (tests/progs/app_golden.c) and tests/progs/png_colors counts its colours: not
 # blank, the region bars drawn in their colour; the SVG names the threads. The synthetic trace of
 # tests/golden/reader/types.script shows its lost events in red; a 1-hour trace gets an axis in
-# minutes; a trace of 10 M events gives an SVG under 2 MB that still renders.
+# minutes; a trace of 10 M events gives an SVG under 2 MB that still renders, and its export, interrupted,
+# leaves nothing.
 set -u
 : "${BUILD:?}" "${SRCDIR:?}" "${LTT:?}"
 MK="$BUILD/tests/progs/mktrace"
@@ -53,6 +54,17 @@ grep -q '1 h, 2 events' hour.svg || { echo "the 1-hour trace is not said to last
 size=$(wc -c < big.svg)
 [ "$size" -lt 2097152 ] || { echo "big.svg is $size bytes"; fail=1; }
 grep -q '10000000 events' big.svg || { echo "big.svg does not count 10000000 events"; fail=1; }
+# an interrupted export leaves nothing: stopped once ltt runs, SIGTERM, continued (whether the signal
+# lands while the trace is opened or while events are exported, no OUT and no temporary file stay;
+# SIGTERM: a background job of sh ignores SIGINT)
+mkdir intr
+(cd intr && exec "$LTT" export --format=perfetto ../big) 2> intr.err &
+pid=$!
+while ! tr '\0' ' ' < /proc/$pid/cmdline 2>/dev/null | grep -q 'export --format'; do :; done	# ltt runs
+kill -STOP $pid 2>/dev/null; kill -TERM $pid 2>/dev/null; kill -CONT $pid 2>/dev/null
+wait $pid; st=$?
+check "exit of the interrupted export" "$st" 143
+[ -z "$(ls -A intr)" ] || { echo "the interrupted export left:"; ls -A intr; fail=1; }
 rm -rf big
 shot big.svg
 set -- $(colours big.png 777777)

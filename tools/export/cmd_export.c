@@ -24,6 +24,7 @@ static const struct ltt_exporter *const exporters[] = {
 };
 
 static volatile sig_atomic_t interrupted;
+static const int catch_sigs[] = { SIGINT, SIGTERM, SIGHUP };
 
 static void on_signal(int sig)
 {
@@ -408,11 +409,16 @@ static int run(int argc, char **argv)
 	ctx.ntraces = ltt_reader_ntraces(r);
 	ctx.out_name = out;
 
+	/* Caught to remove what was written; a signal ignored by whoever started us (nohup, a background
+	 * job's SIGINT) stays ignored. */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	for (size_t i = 0; i < sizeof(catch_sigs) / sizeof(catch_sigs[0]); i++) {
+		struct sigaction old;
+
+		if (sigaction(catch_sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(catch_sigs[i], &sa, NULL);
+	}
 
 	tmp = direct ? strdup(out) : beside(out, "tmp");
 	if (!tmp || types_init(r)) {

@@ -117,6 +117,21 @@ void dump_out_json_string(struct dump_out *o, const char *s, size_t n);
 /* A C-style string literal for text output (\" \\ \n \t \xHH). */
 void dump_out_c_string(struct dump_out *o, const char *s, size_t n);
 
+/* An unsigned integer of `bytes` bytes (1 to 8) at q in a payload of byte order be: for formats that
+ * read flat structs straight from the payload. */
+static inline uint64_t dump_get_uint(const unsigned char *q, unsigned bytes, int be)
+{
+	uint64_t v = 0;
+
+	if (be)
+		for (unsigned i = 0; i < bytes; i++)
+			v = v << 8 | q[i];
+	else
+		for (unsigned i = bytes; i-- > 0; )
+			v = v << 8 | q[i];
+	return v;
+}
+
 /* ---- formats --------------------------------------------------------------------------------------- */
 
 struct ltt_dump_ctx {

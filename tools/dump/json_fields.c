@@ -144,19 +144,6 @@ void json_plan_free(struct json_plan *p)
 	free(p);
 }
 
-static inline uint64_t get_uint(const unsigned char *q, unsigned bytes, int be)
-{
-	uint64_t v = 0;
-
-	if (be)
-		for (unsigned i = 0; i < bytes; i++)
-			v = v << 8 | q[i];
-	else
-		for (unsigned i = bytes; i-- > 0; )
-			v = v << 8 | q[i];
-	return v;
-}
-
 static void flat_fields(struct dump_out *o, const struct json_plan *p, const struct ltt_event *ev)
 {
 	const unsigned char *q = ev->payload;
@@ -178,7 +165,7 @@ static void flat_fields(struct dump_out *o, const struct json_plan *p, const str
 		w = dump_out_reserve(o, op->klen + 24);
 		memcpy(w, op->key, op->klen);
 		w += op->klen;
-		v = get_uint(q, op->bytes, ev->big_endian);
+		v = dump_get_uint(q, op->bytes, ev->big_endian);
 		q += op->bytes;
 		switch (op->t->kind) {
 		case LTT_TYPE_UINT:

@@ -6,6 +6,7 @@
  * epoch microseconds resolves only to 0.25 us); otherData.ltt_start_ns gives that origin. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "export/export.h"
@@ -29,10 +30,9 @@ static void cj_sep(struct ltt_export_ctx *ctx)
 	dump_out_str(ctx->out, c->nevents++ ? ",\n" : "\n");
 }
 
-/* "ts":MICROSECONDS.NNN relative to the base */
-static void cj_ts(struct ltt_export_ctx *ctx, const char *key, uint64_t ns)
+/* ,"key":MICROSECONDS.NNN of ns - base (negative when ns is before base) */
+static void cj_us(struct ltt_export_ctx *ctx, const char *key, uint64_t ns, uint64_t base)
 {
-	struct cj *c = ctx->priv;
 	char *w = dump_out_reserve(ctx->out, 40);
 	uint64_t d;
 
@@ -42,11 +42,11 @@ static void cj_ts(struct ltt_export_ctx *ctx, const char *key, uint64_t ns)
 		*w++ = *key++;
 	*w++ = '"';
 	*w++ = ':';
-	if (ns < c->base_ns) {
+	if (ns < base) {
 		*w++ = '-';
-		d = c->base_ns - ns;
+		d = base - ns;
 	} else {
-		d = ns - c->base_ns;
+		d = ns - base;
 	}
 	w = dump_put_u64(w, d / 1000);
 	*w++ = '.';
@@ -70,6 +70,20 @@ static void cj_head(struct ltt_export_ctx *ctx, const char *ph, uint32_t pid, ui
 	dump_out_u64(ctx->out, pid);
 	dump_out_str(ctx->out, ",\"tid\":");
 	dump_out_u64(ctx->out, tid);
+}
+
+/* {"ph":PH,"pid":..,"tid":..,"ts":..,["s":"t",]"name":NAME,"cat":CAT  (the caller closes it) */
+static void cj_named(struct ltt_export_ctx *ctx, const char *ph, uint32_t pid, uint32_t tid, uint64_t ts,
+		     const char *name, const char *cat)
+{
+	struct cj *c = ctx->priv;
+
+	cj_head(ctx, ph, pid, tid);
+	cj_us(ctx, "ts", ts, c->base_ns);
+	dump_out_str(ctx->out, *ph == 'i' ? ",\"s\":\"t\",\"name\":" : ",\"name\":");
+	cj_jstr(ctx->out, name);
+	dump_out_str(ctx->out, ",\"cat\":");
+	cj_jstr(ctx->out, cat);
 }
 
 static void cj_meta(struct ltt_export_ctx *ctx, const char *what, uint32_t pid, uint32_t tid, const char *name)
@@ -195,18 +209,13 @@ static int cj_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 		c->last_ns = ev->time_ns;
 	switch (e.kind) {
 	case TL_BEGIN:
-		cj_head(ctx, "B", pid, l->tid);
-		cj_ts(ctx, "ts", ev->time_ns);
-		dump_out_str(ctx->out, ",\"name\":");
-		cj_jstr(ctx->out, e.name);
-		dump_out_str(ctx->out, ",\"cat\":");
-		cj_jstr(ctx->out, e.category);
+		cj_named(ctx, "B", pid, l->tid, ev->time_ns, e.name, e.category);
 		cj_args(ctx, ev);
 		dump_out_char(ctx->out, '}');
 		break;
 	case TL_END:
 		cj_head(ctx, "E", pid, l->tid);
-		cj_ts(ctx, "ts", ev->time_ns);
+		cj_us(ctx, "ts", ev->time_ns, c->base_ns);
 		dump_out_char(ctx->out, '}');
 		break;
 	case TL_LOST:
@@ -214,11 +223,8 @@ static int cj_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 			cj_meta(ctx, "thread_name", pid, CJ_LOST_TID, "ltt: lost events");
 			l->proc->user = 1;
 		}
-		cj_head(ctx, "i", pid, CJ_LOST_TID);
-		cj_ts(ctx, "ts", ev->time_ns);
-		dump_out_str(ctx->out, ",\"s\":\"t\",\"name\":");
-		cj_jstr(ctx->out, e.cause);
-		dump_out_str(ctx->out, ",\"cat\":\"ltt\",\"args\":{\"count\":");
+		cj_named(ctx, "i", pid, CJ_LOST_TID, ev->time_ns, e.cause, "ltt");
+		dump_out_str(ctx->out, ",\"args\":{\"count\":");
 		dump_out_u64(ctx->out, e.count);
 		dump_out_str(ctx->out, ",\"cause\":");
 		cj_jstr(ctx->out, e.cause);
@@ -226,30 +232,19 @@ static int cj_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 		cj_jstr(ctx->out, ev->tracefile->name);
 		dump_out_str(ctx->out, "}}");
 		break;
-	case TL_CHILD:
-		cj_head(ctx, "X", pid, l->tid);
-		cj_ts(ctx, "ts", e.child_start_ns);
-		dump_out_str(ctx->out, ",\"dur\":");
-		{
-			uint64_t d = ev->time_ns - e.child_start_ns;
-			char *w = dump_out_reserve(ctx->out, 32);
+	case TL_CHILD: {
+		char name[32];
 
-			w = dump_put_u64(w, d / 1000);
-			*w++ = '.';
-			*w++ = (char)('0' + d % 1000 / 100);
-			*w++ = (char)('0' + d % 100 / 10);
-			*w++ = (char)('0' + d % 10);
-			dump_out_commit(ctx->out, w);
-		}
-		dump_out_str(ctx->out, ",\"name\":\"child ");
-		dump_out_i64(ctx->out, e.child_id);
-		dump_out_str(ctx->out, "\",\"cat\":\"child\"");
+		snprintf(name, sizeof(name), "child %d", e.child_id);
+		cj_named(ctx, "X", pid, l->tid, e.child_start_ns, name, "child");
+		cj_us(ctx, "dur", ev->time_ns, e.child_start_ns);
 		cj_args(ctx, ev);
 		dump_out_char(ctx->out, '}');
 		break;
+	}
 	case TL_COUNTER:
 		cj_head(ctx, "C", pid, l->tid);
-		cj_ts(ctx, "ts", ev->time_ns);
+		cj_us(ctx, "ts", ev->time_ns, c->base_ns);
 		dump_out_str(ctx->out, ",\"name\":");
 		cj_jstr(ctx->out, e.category);
 		dump_out_str(ctx->out, ",\"args\":{\"value\":");
@@ -258,12 +253,7 @@ static int cj_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 		/* the event itself is an instant too */
 		__attribute__((fallthrough));
 	case TL_INSTANT:
-		cj_head(ctx, "i", pid, l->tid);
-		cj_ts(ctx, "ts", ev->time_ns);
-		dump_out_str(ctx->out, ",\"s\":\"t\",\"name\":");
-		cj_jstr(ctx->out, e.name);
-		dump_out_str(ctx->out, ",\"cat\":");
-		cj_jstr(ctx->out, ev->type->facility);
+		cj_named(ctx, "i", pid, l->tid, ev->time_ns, e.name, ev->type->facility);
 		cj_args(ctx, ev);
 		dump_out_char(ctx->out, '}');
 		break;
@@ -281,7 +271,7 @@ static int cj_end(struct ltt_export_ctx *ctx, int failed)
 
 			for (; l->depth; l->depth--) {
 				cj_head(ctx, "E", l->proc->pid, l->tid);
-				cj_ts(ctx, "ts", c->last_ns);
+				cj_us(ctx, "ts", c->last_ns, c->base_ns);
 				dump_out_char(ctx->out, '}');
 			}
 		}

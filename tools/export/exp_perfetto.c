@@ -317,19 +317,6 @@ static int pf_leaf(void *arg, const char *name, size_t len, const struct ltt_val
 	return 0;
 }
 
-static inline uint64_t pf_get(const unsigned char *q, unsigned bytes, int be)
-{
-	uint64_t v = 0;
-
-	if (be)
-		for (unsigned i = 0; i < bytes; i++)
-			v = v << 8 | q[i];
-	else
-		for (unsigned i = bytes; i-- > 0; )
-			v = v << 8 | q[i];
-	return v;
-}
-
 static void pf_flat(struct pf *f, const struct pf_plan *p, const struct ltt_event *ev)
 {
 	const unsigned char *q = ev->payload, *end = ev->payload + ev->size;
@@ -350,7 +337,7 @@ static void pf_flat(struct pf *f, const struct pf_plan *p, const struct ltt_even
 			len = w++;
 			*w++ = DA_NAME_IID << 3 | PB_VARINT;
 			w = pb_put_varint(w, op->name_iid);
-			v = pf_get(q, op->bytes, ev->big_endian);
+			v = dump_get_uint(q, op->bytes, ev->big_endian);
 			q += op->bytes;
 			if (op->t->kind == LTT_TYPE_INT && op->bytes < 8 && (v >> (op->bytes * 8 - 1)) & 1)
 				v |= ~0ull << (op->bytes * 8);
@@ -373,7 +360,7 @@ static void pf_flat(struct pf *f, const struct pf_plan *p, const struct ltt_even
 			pb_end(&f->ev, m);
 			continue;
 		}
-		v = pf_get(q, op->bytes, ev->big_endian);
+		v = dump_get_uint(q, op->bytes, ev->big_endian);
 		q += op->bytes;
 		switch (op->t->kind) {
 		case LTT_TYPE_UINT:

@@ -312,7 +312,7 @@ static int write_losses(void)
 			continue;
 		ring_name(i, name, sizeof(name));
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s: %llu blocks (%llu events) could not be "
-				      "written: %s; counted in its blocks_lost records\n", name,
+				      "written: %s; counted in blocks_lost records\n", name,
 				      (unsigned long long)o->failed_blocks, (unsigned long long)o->failed_events,
 				      strerror(o->err));
 	}
@@ -577,9 +577,13 @@ static void chunk_close(void)
 	int rc;
 
 	close_all();
+	/* what info/write-losses says is per chunk; blocks still to be announced by a summary block
+	 * (lost_blocks) go on to the next chunk's files */
+	C.failed = 0;
 	for (unsigned i = 0; i < C.t->rg->nrings; i++) {
 		C.outs[i].open_failed = 0;
 		C.outs[i].fblocks = 0;
+		C.outs[i].failed_blocks = C.outs[i].failed_events = 0;
 	}
 	rc = ltt_chunk_seal(C.t, C.t->chunk);
 	if (rc && !C.rotate_warned++)
@@ -660,7 +664,7 @@ static int rotate(uint64_t now)
 	if (rc && !C.rotate_warned++)
 		ltt_warn("%s: cannot rename to chunk-%04u.part: %s", C.dir, n, strerror(-rc));
 	/* room for the chunk now begun: a full one by size, else one like the last */
-	ltt_chunks_bound(C.t, C.t->rotate_size ? C.t->rotate_size : last, 0);
+	ltt_chunks_bound(C.t, C.t->rotate_size ? C.t->rotate_size : last, 1);
 	ltt_control_unlock();
 	return 0;
 }

@@ -3,6 +3,7 @@
  * directories and info/system.xml), renamed chunk-NNNN when sealed, and the oldest sealed chunks
  * removed, each after a line `chunk-NNNN removed BYTES` in TRACE/chunks-removed, while the total passes
  * LTT_MAX_SIZE. The consumer thread (recorder/consumer.c) decides when and cuts the rings. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -32,6 +33,50 @@ static int chunk_path(const struct ltt_trace_state *t, unsigned n, int part, cha
 	return w < len ? 0 : -ENAMETOOLONG;
 }
 
+/* Copies every file of from/eventdefs/ into to/eventdefs/, every error checked: a chunk whose facility
+ * files could not be written (a full disk) is not begun at all (the facility_loads written at the cut
+ * then find the same files there and write nothing). */
+static int copy_eventdefs(const char *from, const char *to)
+{
+	char p[PATH_MAX], q[PATH_MAX], buf[16384];
+	struct dirent *e;
+	DIR *d;
+	int rc = 0;
+
+	if ((size_t)snprintf(p, sizeof(p), "%s/eventdefs", from) >= sizeof(p))
+		return -ENAMETOOLONG;
+	d = opendir(p);
+	if (!d)
+		return -errno;
+	while (!rc && (e = readdir(d))) {
+		int in, out;
+		ssize_t r;
+
+		if (e->d_name[0] == '.')
+			continue;
+		if ((size_t)snprintf(p, sizeof(p), "%s/eventdefs/%s", from, e->d_name) >= sizeof(p) ||
+		    (size_t)snprintf(q, sizeof(q), "%s/eventdefs/%s", to, e->d_name) >= sizeof(q)) {
+			rc = -ENAMETOOLONG;
+			break;
+		}
+		in = open(p, O_RDONLY | O_CLOEXEC);
+		if (in < 0)
+			continue;	/* gone: not ours to worry about */
+		out = open(q, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (out < 0)
+			rc = -errno;
+		while (!rc && (r = read(in, buf, sizeof(buf))) != 0) {
+			if (r < 0 || write(out, buf, (size_t)r) != r)
+				rc = r < 0 ? -errno : -ENOSPC;
+		}
+		if (out >= 0 && close(out) && !rc)
+			rc = -errno;
+		close(in);
+	}
+	closedir(d);
+	return rc;
+}
+
 int ltt_chunk_make(struct ltt_trace_state *t, unsigned n, char *dir, size_t len)
 {
 	static const char *const subs[] = { "eventdefs", "info", "control", "cpu" };
@@ -57,6 +102,8 @@ int ltt_chunk_make(struct ltt_trace_state *t, unsigned n, char *dir, size_t len)
 	}
 	if (!rc && n > 1)	/* chunk 1: by ltt_start() once the clock runs, as for any trace */
 		rc = ltt_tracedir_system_xml_in(t, dir, n);
+	if (!rc && n > 1)
+		rc = copy_eventdefs(t->dir, dir);
 	if (rc)
 		ltt_tracedir_remove(dir);
 	return rc;

@@ -65,7 +65,8 @@ int ltt_start(const struct ltt_options *opt);
 int ltt_stop(void);
 /* Nonzero while recording. */
 int ltt_recording(void);
-/* The trace directory being written (NULL when not recording); valid until ltt_stop(). */
+/* The trace directory being written (NULL when not recording); valid until ltt_stop(). With rotation,
+ * the directory that holds its chunk-NNNN/ directories. */
 const char *ltt_trace_path(void);
 /* Pauses recording: until ltt_resume(), events are not recorded (the test they take is the one of "not
  * recording"); CPU usage goes on being counted and is reported at resume. The trace records core.pause

@@ -54,7 +54,8 @@ void select_print_text(struct dump_out *o, const struct ltt_trace_info *t, struc
 {
 	const char *trig = ltt_trace_attr(t, "ltt_trigger"), *trig_time = ltt_trace_attr(t, "ltt_trigger_time");
 
-	qsort(log->v, log->n, sizeof(*log->v), by_time);
+	if (log->n)	/* qsort of a NULL array is undefined, even for 0 elements (UBSan) */
+		qsort(log->v, log->n, sizeof(*log->v), by_time);
 	for (unsigned i = 0; i < log->n; i++) {
 		const struct select_change *c = &log->v[i];
 		char w[64];

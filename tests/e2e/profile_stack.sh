@@ -4,10 +4,11 @@
 #    sampled at 1000 Hz: more than 90% of the ticks with c on the stack have c under the right callers
 #    (a;b;c or d;c, main below), a and d each get 30-70% of them; every sample decodes (none without a
 #    known stack); c, a, b, d are found by name in the binary (libdw).
-# 2. samples taken inside libltt's event path and inside a signal handler: 300000 events recorded in a
-#    loop while the program's own SIGPROF timer (ITIMER_PROF) runs a handler that records an event:
-#    every event is in the trace (300000, and one per SIGPROF the program counted, which shows its own
-#    SIGPROF unaffected), every sample decodes, a stack through the handler has the loop below it.
+# 2. samples taken inside libltt's event path and inside a signal handler: at least 300000 events in a
+#    loop (more until the program's own SIGPROF handler ran 5 times) while its SIGPROF timer
+#    (ITIMER_PROF) runs a handler that records an event: every event is in the trace (as many as the
+#    program says, and one per SIGPROF it counted, which shows its own SIGPROF unaffected), every
+#    sample decodes, a stack through the handler (if one was sampled) has the loop below it.
 # 3. LTT_STACK_SIGNAL: another real-time signal is used when asked (core.sampling says which).
 # Under ThreadSanitizer (SANITIZE=thread) most samples land in TSan's runtime (__tsan_read8, ...),
 # which libunwind cannot step out of past the caller (the runtime has no unwind tables): the 90%
@@ -44,10 +45,12 @@ END {
 
 # 2. the event path and a signal handler
 out=$(LTT_TRACE="$tmp/e" LTT_STACK_SAMPLE_HZ=1000 "$prog" events 300000) || fail "profile_calls events: $out"
-nprof=${out#sigprof }
+nprof=$(echo "$out" | sed -n 's/^sigprof \([0-9]*\) events [0-9]*$/\1/p')
+nev=$(echo "$out" | sed -n 's/^sigprof [0-9]* events \([0-9]*\)$/\1/p')
+[ -n "$nprof" ] && [ -n "$nev" ] || fail "profile_calls events printed: $out"
 "$LTT" stats "$tmp/e" >"$tmp/stats" 2>"$tmp/err" || { cat "$tmp/err"; fail "ltt stats"; }
 [ -s "$tmp/err" ] && { cat "$tmp/err"; fail "problems reported"; }
-grep -Eq '^  gentypes\.ints +300000 ' "$tmp/stats" || fail "not 300000 events: $(grep gentypes "$tmp/stats")"
+grep -Eq "^  gentypes\.ints +$nev " "$tmp/stats" || fail "not $nev events: $(grep gentypes "$tmp/stats")"
 grep -Eq "^  gentypes\.noargs +$nprof " "$tmp/stats" || fail "not $nprof handler events: $(grep gentypes "$tmp/stats")"
 grep -Eq '^  core\.stack_sample +[1-9]' "$tmp/stats" || fail "no stack samples"
 "$LTT" stats --profile "$tmp/e" >"$tmp/eprof" || fail "ltt stats --profile"

@@ -7,7 +7,8 @@
  *   profile_calls events N      N events (gentypes.ints) in a loop (mostly in libltt's event path)
  *                               while the program's own SIGPROF timer (setitimer ITIMER_PROF, 5 ms)
  *                               runs a handler that spins 1 ms in handler_work() and records
- *                               gentypes.noargs; prints "sigprof K" (K handler calls, at least 5)
+ *                               gentypes.noargs; at least N events, more until the handler ran 5
+ *                               times; prints "sigprof K events E" (fails if K < 5 after 5 s of CPU)
  *   profile_calls pause MS      spins MS ms, ltt_pause(), spins MS ms calling an event each microsecond
  *                               (none recorded), ltt_resume(), spins MS ms
  * Functions are noinline and not static, so that the symbolizer finds them by name. */
@@ -84,16 +85,21 @@ NOINLINE void on_prof(int sig)
 	trace_gentypes_noargs();
 }
 
-NOINLINE void event_loop(unsigned long n);
-NOINLINE void event_loop(unsigned long n)
+/* n events, and more until the program's SIGPROF handler ran at least 5 times (the CPU
+ * time that takes depends on the machine's load: ITIMER_PROF counts at the kernel's tick) or 5 s of
+ * CPU passed; returns the number of events. */
+NOINLINE unsigned long event_loop(unsigned long n);
+NOINLINE unsigned long event_loop(unsigned long n)
 {
-	for (unsigned long i = 0; i < n; i++) {
+	unsigned long i;
+
+	for (i = 0; i < n || (nprof < 5 && thread_cpu_ms() < 5000); i++) {
 		trace_gentypes_ints(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14);
 		if (i % 64 == 0)
 			for (int k = 0; k < 20000; k++)
 				sink += (unsigned long)k;
 	}
-	__asm__ volatile("");
+	return i;
 }
 static pthread_barrier_t done;
 
@@ -165,9 +171,10 @@ int main(int argc, char **argv)
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGPROF, &sa, NULL);
 		setitimer(ITIMER_PROF, &it, NULL);
-		event_loop((unsigned long)ms_arg);
+		unsigned long nev = event_loop((unsigned long)ms_arg);
+
 		setitimer(ITIMER_PROF, &off, NULL);
-		printf("sigprof %d\n", (int)nprof);
+		printf("sigprof %d events %lu\n", (int)nprof, nev);
 		if (nprof < 5)
 			return 5;
 	} else {

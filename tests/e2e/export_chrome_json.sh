@@ -56,6 +56,13 @@ check "child slices" "$(jq '[.traceEvents[] | select(.ph == "X")] | length' set.
 check "events of the set" "$(jq '[.traceEvents[] | select(.ph != "M" and .ph != "C" and .cat != "ltt")] | length' set.json)" \
 	"$(wc -l < setdump.json | tr -d ' ')"
 
+# a data_string whose value is a decimal integer is a counter value too; others are not
+printf 'ev 0 1000 app.data_string 7 "f.c" 1 0 "cat" "depth" "42"\nev 0 2000 app.data_string 7 "f.c" 2 0 "cat" "depth" "x42"\nev 0 3000 app.data_string 7 "f.c" 3 0 "cat" "depth" "-3"\n' |
+	"$BUILD/tests/progs/mktrace" -o ds -b 4096 -f "$SRCDIR/eventdefs/app.xml" -s - || exit 1
+"$LTT" export --format=chrome-json ds || fail=1
+check "numeric data_string counters" "$(jq -c '[.traceEvents[] | select(.ph == "C") | [.name, .args.value]]' ds.json)" '[["depth",42],["depth",-3]]'
+check "data_string instants" "$(jq '[.traceEvents[] | select(.ph == "i")] | length' ds.json)" 3
+
 # OUT exists: refused, untouched; --force replaces it
 echo keep > trace.json
 "$LTT" export --format=chrome-json trace 2>err; st=$?

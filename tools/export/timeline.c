@@ -288,6 +288,20 @@ int timeline_event(struct timeline *tl, const struct ltt_event *ev, struct tl_ev
 		out->category = t2_str(&out->t2, out->t2.kind == T2_COUNTER ? "name" : "key");
 		out->value = t2_int(&out->t2, "value");
 		break;
+	case T2_DATA_STRING: {	/* a value that is a whole decimal integer is a counter value too */
+		const char *v = t2_str(&out->t2, "value");
+		char *end;
+		long long n;
+
+		errno = 0;
+		n = strtoll(v, &end, 10);
+		if (*v && !*end && !errno && !(*v == ' ' || *v == '\t' || *v == '+')) {
+			out->kind = TL_COUNTER;
+			out->category = t2_str(&out->t2, "key");
+			out->value = n;
+		}
+		break;
+	}
 	case T2_CHILD_EXIT: {
 		uint64_t el = (uint64_t)t2_int(&out->t2, "elapsed_ns");
 

@@ -1,7 +1,7 @@
 /* The timeline view of a trace set shared by the timeline formats (perfetto, chrome-json, svg):
  * processes (one per trace), lanes (a thread of a process, or a CPU for events that carry no thread
  * id), and what each event is on its lane: a region begin or end (app.region_enter/leave), a counter
- * value (numeric app.data_int, app.counter), lost events (builtin events_lost/blocks_lost), a child
+ * value (app.data_int, app.counter, an app.data_string whose value is a decimal integer), lost events (builtin events_lost/blocks_lost), a child
  * process (app.child_exit, with its start), or an instant (every other event). Names come from
  * app.cmd_name (process), core.thread_name, core.thread_start and app.thread_start (threads).
  * App events are read through the Trace2 model (tools/app/trace2_model.h).
@@ -44,7 +44,7 @@ enum tl_kind {
 	TL_INSTANT,			/* any event: name, fields */
 	TL_BEGIN,			/* region_enter: category, label */
 	TL_END,				/* region_leave matching an open region on the lane */
-	TL_COUNTER,			/* name, value (also shown as the instant it is) */
+	TL_COUNTER,			/* category: the counter's name; value (also shown as the instant it is) */
 	TL_LOST,			/* count, cause ("buffer_full", ..., "blocks_lost") */
 	TL_CHILD,			/* child_exit: a slice [time - elapsed, time] of the child */
 };

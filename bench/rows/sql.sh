@@ -5,7 +5,7 @@
 #   sql-full-ms      SELECT count(*) FROM events: ms
 #   sql-window-ms    SELECT count(*) FROM events WHERE ts_ns BETWEEN a 1% window: ms, ratio to the
 #                    full scan (goal < 0.05)
-#   export-rows      ltt export --format=rows (events) to a file: M rows/s (goal >= 5)
+#   sql-export-rows      ltt export --format=rows (events) to a file: M rows/s (goal >= 5)
 Q="SQL and rows export ($EVENTS int3 events)"
 SQL_TRACE= SQL_NA= SQL_EVENTS=0 SQL_FROM= SQL_TO=
 
@@ -52,7 +52,7 @@ run_export_rows() {
 	rm -f "$W/rows.jsonl"
 }
 
-if want sql-count || want sql-full || want sql-window || want export-rows; then
+if want sql-; then
 	sql_trace
 	measure sql-count-int3 "$Q" "ltt sql: SELECT count(*) FROM bench_int3" "Mrows/s" - \
 		run_sql_rate 'SELECT count(*) FROM bench_int3'
@@ -60,6 +60,6 @@ if want sql-count || want sql-full || want sql-window || want export-rows; then
 		run_sql_ms 'SELECT count(*) FROM events'
 	measure sql-window-ms "$Q" "ltt sql: count(*) FROM events, 1% ts_ns window" ms sql-full-ms \
 		run_sql_ms "SELECT count(*) FROM events WHERE ts_ns BETWEEN $SQL_FROM AND $SQL_TO"
-	measure export-rows "$Q" "ltt export --format=rows > file" "Mrows/s" - run_export_rows
+	measure sql-export-rows "$Q" "ltt export --format=rows > file" "Mrows/s" - run_export_rows
 	[ "$SQL_TRACE" = "$W/sql-read" ] && rm -rf "$SQL_TRACE"
 fi

@@ -25,6 +25,15 @@ cmp -s rows.fields dump.fields || { echo "fields differ from ltt dump:"; diff du
 [ "$(sed -n 1p ty.jsonl | cut -c1-102)" = '{"host":"mktrace","trace":"ty","ts_ns":1700000000000000500,"tracefile":"control/processes","cpu":null,' ] ||
 	{ echo "row 1:"; sed -n 1p ty.jsonl; fail=1; }
 
+# long values (JSON of more than 64 KiB: written in pieces), quotes and backslashes, bytes that are
+# not UTF-8: the fields still parse to ltt dump's
+big=$(head -c 12000 /dev/zero | tr '\0' '\200')
+printf 'ev 0 2000 types.text "a\\"b\\\\c %s" TEN\nev 0 2001 types.nested 1 2 3 4 5 6 2 "%s" "%s" 1 "u" 7 8\n' \
+	"$big" "$big" "$big" | "$MK" -o long -b 1048576 -f "$G/types.xml" -s - || exit 1
+"$LTT" export --format=rows -o - long | jq -c '.fields | fromjson' > long.rows || { echo "long: rows do not parse"; fail=1; }
+"$LTT" dump --format=json long | jq -c .fields > long.dump
+[ "$(wc -l < long.rows)" = 2 ] && cmp -s long.rows long.dump || { echo "long values differ from ltt dump"; fail=1; }
+
 # every table: the rows of ltt sql, with host first and trace (traces: name) second
 for spec in "app regions" "app threads" "app processes" "app traces" "ty lost" "ty traces" "app events"; do
 	set -- $spec

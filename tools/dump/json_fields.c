@@ -78,6 +78,7 @@ struct jop {
 
 struct json_plan {
 	int flat;
+	int quoted;		/* for json_fields_string: keys escaped once more */
 	unsigned n;
 	struct jop ops[];
 };
@@ -101,7 +102,32 @@ char *json_literal(const char *pre, const char *s, const char *post, size_t *len
 	return r;
 }
 
-static struct json_plan *make_plan(const struct ltt_event *ev)
+/* s with '"' and '\\' escaped (malloc'ed; *len its length), s freed; NULL on ENOMEM. */
+static char *requote(char *s, size_t *len)
+{
+	size_t n = 0;
+	char *r, *w;
+
+	if (!s)
+		return NULL;
+	for (const char *p = s; *p; p++)
+		n += 1 + (*p == '"' || *p == '\\');
+	r = malloc(n + 1);
+	if (r) {
+		w = r;
+		for (const char *p = s; *p; p++) {
+			if (*p == '"' || *p == '\\')
+				*w++ = '\\';
+			*w++ = *p;
+		}
+		*w = 0;
+		*len = n;
+	}
+	free(s);
+	return r;
+}
+
+static struct json_plan *make_plan(const struct ltt_event *ev, int quoted)
 {
 	const struct ltt_type_desc *b = ev->type->body;
 	unsigned n = b && b->kind == LTT_TYPE_STRUCT ? b->n_fields : 0;
@@ -110,6 +136,7 @@ static struct json_plan *make_plan(const struct ltt_event *ev)
 	if (!p)
 		return NULL;
 	p->flat = !b || b->kind == LTT_TYPE_STRUCT;
+	p->quoted = quoted;
 	p->n = n;
 	for (unsigned i = 0; i < n && p->flat; i++) {
 		const struct ltt_type_desc *t = b->fields[i].type;
@@ -129,6 +156,8 @@ static struct json_plan *make_plan(const struct ltt_event *ev)
 			continue;
 		}
 		op->key = json_literal(i ? "," : "", b->fields[i].name, ":", &op->klen);
+		if (quoted)
+			op->key = requote(op->key, &op->klen);
 		if (!op->key)
 			p->flat = 0;
 	}
@@ -142,6 +171,32 @@ void json_plan_free(struct json_plan *p)
 	for (unsigned f = 0; f < p->n; f++)
 		free(p->ops[f].key);
 	free(p);
+}
+
+static __thread int flat_failed;	/* flat_string could not write a value: -ENOMEM or -EFBIG */
+
+/* A JSON string literal of s, quoted once more when the plan is (json_fields_string). */
+static void flat_string(struct dump_out *o, const struct json_plan *p, const char *s, size_t n)
+{
+	static __thread struct dump_out *tmp;
+
+	if (!p->quoted) {
+		dump_out_json_string(o, s, n);
+		return;
+	}
+	if (!tmp && !(tmp = malloc(sizeof(*tmp)))) {
+		flat_failed = -ENOMEM;
+		return;
+	}
+	tmp->fd = -1;
+	tmp->error = 0;
+	tmp->len = 0;
+	dump_out_json_string(tmp, s, n);
+	if (tmp->error || tmp->len >= DUMP_OUT_SIZE) {
+		flat_failed = -EFBIG;
+		return;
+	}
+	json_quote(o, tmp->buf, tmp->len, 0);
 }
 
 static void flat_fields(struct dump_out *o, const struct json_plan *p, const struct ltt_event *ev)
@@ -158,7 +213,7 @@ static void flat_fields(struct dump_out *o, const struct json_plan *p, const str
 		if (op->t->kind == LTT_TYPE_STRING) {
 			dump_out_mem(o, op->key, op->klen);
 			n = strlen((const char *)q);
-			dump_out_json_string(o, (const char *)q, n);
+			flat_string(o, p, (const char *)q, n);
 			q += n + 1;
 			continue;
 		}
@@ -188,7 +243,7 @@ static void flat_fields(struct dump_out *o, const struct json_plan *p, const str
 					label = op->t->labels[k].name;
 			if (label) {
 				dump_out_commit(o, w);
-				dump_out_json_string(o, label, strlen(label));
+				flat_string(o, p, label, strlen(label));
 				continue;
 			}
 			w = dump_put_u64(w, v);
@@ -200,12 +255,76 @@ static void flat_fields(struct dump_out *o, const struct json_plan *p, const str
 	dump_out_char(o, '}');
 }
 
+void json_quote(struct dump_out *o, const char *j, size_t n, int quotes)
+{
+	char *w;
+
+	if (__builtin_expect(2 * n + 2 > DUMP_OUT_SIZE / 2, 0)) {	/* in pieces */
+		if (quotes)
+			dump_out_char(o, '"');
+		for (size_t i = 0; i < n; i += DUMP_OUT_SIZE / 8)
+			json_quote(o, j + i, n - i < DUMP_OUT_SIZE / 8 ? n - i : DUMP_OUT_SIZE / 8, 0);
+		if (quotes)
+			dump_out_char(o, '"');
+		return;
+	}
+	w = dump_out_reserve(o, 2 * n + 2);
+	if (quotes)
+		*w++ = '"';
+	for (size_t i = 0; i < n; i++) {
+		char c = j[i];
+
+		if (c == '"' || c == '\\')
+			*w++ = '\\';
+		*w++ = c;
+	}
+	if (quotes)
+		*w++ = '"';
+	dump_out_commit(o, w);
+}
+
+int json_fields_string(struct dump_out *o, const struct ltt_event *ev, struct json_plan **plan)
+{
+	static __thread struct dump_out *tmp;
+	struct ltt_value body;
+
+	if (__builtin_expect(!*plan, 0)) {
+		*plan = make_plan(ev, 1);
+		if (!*plan)
+			return -ENOMEM;
+	}
+	if ((*plan)->flat) {
+		size_t len = o->len;
+
+		flat_failed = 0;
+		dump_out_char(o, '"');
+		flat_fields(o, *plan, ev);
+		dump_out_char(o, '"');
+		if (flat_failed && o->len > len)	/* written in o's buffer since: take it back */
+			o->len = len;
+		return flat_failed;
+	}
+	if (!tmp && !(tmp = malloc(sizeof(*tmp))))
+		return -ENOMEM;
+	tmp->fd = -1;
+	tmp->error = 0;
+	tmp->len = 0;
+	if (!ltt_event_body(ev, &body))
+		json_value(tmp, &body);
+	else
+		dump_out_str(tmp, "{}");
+	if (tmp->error || tmp->len >= DUMP_OUT_SIZE)
+		return -EFBIG;
+	json_quote(o, tmp->buf, tmp->len, 1);
+	return 0;
+}
+
 int json_fields(struct dump_out *o, const struct ltt_event *ev, struct json_plan **plan)
 {
 	struct ltt_value body;
 
 	if (__builtin_expect(!*plan, 0)) {
-		*plan = make_plan(ev);
+		*plan = make_plan(ev, 0);
 		if (!*plan)
 			return -ENOMEM;
 	}

@@ -19,6 +19,15 @@ struct json_plan;
 int json_fields(struct dump_out *o, const struct ltt_event *ev, struct json_plan **plan);
 void json_plan_free(struct json_plan *p);
 
+/* The same object as a JSON string literal ("{\"a\":1}"), for engines without a JSON type
+ * (`ltt export --format=rows`). A plan is for one of the two functions only. Returns 0, -ENOMEM, or
+ * -EFBIG when the object is longer than DUMP_OUT_SIZE (nothing written). */
+int json_fields_string(struct dump_out *o, const struct ltt_event *ev, struct json_plan **plan);
+
+/* Writes the n bytes of JSON text j with '"' and '\\' escaped (j is valid UTF-8 without control
+ * characters, as JSON text is), between double quotes when quotes is nonzero. */
+void json_quote(struct dump_out *o, const char *j, size_t n, int quotes);
+
 /* Writes one value (any type) as JSON. */
 void json_value(struct dump_out *o, const struct ltt_value *v);
 

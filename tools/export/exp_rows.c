@@ -38,7 +38,6 @@ struct rows {
 	struct sql_export_table table;
 	char **head;			/* by trace: {"host":"H","trace":"T" */
 	size_t *head_len;
-	struct dump_out *scratch;	/* the fields object, before it is quoted */
 	struct {			/* ,"tracefile":"cpu/0","cpu":0 by tracefile */
 		const struct ltt_tracefile_info *tf;
 		char *json;
@@ -176,10 +175,8 @@ static int rows_setup(struct ltt_export_ctx *ctx)
 	sql_export_table(rows_table, &w->table);
 	w->head = calloc(ctx->ntraces, sizeof(*w->head));
 	w->head_len = calloc(ctx->ntraces, sizeof(*w->head_len));
-	w->scratch = malloc(sizeof(*w->scratch));
-	if (!w->head || !w->head_len || !w->scratch)
+	if (!w->head || !w->head_len)
 		return -ENOMEM;
-	w->scratch->fd = -1;
 	for (unsigned i = 0; i < ctx->ntraces; i++) {
 		const struct ltt_trace_info *t = ltt_reader_trace(ctx->reader, i);
 		const char *host = ltt_trace_attr(t, "node_name");
@@ -244,34 +241,12 @@ static int rows_tf(struct rows *w, const struct ltt_tracefile_info *tf, const ch
 	return 0;
 }
 
-/* The JSON text j (valid UTF-8, control characters already escaped) as a JSON string: only '"' and
- * '\\' need a backslash. */
-static inline void quote_json(struct dump_out *o, const char *j, size_t n)
-{
-	char *w;
-
-	if (__builtin_expect(2 * n + 2 > DUMP_OUT_SIZE / 2, 0)) {
-		dump_out_json_string(o, j, n);
-		return;
-	}
-	w = dump_out_reserve(o, 2 * n + 2);
-	*w++ = '"';
-	for (size_t i = 0; i < n; i++) {
-		char c = j[i];
-
-		if (c == '"' || c == '\\')
-			*w++ = '\\';
-		*w++ = c;
-	}
-	*w++ = '"';
-	dump_out_commit(o, w);
-}
-
 static int rows_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 {
 	struct rows *w = ctx->priv;
-	struct dump_out *o = ctx->out, *s = w->scratch;
+	struct dump_out *o = ctx->out;
 	struct rows_type *rt;
+	int rc;
 	const char *tfj;
 	size_t tfl;
 	uint32_t tid;
@@ -296,17 +271,15 @@ static int rows_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 		p = dump_put_lit(p, "null");
 	dump_out_commit(o, p);
 	dump_out_mem(o, rt->head, rt->head_len);
-	s->len = 0;
-	s->error = 0;
-	if (json_fields(s, ev, &rt->plan))
-		return -ENOMEM;
-	if (s->error || s->len >= DUMP_OUT_SIZE) {
+	rc = json_fields_string(o, ev, &rt->plan);
+	if (rc == -EFBIG) {
 		ltt_tool_error("export", "%s: offset %llu: fields of %s.%s longer than %u bytes of JSON",
 			       ev->tracefile->name, (unsigned long long)ev->offset, ev->type->facility,
 			       ev->type->name, DUMP_OUT_SIZE);
 		return EXPORT_REPORTED;
 	}
-	quote_json(o, s->buf, s->len);
+	if (rc)
+		return rc;
 	dump_out_mem(o, "}\n", 2);
 	return o->error;
 }
@@ -339,7 +312,6 @@ static int rows_end(struct ltt_export_ctx *ctx, int failed)
 		free(w->tf[k].json);
 	free(w->head);
 	free(w->head_len);
-	free(w->scratch);
 	free(w);
 	ctx->priv = NULL;
 	return 0;

@@ -131,6 +131,37 @@ static char *cell_text(sqlite3_stmt *st, int i)
 	return strdup(t ? (const char *)t : "");
 }
 
+/* A cell on one line: newline and tab as \n and \t, other control bytes as '?' (s freed). */
+static char *table_escape(char *s)
+{
+	size_t extra = 0, n = 0;
+	char *r, *w;
+
+	for (char *p = s; *p; p++, n++)
+		extra += *p == '\n' || *p == '\t';
+	if (!extra) {
+		for (char *p = s; *p; p++)
+			if ((unsigned char)*p < 0x20)
+				*p = '?';
+		return s;
+	}
+	r = malloc(n + extra + 1);
+	if (!r)
+		return s;
+	w = r;
+	for (const char *p = s; *p; p++) {
+		if (*p == '\n' || *p == '\t') {
+			*w++ = '\\';
+			*w++ = *p == '\n' ? 'n' : 't';
+		} else {
+			*w++ = (unsigned char)*p < 0x20 ? '?' : *p;
+		}
+	}
+	*w = 0;
+	free(s);
+	return r;
+}
+
 static void table_rule(struct sql_out *o)
 {
 	for (int i = 0; i < o->ncols; i++) {
@@ -234,7 +265,7 @@ int sql_out_row(struct sql_out *o, sqlite3_stmt *st)
 				free(o->cells[o->nrows * (size_t)o->ncols + (size_t)k]);
 			return -ENOMEM;
 		}
-		o->cells[o->nrows * (size_t)o->ncols + (size_t)i] = s;
+		o->cells[o->nrows * (size_t)o->ncols + (size_t)i] = s = table_escape(s);
 		if (!o->fixed) {
 			if (strlen(s) > o->width[i])
 				o->width[i] = strlen(s);

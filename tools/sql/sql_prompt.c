@@ -199,7 +199,7 @@ char *sql_prompt_read(struct sql_prompt *p, const char *prompt)
 	raw.c_lflag &= ~(tcflag_t)(ECHO | ICANON | IEXTEN | ISIG);
 	raw.c_cc[VMIN] = 1;
 	raw.c_cc[VTIME] = 0;
-	tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw);
+	tcsetattr(STDIN_FILENO, TCSANOW, &raw);	/* not TCSAFLUSH: typed-ahead input stays */
 	redraw(prompt, &e);
 	while (!done) {
 		int k = read_key();
@@ -283,7 +283,7 @@ char *sql_prompt_read(struct sql_prompt *p, const char *prompt)
 		if (!done)
 			redraw(prompt, &e);
 	}
-	tcsetattr(STDIN_FILENO, TCSAFLUSH, &p->saved);
+	tcsetattr(STDIN_FILENO, TCSANOW, &p->saved);
 	(void)!write(STDOUT_FILENO, "\r\n", 2);
 	free(draft);
 	if (eof) {

@@ -261,10 +261,63 @@ static int parse_persistent(struct pctx *c, const xmlNode *n, const char *v, int
 	return 0;
 }
 
-static int parse_event(struct pctx *c, const xmlNode *n, struct ltt_event_desc *ev)
+/* context="tid" or "none" into *tid. */
+static int parse_context(struct pctx *c, const xmlNode *n, const char *v, int *tid)
 {
-	static const char *const event_attrs[] = { "name", "persistent", NULL };
-	const char *persistent;
+	if (!strcmp(v, "tid"))
+		*tid = 1;
+	else if (!strcmp(v, "none"))
+		*tid = 0;
+	else
+		return FAIL(c, n, "bad context '%s' (tid or none)", v);
+	return 0;
+}
+
+/* context="tid": the body becomes a struct of `tid` (uint size=4) then the body's fields (a typeref
+ * body is expanded), after typerefs are resolved. */
+static int add_context_tid(struct pctx *c, struct ltt_event_desc *ev)
+{
+	const struct ltt_type_desc *b = ev->body;
+	struct ltt_type_desc *s, *u;
+	struct ltt_field_desc *f;
+	uint32_t n = b ? b->n_fields : 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (!strcmp(b->fields[i].name, "tid")) {
+			eventdefs_error(c->err, c->errlen, c->file, b->fields[i].line,
+					"event '%s' has a field 'tid' and context=\"tid\" (rename the field)", ev->name);
+			return -EINVAL;
+		}
+	s = arena_alloc(c->arena, sizeof(*s));
+	u = arena_alloc(c->arena, sizeof(*u));
+	f = arena_alloc(c->arena, (n + 1) * sizeof(*f));
+	if (!s || !u || !f)
+		return -ENOMEM;
+	u->kind = LTT_TYPE_UINT;
+	u->size = LTT_SIZE_4;
+	u->line = ev->line;
+	for (unsigned a = 0; a < LTT_ARCH_COUNT; a++)
+		u->fixed_size[a] = 4;
+	f[0].name = "tid";
+	f[0].type = u;
+	f[0].line = ev->line;
+	if (n)
+		memcpy(f + 1, b->fields, n * sizeof(*f));
+	s->kind = LTT_TYPE_STRUCT;
+	s->variable = b ? b->variable : 0;
+	s->fields = f;
+	s->n_fields = n + 1;
+	s->line = b ? b->line : ev->line;
+	for (unsigned a = 0; a < LTT_ARCH_COUNT; a++)
+		s->fixed_size[a] = (b ? b->fixed_size[a] : 0) + 4;
+	ev->body = s;
+	return 0;
+}
+
+static int parse_event(struct pctx *c, const xmlNode *n, struct ltt_event_desc *ev, int context_tid)
+{
+	static const char *const event_attrs[] = { "name", "persistent", "context", NULL };
+	const char *persistent, *context;
 	struct type_node *body;
 	int nomem = 0, r;
 
@@ -272,12 +325,16 @@ static int parse_event(struct pctx *c, const xmlNode *n, struct ltt_event_desc *
 		return r;
 	ev->name = ed_attr(c, n, "name", &nomem);
 	persistent = ed_attr(c, n, "persistent", &nomem);
+	context = ed_attr(c, n, "context", &nomem);
 	if (nomem)
 		return -ENOMEM;
 	if (!ev->name || !*ev->name)
 		return FAIL(c, n, "<event> without name");
 	ev->line = ed_line_of(n);
 	if (persistent && (r = parse_persistent(c, n, persistent, &ev->persistent)))
+		return r;
+	ev->context_tid = context_tid;
+	if (context && (r = parse_context(c, n, context, &ev->context_tid)))
 		return r;
 	if ((r = single_type(c, n, 1, &body, &ev->description)))
 		return r;
@@ -290,22 +347,26 @@ static int parse_event(struct pctx *c, const xmlNode *n, struct ltt_event_desc *
 
 int ed_parse_facility(struct pctx *c, const xmlNode *n, struct ltt_facility_desc *fac)
 {
-	static const char *const fac_attrs[] = { "name", NULL };
+	static const char *const fac_attrs[] = { "name", "context", NULL };
 	static const char *const type_attrs[] = { "name", NULL };
 	struct ltt_event_desc *events;
 	struct ltt_named_type *types;
 	struct names seen_events, seen_types;
 	uint32_t ne = 0, nt = 0, ie = 0, it = 0;
-	int nomem = 0, r;
+	const char *context;
+	int nomem = 0, r, context_tid = 0;
 
 	c->all = NULL;
 	if ((r = ed_check_attrs(c, n, fac_attrs)))
 		return r;
 	fac->name = ed_attr(c, n, "name", &nomem);
+	context = ed_attr(c, n, "context", &nomem);
 	if (nomem)
 		return -ENOMEM;
 	if (!fac->name || !*fac->name)
 		return FAIL(c, n, "<facility> without name");
+	if (context && (r = parse_context(c, n, context, &context_tid)))
+		return r;
 	fac->file = c->file;
 	fac->line = ed_line_of(n);
 	for (const xmlNode *k = n->children; k; k = k->next) {
@@ -337,7 +398,7 @@ int ed_parse_facility(struct pctx *c, const xmlNode *n, struct ltt_facility_desc
 			}
 		} else if (ed_is_elem(k, "event")) {
 			events[ie].index = ie;
-			if ((r = parse_event(c, k, &events[ie])))
+			if ((r = parse_event(c, k, &events[ie], context_tid)))
 				goto out;
 			if (!names_add(&seen_events, events[ie].name, ie, NULL)) {
 				r = FAIL(c, k, "duplicate event name '%s'", events[ie].name);
@@ -376,6 +437,9 @@ int ed_parse_facility(struct pctx *c, const xmlNode *n, struct ltt_facility_desc
 	fac->types = types;
 	fac->n_types = nt;
 	r = eventdefs_resolve(fac, types, c->all, c->err, c->errlen);
+	for (uint32_t i = 0; i < ne && !r; i++)
+		if (events[i].context_tid)
+			r = add_context_tid(c, &events[i]);
 	if (!r)
 		fac->checksum = ltt_facility_checksum(fac);
 out:

@@ -22,3 +22,23 @@ run_sel_deselected() {
 measure select-off-int3-1t "$SEL" "ltt: not recording, int3" ns - run_ltt_off int3 1
 measure select-deselected-int3-1t "$SEL" "ltt: recording, int3 deselected (LTT_EVENTS=-bench.int3)" ns \
 	select-off-int3-1t run_sel_deselected
+
+# run_sel_tid discard|flight: bench_select (int3 with context="tid") recording, 1 thread.
+SELECT_PROG=$B/bench_select
+run_sel_tid() {
+	[ -x "$SELECT_PROG" ] || { RUN_ERR="bench_select not built (see $B/build.log)"; return; }
+	out=$W/sel-tid
+	rm -rf "$out"
+	if ! LTT_TRACE=$out LTT_MODE=$1 LTT_BLOCK_SIZE=$BLOCK LTT_BLOCKS=$NBLOCKS \
+		"$SELECT_PROG" int3 1 "$EVENTS" > "$T/out" 2> "$T/err"; then
+		RUN_ERR="bench_select failed: $(head -n 1 "$T/err")"
+		return
+	fi
+	RUN_VAL=$(ns_of "$T/out")
+	RUN_CPU=$(cpu_of "$T/out")
+	rm -rf "$out"
+}
+
+measure select-notid-int3-1t "$SEL" "ltt: flight mode, int3" ns - run_ltt flight int3 1
+measure select-tid-int3-1t "$SEL" "ltt: flight mode, int3 with context=\"tid\"" ns select-notid-int3-1t \
+	run_sel_tid flight

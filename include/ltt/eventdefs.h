@@ -138,6 +138,10 @@ struct ltt_event_desc {
 	const struct ltt_type_desc *body;	/* a STRUCT, or NULL for an event without payload */
 	int persistent;			/* persistent="yes" (doc/format.md section 8) */
 	unsigned line;
+	/* context="tid" (on the event or its facility): body->fields[0] is `tid`, a uint32 the
+	 * generated code fills with the thread id; the XML written for it (ltt_facility_to_xml)
+	 * spells the field out and drops the attribute (doc/eventdefs.md "Context") */
+	int context_tid;
 };
 
 struct ltt_facility_desc {

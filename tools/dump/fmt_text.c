@@ -3,8 +3,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dump/dump_format.h"
+#include "select/thread_names.h"
 
 static void text_value(struct dump_out *o, const struct ltt_value *v)
 {
@@ -61,6 +63,33 @@ static void text_value(struct dump_out *o, const struct ltt_value *v)
 	}
 }
 
+/* A body whose uint field `tid` (context="tid", doc/eventdefs.md) gets the thread's name beside it:
+ * { tid = 1234 (worker-1), ... } when the trace names that thread. */
+static void text_body_tid(struct dump_out *o, const struct thread_names *tn, const struct ltt_event *ev,
+			  const struct ltt_value *v)
+{
+	struct ltt_value c;
+	int first = 1;
+
+	dump_out_char(o, '{');
+	for (int ret = ltt_value_first(v, &c); !ret; ret = ltt_value_next(v, &c)) {
+		const char *name;
+
+		dump_out_str(o, first ? " " : ", ");
+		first = 0;
+		dump_out_str(o, c.name);
+		dump_out_str(o, " = ");
+		text_value(o, &c);
+		if (c.type->kind == LTT_TYPE_UINT && !strcmp(c.name, "tid") &&
+		    (name = thread_names_find(tn, ev->trace->index, (uint32_t)ltt_value_uint(&c), ev->time_ns))) {
+			dump_out_str(o, " (");
+			dump_out_str(o, name);
+			dump_out_char(o, ')');
+		}
+	}
+	dump_out_str(o, first ? "}" : " }");
+}
+
 /* "facility.event: " of each type, built once (ltt_event_type.user). */
 struct text_head {
 	size_t len;
@@ -98,14 +127,38 @@ static int text_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 	dump_out_char(o, ')');
 	if (!ltt_event_body(ev, &body)) {
 		dump_out_char(o, ' ');
-		text_value(o, &body);
+		if (ctx->priv && body.type->kind == LTT_TYPE_STRUCT && strcmp(ty->facility, "core"))
+			text_body_tid(o, ctx->priv, ev, &body);
+		else
+			text_value(o, &body);
 	}
 	dump_out_char(o, '\n');
 	return o->error;
 }
 
+/* Thread names only for traces with context="tid" events: a top-level uint field `tid` outside core. */
+static int text_begin(struct ltt_dump_ctx *ctx)
+{
+	int any = 0;
+
+	for (unsigned i = 0; i < ltt_reader_ntraces(ctx->reader) && !any; i++) {
+		const struct ltt_trace_info *t = ltt_reader_trace(ctx->reader, i);
+
+		for (unsigned k = 0; k < t->nevent_types && !any; k++) {
+			const struct ltt_event_type *ty = t->event_types[k];
+
+			any = !ty->builtin && ty->body && strcmp(ty->facility, "core") && ty->body->n_fields &&
+			      !strcmp(ty->body->fields[0].name, "tid") && ty->body->fields[0].type->kind == LTT_TYPE_UINT;
+		}
+	}
+	ctx->priv = any ? thread_names_load(ctx->reader) : NULL;
+	return 0;
+}
+
 static int text_end(struct ltt_dump_ctx *ctx)
 {
+	thread_names_free(ctx->priv);
+	ctx->priv = NULL;
 	for (unsigned i = 0; i < ltt_reader_ntraces(ctx->reader); i++) {
 		const struct ltt_trace_info *t = ltt_reader_trace(ctx->reader, i);
 
@@ -122,6 +175,7 @@ static int text_end(struct ltt_dump_ctx *ctx)
 const struct ltt_dump_format ltt_fmt_text = {
 	.name = "text",
 	.summary = "one line per event: facility.event: SECONDS.NANOSECONDS (tracefile) { field = value, ... }",
+	.begin = text_begin,
 	.event = text_event,
 	.end = text_end,
 	.per_event = 1,

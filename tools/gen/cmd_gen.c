@@ -46,6 +46,9 @@ static const char helpers[] =
 	"#ifndef LTT_GEN_REGISTER\n"
 	"#define LTT_GEN_REGISTER(fac) ltt_facility_register(fac)\n"
 	"#endif\n"
+	"#ifndef LTT_GEN_TID\n"
+	"#define LTT_GEN_TID() ltt_tid()\n"
+	"#endif\n"
 	"\n"
 	"/* The element count a sequence records: 0 for a NULL pointer, at most what its length field holds. */\n"
 	"static inline size_t ltt_gen_seqlen(size_t len, const void *data, size_t lengthsize)\n"
@@ -80,17 +83,18 @@ static const char helpers[] =
 static void params(struct gen *g, const struct ltt_event_desc *ev, const char *path)
 {
 	const struct ltt_type_desc *b = ev->body;
+	const uint32_t first = ev->context_tid ? 1 : 0;	/* context="tid": tid is filled in, not passed */
 	const char *ct, *child;
 
-	if (!b || !b->n_fields) {
+	if (!b || b->n_fields <= first) {
 		gen_put(&g->o, "void", 4);
 		return;
 	}
-	for (uint32_t i = 0; i < b->n_fields; i++) {
+	for (uint32_t i = first; i < b->n_fields; i++) {
 		const struct ltt_type_desc *t = b->fields[i].type;
 		const char *n = gen_cname(g, b->fields[i].name);
 
-		if (i)
+		if (i > first)
 			gen_put(&g->o, ", ", 2);
 		child = gen_join(g, path, b->fields[i].name);
 		switch (t->kind) {
@@ -184,6 +188,8 @@ static int emit_event(struct gen *g, const struct ltt_event_desc *ev)
 	gen_pr(&g->o, "\tconst unsigned ltt_on_ = LTT_GEN_ENABLED(ltt_facility_%s_enabled, %u);\n\n", fac, ev->index);
 	gen_pr(&g->o, "\tif (ltt_unlikely(ltt_on_ & LTT_EVENT_ON)) {\n");
 	gen_put(&g->o, "\t\tstruct ltt_slot ltt_s_;\n", 26);
+	if (ev->context_tid)	/* context="tid": the thread id from libltt's per-thread cache */
+		gen_pr(&g->o, "\t\tconst uint32_t tid = LTT_GEN_TID();\n");
 	gen_put(&g->o, "\t\tsize_t ltt_len_ = 0;\n\n", 24);
 	for (uint32_t i = 0; b && i < b->n_fields; i++) {
 		enum ltt_type_kind k = b->fields[i].type->kind;

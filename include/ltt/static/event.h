@@ -32,7 +32,19 @@ int ltt_event_reserve_slow(struct ltt_slot *s, struct ltt_facility *fac, unsigne
 int ltt_ring_reserve_slow(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, size_t payload_len,
 			  int counted);
 void ltt_ring_add(struct ltt_ring *r, uint64_t *w, uint64_t d);
+/* The calling thread's kernel thread id, cached per thread (0: not read yet; reset in a fork child):
+ * context="tid" events (recorder/tid.c). Initial-exec TLS: one %fs-relative load. */
+extern __thread uint32_t ltt_tid_cache __attribute__((tls_model("initial-exec")));
+uint32_t ltt_tid_slow(void);
 #pragma GCC visibility pop
+
+/* The calling thread's id (gettid()), no system call after the first in each thread. */
+static ltt_always_inline uint32_t ltt_tid(void)
+{
+	uint32_t t = ltt_tid_cache;
+
+	return ltt_likely(t) ? t : ltt_tid_slow();
+}
 
 /* Nonzero while a trace records (one relaxed load: the branch generated code takes first). */
 static inline int ltt_is_recording(void)

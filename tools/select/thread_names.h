@@ -1,0 +1,20 @@
+/* ltt dump: the names of the traced program's threads, from the core facility's state events
+ * (core.process, core.thread_start, core.thread_name in the control tracefiles), to show beside the
+ * `tid` field of context="tid" events (doc/eventdefs.md "Context"). */
+#ifndef LTT_TOOLS_THREAD_NAMES_H
+#define LTT_TOOLS_THREAD_NAMES_H
+
+#include <stdint.h>
+
+#include <ltt/reader.h>
+
+struct thread_names;
+
+/* Reads the control tracefiles of every trace of r again (a second reader on the same paths).
+ * NULL when out of memory or when the traces cannot be reopened (then no names are shown). */
+struct thread_names *thread_names_load(struct ltt_reader *r);
+/* The name thread tid of trace had at time_ns (its first name if it got one only later), or NULL. */
+const char *thread_names_find(const struct thread_names *tn, unsigned trace, uint32_t tid, uint64_t time_ns);
+void thread_names_free(struct thread_names *tn);
+
+#endif

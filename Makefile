@@ -20,8 +20,11 @@
 # headers in $(BUILD)/gen/ by `ltt gen` before anything that may include them compiles
 # (libltt's own sources included: the recorder emits core events through the generated core.h).
 
-VERSION    := 0.1.0
-SOVERSION  := 0
+VERSION    := 0.2.0
+# The soname changes with the ABI of the inline event path, not only of the functions: 1 since struct
+# ltt_slot (rseq) and struct ltt_facility (per-event enabled flags) changed, so a program built against
+# 0.1's headers never runs the new slow paths with the old structures.
+SOVERSION  := 1
 BUILD      ?= build
 PREFIX     ?= /usr/local
 DESTDIR    ?=

@@ -22,7 +22,7 @@ pkg-config --exists ltt ltt-reader || fail "pkg-config does not find ltt and ltt
 cc ${SANITIZE:+-fsanitize=$SANITIZE} -D_GNU_SOURCE -o "$tmp/demo" examples/demo.c -I"$tmp/gen" $(pkg-config --cflags --libs ltt) -lpthread ||
 	fail "build with pkg-config --libs ltt"
 out=$(LTT_TRACE="$tmp/t-dyn" "$tmp/demo" 20 2 2>&1) || fail "dynamic demo does not run: $out"
-ldd "$tmp/demo" | grep -q "libltt.so.0 => $tmp/opt/lib/libltt.so.0" || fail "not linked with the prefix's libltt: $(ldd "$tmp/demo")"
+ldd "$tmp/demo" | grep -Eq "libltt\.so\.[0-9]+ => $tmp/opt/lib/libltt\.so\.[0-9]+" || fail "not linked with the prefix's libltt: $(ldd "$tmp/demo")"
 [ "$("$tmp/opt/bin/ltt" dump --event jobs.done "$tmp/t-dyn" | wc -l)" = 20 ] || fail "dynamic demo trace"
 
 # static link: no libltt.so needed

@@ -1,6 +1,5 @@
 /* ltt check: validates traces completely and prints every problem with its file and offset
  * (doc/cli.md); exit status 0 only for a clean trace. */
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -12,46 +11,6 @@
 #include "cmd.h"
 #include "reader_common.h"
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* A trace without tracefiles: one line, naming the snapshot-NNNN/ subdirectories of a flight-recorder
- * trace directory as a hint. */
-static void no_tracefiles(const struct ltt_trace_info *t)
-{
-	char *names[5];
-	size_t n = 0, more = 0;
-	struct dirent *de;
-	DIR *d = opendir(t->dir);
-
-	while (d && (de = readdir(d))) {
-		const char *s = de->d_name + 9;
-
-		if (strncmp(de->d_name, "snapshot-", 9) || !*s || strspn(s, "0123456789") != strlen(s))
-			continue;
-		if (n < 5 && (names[n] = strdup(de->d_name)))
-			n++;
-		else
-			more++;
-	}
-	if (d)
-		closedir(d);
-	qsort(names, n, sizeof(*names), cmp_str);
-	if (!n) {
-		ltt_tool_error("check", "%s: no tracefiles (no control/ or cpu/ files: not a trace?)", t->path);
-		return;
-	}
-	fprintf(stderr, "ltt check: %s: no tracefiles; snapshots:", t->path);
-	for (size_t i = 0; i < n; i++) {
-		if (i < 4)
-			fprintf(stderr, " %s/%s", t->path, names[i]);
-		free(names[i]);
-	}
-	fprintf(stderr, "%s\n", n + more > 4 ? " ..." : "");
-}
-
 /* What a trace must hold beyond what the reader needs (doc/format.md section 1); 0 or problems. */
 static unsigned check_layout(const struct ltt_trace_info *t)
 {
@@ -60,8 +19,8 @@ static unsigned check_layout(const struct ltt_trace_info *t)
 	unsigned problems = 0;
 	char path[4096];
 
-	if (!t->ntracefiles) {
-		no_tracefiles(t);
+	if (!t->ntracefiles) {	/* control/ or cpu/ present but empty (otherwise ltt_capture_expand says) */
+		ltt_tool_error("check", "%s: no tracefiles (control/ and cpu/ are empty: not a trace?)", t->path);
 		return 1;
 	}
 	for (size_t i = 0; i < sizeof(control) / sizeof(*control); i++) {
@@ -112,6 +71,7 @@ static int run(int argc, char **argv)
 	uint64_t events = 0;
 	static const struct option lo[] = {
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "all-snapshots", no_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char err[1024];
@@ -122,6 +82,10 @@ static int run(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "q", lo, NULL)) != -1) {
 		if (c == 'q') {
 			quiet = 1;
+			continue;
+		}
+		if (c == 'S') {
+			tool.capture_flags |= LTT_CAPTURE_ALL_SNAPSHOTS;
 			continue;
 		}
 		ltt_tool_error("check", "unknown option '%s' (see ltt check --help)", argv[optind - 1]);
@@ -173,7 +137,7 @@ const struct ltt_cmd ltt_cmd_check = {
 	.name = "check",
 	.summary = "validate traces; print every problem with its file and offset",
 	.usage =
-	"usage: ltt check [-q] TRACE...\n"
+	"usage: ltt check [-q] [--all-snapshots] TRACE...\n"
 	"\n"
 	"Validates everything in the traces: info/system.xml, the layout (at least one tracefile;\n"
 	"control/facilities, control/processes, control/interrupts present), the facilities (each\n"
@@ -183,6 +147,10 @@ const struct ltt_cmd ltt_cmd_check = {
 	"info/write-losses (blocks the recorder could not write: the disk was full) is a problem too.\n"
 	"Prints each problem on stderr as\n"
 	"'ltt check: TRACE/FILE: offset N: what', and one 'TRACE: ok (...)' line per clean trace on\n"
-	"stdout (not with -q). Exit status: 0 when every trace is clean, 1 otherwise.\n",
+	"stdout (not with -q). Exit status: 0 when every trace is clean, 1 otherwise.\n"
+	"\n"
+	"  -q, --quiet       no 'ok' lines\n"
+	"  --all-snapshots   every snapshot of a flight-recorder trace directory (default: the newest);\n"
+	"                    a chunked capture (TRACE/chunk-NNNN/) is checked as all its chunks\n",
 	.run = run,
 };

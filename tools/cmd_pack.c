@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <ltt/reader.h>
+
 #include "reader/archive.h"
 #include "cmd.h"
 
@@ -37,6 +39,34 @@ static void draw(uint64_t done, uint64_t total, void *arg)
 	fflush(stderr);
 }
 
+/* What to pack for the path given (ltt_capture_expand): a trace is itself; a flight-recorder trace
+ * directory packs its newest snapshot (said on stderr); a chunked capture is refused with the fix.
+ * 0 and *src (malloc'd), or 1 (reported). */
+static int pack_source(const char *arg, char **src)
+{
+	struct ltt_capture *c;
+	char err[1024];
+
+	err[0] = 0;
+	if (ltt_capture_expand(arg, 0, &c, err, sizeof(err))) {
+		ltt_tool_error("pack", "%s", err);
+		return 1;
+	}
+	if (c->kind == LTT_CAPTURE_CHUNKS) {
+		ltt_tool_error("pack", "%s: chunked capture of %u chunks, not one trace: pack each chunk "
+			       "(ltt pack %s -o NAME.tar.gz)", arg, c->ntraces, c->traces[0]);
+		ltt_capture_free(c);
+		return 1;
+	}
+	if (c->kind == LTT_CAPTURE_SNAPSHOTS)
+		ltt_tool_error("pack", "%s: flight-recorder trace: packing its newest snapshot, %s (%u snapshots; "
+			       "name another to pack it)", arg, c->traces[0], c->nfound);
+	*src = c->traces[0];
+	c->traces[0] = NULL;
+	ltt_capture_free(c);
+	return 0;
+}
+
 static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -49,9 +79,9 @@ static int run(int argc, char **argv)
 	struct ltt_pack_options po = { 0 };
 	struct bar b = { 0, -1 };
 	const char *out = NULL;
-	char *def = NULL, err[1024];
+	char *def = NULL, *src = NULL, err[1024];
 	struct stat st;
-	int c, force = 0, ret;
+	int c, force = 0, ret, status = 1;
 
 	while ((c = getopt_long(argc, argv, "o:l:fj:", opts, NULL)) != -1) {
 		switch (c) {
@@ -92,6 +122,8 @@ static int run(int argc, char **argv)
 		fputs(ltt_cmd_pack.usage, stderr);
 		return 2;
 	}
+	if (pack_source(argv[optind], &src))
+		return 1;
 	if (!out) {
 		const char *arg = argv[optind], *base;
 		char *real = NULL;
@@ -108,38 +140,40 @@ static int run(int argc, char **argv)
 		if (real && !strcmp(real, "/")) {
 			ltt_tool_error("pack", "%s: give the archive a name with -o", arg);
 			free(real);
-			return 2;
+			status = 2;
+			goto done;
 		}
 		r = real ? asprintf(&def, "%s.tar.gz", real) : asprintf(&def, "%.*s.tar.gz", (int)n, arg);
 		free(real);
 		if (r < 0) {
 			ltt_tool_error("pack", "out of memory");
-			return 1;
+			goto done;
 		}
 		out = def;
 	}
 	if (!force && lstat(out, &st) == 0) {
 		ltt_tool_error("pack", "%s: already exists (--force replaces it)", out);
-		free(def);
-		return 1;
+		goto done;
 	}
 	if (isatty(STDERR_FILENO)) {
 		po.progress = draw;
 		po.progress_arg = &b;
 	}
 	ltt_archive_catch_interrupts();
-	ret = ltt_archive_pack(argv[optind], out, &po, err, sizeof(err));
+	ret = ltt_archive_pack(src, out, &po, err, sizeof(err));
 	if (b.shown)
 		fprintf(stderr, "\r%*s\r", 70, "");
 	if (ret) {
 		ltt_tool_error("pack", "%s", err);
-		free(def);
-		return 1;
+		goto done;
 	}
 	if (stat(out, &st) == 0)
 		printf("%s: %" PRIu64 " bytes\n", out, (uint64_t)st.st_size);
+	status = 0;
+done:
 	free(def);
-	return 0;
+	free(src);
+	return status;
 }
 
 const struct ltt_cmd ltt_cmd_pack = {

@@ -289,6 +289,7 @@ static int run(int argc, char **argv)
 		{ "format", required_argument, NULL, 'F' },
 		{ "regions", no_argument, NULL, 'R' },
 		{ "profile", no_argument, NULL, 'P' },
+		{ "all-snapshots", no_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct reader_tool tool = { .cmd = "stats" };
@@ -317,6 +318,10 @@ static int run(int argc, char **argv)
 			profile = 1;
 			continue;
 		}
+		if (c == 'S') {
+			tool.capture_flags |= LTT_CAPTURE_ALL_SNAPSHOTS;
+			continue;
+		}
 		ltt_tool_error("stats", "%s: unknown option or format (see ltt stats --help)", argv[optind - 1]);
 		return 2;
 	}
@@ -336,7 +341,7 @@ static int run(int argc, char **argv)
 		if (fflush(stdout))
 			ltt_tool_error("stats", "standard output: %s", strerror(errno));
 		ltt_reader_close(r);
-		return ret < 0 || tool.problems ? 1 : 0;
+		return ret < 0 || tool.problems || tool.skipped ? 1 : 0;
 	}
 	tc = calloc(ltt_reader_ntraces(r), sizeof(*tc));
 	out = malloc(sizeof(*out));
@@ -374,7 +379,7 @@ const struct ltt_cmd ltt_cmd_stats = {
 	.name = "stats",
 	.summary = "summarize traces: events per type and CPU, time span, rates, lost data",
 	.usage =
-	"usage: ltt stats [--format=text|json] [--regions] [--profile] TRACE...\n"
+	"usage: ltt stats [--format=text|json] [--regions] [--profile] [--all-snapshots] TRACE...\n"
 	"\n"
 	"Reads every event of the traces and prints, per trace: the system, the time span, events and\n"
 	"rate, blocks and heartbeats, lost events by cause, overwritten blocks and their events, blocks\n"
@@ -388,6 +393,9 @@ const struct ltt_cmd ltt_cmd_stats = {
 	"                  count, total, self, min, median, max, per thread and for all threads\n"
 	"  --profile       the stack samples (LTT_STACK_SAMPLE_HZ, doc/recorder.md) per thread and for all\n"
 	"                  threads: ticks with each function on top (self) and anywhere on the stack\n"
-	"                  (total), symbolized from the binaries when present, and the hottest stacks\n",
+	"                  (total), symbolized from the binaries when present, and the hottest stacks\n"
+
+	"  --all-snapshots every snapshot of a flight-recorder trace directory (default: the newest);\n"
+	"                  a chunked capture (TRACE/chunk-NNNN/) is read as all its chunks in order\n",
 	.run = run,
 };

@@ -45,8 +45,110 @@ static void release_held(struct reader_tool *t, int print)
 	t->hold = 0;
 }
 
+/* The lines saying what was read of a capture and what was left (not problems: the exit status is
+ * unchanged), except chunks missing without being listed as removed, which are lost data. */
+static void capture_notes(struct reader_tool *tool, const struct ltt_capture *c)
+{
+	const char *cmd = tool->cmd;
+
+	if (c->kind == LTT_CAPTURE_SNAPSHOTS) {
+		if (c->ntraces > 1)
+			ltt_tool_error(cmd, "%s: flight-recorder trace: reading its %u snapshots, %s to %s", c->path,
+				       c->ntraces, c->traces[0], c->traces[c->ntraces - 1]);
+		else if (c->nfound > 1)
+			ltt_tool_error(cmd, "%s: flight-recorder trace: reading its newest snapshot, %s (%u snapshots; "
+				       "--all-snapshots reads them all)", c->path, c->traces[0], c->nfound);
+		else
+			ltt_tool_error(cmd, "%s: flight-recorder trace: reading its snapshot %s", c->path, c->traces[0]);
+	}
+	for (unsigned i = 0; i < c->npartial; i++) {
+		int read = 0;
+
+		for (unsigned k = 0; k < c->ntraces; k++)
+			read |= !strcmp(c->traces[k], c->partial[i]);
+		if (c->kind == LTT_CAPTURE_SNAPSHOTS)
+			ltt_tool_error(cmd, "%s: incomplete snapshot (cut short while being written), skipped",
+				       c->partial[i]);
+		else if (!read)
+			ltt_tool_error(cmd, "%s: chunk being written (or left by a crash), skipped (ltt dump --follow "
+				       "reads it)", c->partial[i]);
+	}
+	if (c->nremoved == 1)
+		ltt_tool_error(cmd, "%s: chunk-%04llu (%llu bytes) was removed by the size bound (LTT_MAX_SIZE); "
+			       "reading the %u kept", c->path, (unsigned long long)c->first_removed,
+			       (unsigned long long)c->removed_bytes, c->ntraces);
+	else if (c->nremoved)
+		ltt_tool_error(cmd, "%s: chunk-%04llu to chunk-%04llu (%u chunks, %llu bytes) were removed by the "
+			       "size bound (LTT_MAX_SIZE); reading the %u kept", c->path,
+			       (unsigned long long)c->first_removed, (unsigned long long)c->last_removed, c->nremoved,
+			       (unsigned long long)c->removed_bytes, c->ntraces);
+	if (c->nmissing == 1)
+		ltt_tool_error(cmd, "%s: chunk-%04llu missing (not listed in chunks-removed): its events are lost",
+			       c->path, (unsigned long long)c->first_missing);
+	else if (c->nmissing)
+		ltt_tool_error(cmd, "%s: chunk-%04llu to chunk-%04llu missing (not listed in chunks-removed): "
+			       "their events are lost", c->path, (unsigned long long)c->first_missing,
+			       (unsigned long long)(c->first_missing + c->nmissing - 1));
+	if (c->nmissing)
+		tool->problems++;
+}
+
+/* Expands every path (ltt_capture_expand); a path that does not expand is reported and counted in
+ * tool->skipped. Returns the paths to open (malloc'd strings, *n of them) or NULL. */
+static char **expand_paths(struct reader_tool *tool, char **paths, unsigned npaths, unsigned *n)
+{
+	char **v = NULL, err[1024];
+
+	*n = 0;
+	for (unsigned i = 0; i < npaths; i++) {
+		struct ltt_capture *c;
+		char **nv;
+
+		err[0] = 0;
+		if (ltt_capture_expand(paths[i], tool->capture_flags, &c, err, sizeof(err))) {
+			ltt_tool_error(tool->cmd, "%s%s", err, npaths > 1 ? " (trace left out)" : "");
+			tool->skipped++;
+			continue;
+		}
+		capture_notes(tool, c);
+		nv = realloc(v, (*n + c->ntraces) * sizeof(*v));
+		if (nv) {
+			v = nv;
+			for (unsigned k = 0; k < c->ntraces; k++) {
+				v[(*n)++] = c->traces[k];
+				c->traces[k] = NULL;
+			}
+			c->ntraces = 0;
+		}
+		ltt_capture_free(c);
+		if (!nv) {
+			ltt_tool_error(tool->cmd, "out of memory");
+			break;
+		}
+	}
+	return v;
+}
+
+static int open_set(struct reader_tool *tool, struct ltt_reader **r, char **paths, unsigned npaths,
+		    const struct ltt_reader_options *opt);
+
 int reader_tool_open(struct reader_tool *tool, struct ltt_reader **r, char **paths, unsigned npaths,
 		     const struct ltt_reader_options *opt)
+{
+	unsigned n;
+	char **v = expand_paths(tool, paths, npaths, &n);
+	int ret = -ENOENT;
+
+	if (n)
+		ret = open_set(tool, r, v, n, opt);
+	for (unsigned i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	return ret;
+}
+
+static int open_set(struct reader_tool *tool, struct ltt_reader **r, char **paths, unsigned npaths,
+		    const struct ltt_reader_options *opt)
 {
 	struct ltt_reader_options quiet = { .flags = opt->flags };
 	const char **good;

@@ -14,9 +14,13 @@ struct reader_tool {
 	int hold;		/* keep problem lines in held[] instead of printing them */
 	char **held;
 	size_t nheld;
+	unsigned capture_flags;	/* LTT_CAPTURE_* for the paths' snapshots and chunks (ltt/reader.h) */
 };
 
-/* Opens the trace set of paths; a trace that cannot be opened is reported on one line
+/* Opens the trace set of paths, each expanded first by ltt_capture_expand() (a flight-recorder
+ * directory: its newest snapshot, or all with LTT_CAPTURE_ALL_SNAPSHOTS; a chunked capture: its chunks
+ * in order), saying on stderr in one line each what was read from a capture and what was skipped
+ * (incomplete snapshots, chunks being written, chunks removed by the size bound). A trace that cannot be opened is reported on one line
  * ("ltt CMD: ...") and left out, the others are opened (tool->skipped counts those left out, the
  * command must then exit non-zero). Returns 0, or a negative errno when no trace could be opened
  * (reported too). */

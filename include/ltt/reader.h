@@ -180,6 +180,41 @@ const struct ltt_trace_info *ltt_reader_trace(const struct ltt_reader *r, unsign
 /* Number of problems reported so far. */
 uint64_t ltt_reader_problems(const struct ltt_reader *r);
 
+/* ---- captures: what a path holds (doc/reader.md "Captures") ------------------------------------- */
+
+/* A path given to a reader command is a trace, the top directory of a flight-recorder trace (its
+ * traces are snapshot-NNNN/, the newest read by default), or a chunked capture (its traces are
+ * chunk-NNNN/, read in order as one). ltt_capture_expand() says which and lists the traces to open. */
+enum ltt_capture_kind {
+	LTT_CAPTURE_TRACE,		/* the path itself (a trace directory or a packed trace) */
+	LTT_CAPTURE_SNAPSHOTS,		/* snapshot-NNNN/ directories */
+	LTT_CAPTURE_CHUNKS,		/* chunk-NNNN/ directories */
+	LTT_CAPTURE_NONE,		/* (internal) */
+};
+
+#define LTT_CAPTURE_ALL_SNAPSHOTS 1u	/* every complete snapshot, oldest first (default: the newest) */
+#define LTT_CAPTURE_PARTIAL 2u		/* also chunk-NNNN.part (being written; for following a capture) */
+
+struct ltt_capture {
+	enum ltt_capture_kind kind;
+	char *path;			/* as given */
+	unsigned ntraces;
+	char **traces;			/* the traces to read, in order: "PATH/chunk-0004", ... */
+	unsigned nfound;		/* complete snapshots or chunks present */
+	unsigned npartial;
+	char **partial;			/* the NNNN.part directories present (incomplete snapshots; chunks being
+					 * written or left by a crash), in order */
+	unsigned nremoved;		/* chunks removed by the size bound (listed in PATH/chunks-removed) */
+	uint64_t first_removed, last_removed, removed_bytes;
+	uint64_t first_missing, nmissing;	/* chunk numbers absent without being listed as removed */
+};
+
+/* Expands path (flags: LTT_CAPTURE_*). Returns 0 and *out (free with ltt_capture_free), or a negative
+ * errno with one line in err: a flight-recorder trace without a complete snapshot, a chunked capture
+ * without a complete chunk, a directory holding neither tracefiles nor snapshots nor chunks. */
+int ltt_capture_expand(const char *path, unsigned flags, struct ltt_capture **out, char *err, size_t errlen);
+void ltt_capture_free(struct ltt_capture *l);
+
 /* ---- selecting what to read (before the first ltt_reader_next) ------------------------------- */
 
 /* Skips (1) or reads (0) a tracefile entirely. All are read by default. */

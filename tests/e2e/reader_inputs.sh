@@ -34,7 +34,7 @@ echo "stats: exit $?, $(grep -c '^trace ' s.out) traces"
 cat s.err
 run "no good trace in the set" t nosuch
 fresh; rm -r t/cpu t/control; cp -r good t/snapshot-0001; cp -r good t/snapshot-0002
-run "flight-recorder top directory: no tracefiles, snapshots" t
+run "flight-recorder top directory: its newest snapshot is read" t
 fresh; rm -r t/cpu t/control; run "no tracefiles at all" t
 fresh; rm t/control/processes; run "control/processes missing" t
 fresh; rm t/control/interrupts t/control/processes; : > t/control/facilities

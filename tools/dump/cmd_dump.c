@@ -24,6 +24,7 @@ struct dump_opts {
 	uint64_t limit;
 	int have_limit;
 	unsigned threads;	/* --threads: 0 automatic, 1 the single-thread path */
+	unsigned capture_flags;
 };
 
 static const struct ltt_dump_format *find_format(const char *name)
@@ -43,6 +44,7 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
 		READER_FILTER_LONGOPTS,
 		{ "limit", required_argument, NULL, 'n' },
 		{ "threads", required_argument, NULL, 'j' },
+		{ "all-snapshots", no_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, f;
@@ -64,6 +66,9 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
 			break;
 		case 'B':
 			o->brief = 1;
+			break;
+		case 'S':
+			o->capture_flags |= LTT_CAPTURE_ALL_SNAPSHOTS;
 			break;
 		case 'n':
 			if (reader_parse_u64(optarg, &o->limit)) {
@@ -133,6 +138,7 @@ static int run(int argc, char **argv)
 		return 2;
 	if (o.filter.all)
 		ropt.flags |= LTT_READ_BUILTIN;
+	tool.capture_flags = o.capture_flags;
 	ret = reader_tool_open(&tool, &r, argv + first, (unsigned)(argc - first), &ropt);
 	if (ret)
 		return 1;
@@ -210,6 +216,11 @@ const struct ltt_cmd ltt_cmd_dump = {
 	READER_FILTER_HELP
 	"  --limit N         stop after N events\n"
 	"  --threads=N       format events in N processes (text and json; default 0: one per CPU for a\n"
-	"                    trace set of 8 MiB or more; 1: this process only); the output is the same\n",
+	"                    trace set of 8 MiB or more; 1: this process only); the output is the same\n"
+
+	"  --all-snapshots   every snapshot of a flight-recorder trace directory (default: the newest)\n"
+	"\n"
+	"A TRACE holding snapshot-NNNN/ (flight recorder) is read as its newest snapshot; one holding\n"
+	"chunk-NNNN/ (rotation) as all its chunks in order (doc/cli.md).\n",
 	.run = run,
 };

@@ -7,7 +7,7 @@
 # empty success.
 set -u
 prog="$BUILD/tests/progs/newcomer_emit"
-tmp=$(mktemp -d /tmp/ltt-e2e-newcomer-cap.XXXXXX) || exit 1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}"/ltt-e2e-newcomer-cap.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 cd "$tmp" || exit 1

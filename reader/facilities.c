@@ -287,10 +287,11 @@ static int read_facility_loads(struct trace *t)
 {
 	struct tracefile *tf = find_tracefile(t, "control/facilities");
 	struct ltt_tracefile_info saved;
-	int ret = 0, hidden = t->plan[LTT_ID_FACILITY_LOAD].hidden;
+	int ret = 0, hidden;
 
-	if (!tf || !t->nplan)
+	if (!tf || !t->nplan)	/* no plan (a 2004 trace without its core facility): nothing to place */
 		return 0;
+	hidden = t->plan[LTT_ID_FACILITY_LOAD].hidden;
 	saved = tf->info;
 	/* builtin events are hidden unless LTT_READ_BUILTIN, and hidden ones are dropped from the
 	 * block: this pass must see facility_load */

@@ -31,7 +31,7 @@ DESTDIR    ?=
 CC         ?= gcc
 CXX        ?= g++
 SANITIZE   ?=
-FUZZ_SECONDS ?= 3
+FUZZ_SECONDS ?= 2
 LTT_SHARED ?= $(abspath $(CURDIR)/../shared)
 
 # Debian packages the build and `make check` need; `make deps` installs the missing ones.
@@ -167,13 +167,20 @@ $(BUILD)/tests/progs/%: $(O)/tests/progs/%.o $(STATIC_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $< $(STATIC_LIBS) $(ALL_LIBS)
 
-# libFuzzer targets: clang, with the model and reader compiled in for coverage.
+# libFuzzer targets: clang, with the model and reader compiled in for coverage. By convention,
+# tests/fuzz/fuzz_NAME.c also gets the sources of tools/NAME/ but its cmd_*.c (fuzz_recover:
+# tools/recover/; fuzz_gen: tools/gen/), compiled with the tools' include paths (-Itools -I.).
 FUZZ_CC     ?= clang
 FUZZ_FLAGS  := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -DLTT_VERSION=\"$(VERSION)\" -Iinclude -I$(BUILD)/gen
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(EVENTDEFS_SRCS) $(READER_SRCS) | $(BUILD)/config.mk
-	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(XML_CFLAGS) $(ARCHIVE_CFLAGS) $(CRYPTO_CFLAGS) -o $@ $< $(EVENTDEFS_SRCS) $(READER_SRCS) \
-	    $(XML_LIBS) $(ARCHIVE_LIBS) $(CRYPTO_LIBS) -lz -lm
+fuzz_tool_srcs = $(filter-out $(wildcard tools/$(1)/cmd_*.c),$(wildcard tools/$(1)/*.c))
+define fuzz_rule
+$(BUILD)/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c $(wildcard tests/fuzz/*.h) $(EVENTDEFS_SRCS) $(READER_SRCS) \
+    $(call fuzz_tool_srcs,$(1)) $(BUILD)/gen/ltt-cmds.h | $(BUILD)/config.mk
+	@mkdir -p $$(@D)
+	$$(FUZZ_CC) $$(FUZZ_FLAGS) -Itools -I. $$(XML_CFLAGS) $$(ARCHIVE_CFLAGS) $$(CRYPTO_CFLAGS) -o $$@ \
+	    $$(filter %.c,$$^) $$(XML_LIBS) $$(ARCHIVE_LIBS) $$(CRYPTO_LIBS) -lz -lm
+endef
+$(foreach n,$(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRCS)),$(eval $(call fuzz_rule,$(n))))
 
 TEST_ENV = LTT=$(abspath $(LTT)) BUILD=$(abspath $(BUILD)) SRCDIR=$(CURDIR) LTT_SHARED=$(LTT_SHARED) \
            FUZZ_SECONDS=$(FUZZ_SECONDS) LTT_TEST_FILTER="$(LTT_TEST_FILTER)" SANITIZE=$(SANITIZE)

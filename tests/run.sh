@@ -29,7 +29,10 @@ for t in "$@"; do
 		corpus="$SRCDIR/tests/fuzz/corpus/${name#fuzz_}"
 		work="$BUILD/fuzz/work-$name"
 		mkdir -p "$work"
+		# a crash, leak or timeout exits 1 (libFuzzer's own default, 77, would read as a skip); the
+		# input that did it goes to $BUILD/fuzz/ (crash-*, leak-*, timeout-*)
 		TMPDIR=$tmp "$t" -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+			-error_exitcode=1 -timeout_exitcode=1 -artifact_prefix="$BUILD/fuzz/" \
 			"$work" "$corpus" >"$log" 2>&1 ;;
 	*) TMPDIR=$tmp CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-60} "$t" >"$log" 2>&1 ;;
 	esac

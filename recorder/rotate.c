@@ -102,8 +102,12 @@ int ltt_chunk_make(struct ltt_trace_state *t, unsigned n, char *dir, size_t len)
 	}
 	if (!rc && n > 1)	/* chunk 1: by ltt_start() once the clock runs, as for any trace */
 		rc = ltt_tracedir_system_xml_in(t, dir, n);
-	if (!rc && n > 1)
+	if (!rc && n > 1) {
+		/* under the registry lock: a facility registered now writes its file whole first */
+		ltt_registry_lock();
 		rc = copy_eventdefs(t->dir, dir);
+		ltt_registry_unlock();
+	}
 	if (rc)
 		ltt_tracedir_remove(dir);
 	return rc;

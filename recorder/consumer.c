@@ -269,18 +269,36 @@ lost:
  * the accounting is written (release_space), and the file says what was lost while writing (and
  * whether an accounting could not be written even then): `ltt check` reports it. Otherwise it is
  * removed. */
-static void open_all(void)
+/* Makes dir/info/write-losses with the accounting's space kept: its descriptor, or -errno (ENOSPC:
+ * the disk is full; a file system without fallocate keeps nothing and is not an error). */
+static int make_reserve(const char *dir)
 {
 	char p[PATH_MAX + 32];
 	unsigned n = C.t->ncpu + LTT_CONTROL_RINGS;
+	int fd;
 
+	snprintf(p, sizeof(p), "%s/info/write-losses", dir);
+	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return -errno;
+	if (fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)(4 * n + 1) * PAGE) && errno != EOPNOTSUPP &&
+	    errno != ENOSYS) {
+		int e = -errno;
+
+		close(fd);
+		unlink(p);
+		return e;
+	}
+	return fd;
+}
+
+/* resv: the chunk's reserve made beforehand (rotation), or -1 to make it here (best effort: a trace
+ * begun on a full disk records anyway). */
+static void open_all(int resv)
+{
 	for (unsigned i = 0; i < C.t->ncpu + LTT_RING_PERSISTENT; i++)
 		out_open(i);
-	snprintf(p, sizeof(p), "%s/info/write-losses", C.dir);
-	C.resv_fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (C.resv_fd >= 0 && fallocate(C.resv_fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)(4 * n + 1) * PAGE)) {
-		/* no space kept (a file system without fallocate, or full already): best effort */
-	}
+	C.resv_fd = resv >= 0 ? resv : make_reserve(C.dir);
 }
 
 /* Frees the space kept for the accounting (its first page stays, for the message), and makes the
@@ -610,13 +628,18 @@ static int rotate(uint64_t now)
 	unsigned ncpu = C.t->ncpu, n = C.t->chunk + 1;
 	char ndir[PATH_MAX];
 	uint64_t deadline = now + FINAL_WAIT_NS, last;
-	int rc;
+	int rc, resv = -1;
 
 	if (ltt_control_trylock())
 		return -EBUSY;	/* a start, stop or fork holds it: the next pass tries again */
 	C.try_bytes = C.chunk_bytes;
 	C.try_ns = now;
 	rc = ltt_chunk_make(C.t, n, ndir, sizeof(ndir));
+	/* a chunk without the space of its final accounting is not begun either */
+	if (!rc && (resv = make_reserve(ndir)) < 0) {
+		rc = resv;
+		ltt_tracedir_remove(ndir);
+	}
 	if (rc) {
 		/* a full disk, a removed directory: go on in this chunk, try again after the next period */
 		if (!C.rotate_warned++)
@@ -654,7 +677,7 @@ static int rotate(uint64_t now)
 	/* control/facilities, processes and interrupts always exist (doc/format.md section 1), and
 	 * hold the new chunk's first blocks before readers can see it as chunk-NNNN.part: a kill at
 	 * any point leaves sealed chunks, at most one .part, and both decode */
-	open_all();
+	open_all(resv);
 	for (unsigned i = ncpu; i < ncpu + LTT_RING_PERSISTENT; i++)
 		drain(i, ltt_ring_head_seq(&rg->rings[i]), deadline);
 	ltt_registry_lock();
@@ -733,7 +756,7 @@ int ltt_consumer_start(struct ltt_trace_state *t)
 		C.progress[i] = now_ns();
 	for (unsigned i = 0; i < n; i++)
 		C.outs[i].fd = -1;
-	open_all();
+	open_all(-1);
 	rc = ltt_real_pthread_create(&C.thread, NULL, consumer_main, NULL);
 	if (rc) {
 		for (unsigned i = 0; i < n; i++)

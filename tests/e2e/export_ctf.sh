@@ -50,4 +50,14 @@ mkdir set && (cd "$BUILD/tests/progs" && LTT_TRACE="$work/set" ./app_child >/dev
 check "CTF traces of the set" "$(ls set.ctf/*/metadata | wc -l | tr -d ' ')" 3
 babeltrace2 set.ctf > set.out 2> set.err || { echo "babeltrace2 failed on the set:"; cat set.err; fail=1; }
 check "events of the set" "$(wc -l < set.out | tr -d ' ')" "$("$LTT" dump set/* | wc -l | tr -d ' ')"
+
+# OUT exists: refused; --force replaces a directory or a file by the new directory
+"$LTT" export --format=ctf ty 2>/dev/null; check "exit with OUT existing" "$?" 1
+touch ty.ctf/stale
+"$LTT" export --format=ctf --force ty || fail=1
+[ -e ty.ctf/stale ] && { echo "--force kept the old directory's files"; fail=1; }
+rm -rf ty.ctf && echo file > ty.ctf
+"$LTT" export --format=ctf --force ty || fail=1
+[ -f ty.ctf/metadata ] || { echo "--force did not replace a file by the CTF directory"; fail=1; }
+ls -a | grep -q -e 'tmp-' -e 'old-' && { echo "temporary files left:"; ls -a; fail=1; }
 exit $fail

@@ -311,14 +311,15 @@ static void report(const struct ltt_export_ctx *ctx, int err)
 		ltt_tool_error("export", "%s: %s", ctx->out_name, strerror(-err));
 }
 
-/* Puts tmp in place of out: rename, after moving an existing OUT of another kind aside. */
-static int install(const char *tmp, const char *out, int force)
+/* Puts tmp (a directory when dir) in place of out: a rename, after moving an existing OUT aside when
+ * a rename cannot replace it (a directory, or a file replaced by a directory). */
+static int install(const char *tmp, const char *out, int force, int dir)
 {
 	struct stat st;
 	char *old;
 	int ret;
 
-	if (!force || lstat(out, &st) < 0 || !S_ISDIR(st.st_mode))
+	if (!force || lstat(out, &st) < 0 || (!S_ISDIR(st.st_mode) && !dir))
 		return rename(tmp, out) < 0 ? -errno : 0;
 	old = beside(out, "old");
 	if (!old)
@@ -489,7 +490,7 @@ static int run(int argc, char **argv)
 	if (interrupted) {
 		ltt_tool_error("export", "interrupted: %s not written", out);
 	} else if (ret >= 0) {
-		ret = direct ? 0 : install(tmp, out, o.force);
+		ret = direct ? 0 : install(tmp, out, o.force, (int)o.exp->dir);
 		if (ret)
 			ltt_tool_error("export", "%s: %s", out, strerror(-ret));
 		else

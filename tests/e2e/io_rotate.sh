@@ -5,6 +5,7 @@
 #     12 MiB bound: the kept chunks are consecutive, the removed ones are exactly the lines of
 #     TRACE/chunks-removed, each kept chunk passes `ltt check` alone, and over the kept span no event
 #     is duplicated and events + counted drops == events emitted from the span's first event on.
+#     The trace read as a whole (TRACE, the parent) gives the same events and names the removed chunks.
 #  2. kill -9 while rotating every 2 MiB: every sealed chunk passes `ltt check`, at most one
 #     chunk-NNNN.part is left and it decodes (its whole blocks).
 #  3. LTT_ROTATE_SECONDS=1: a chunk begun after a thread was created lists it (core.process).
@@ -45,6 +46,12 @@ eval "$(echo "$res" | tr ' ' '\n' | sed 's/^/r_/')"
 [ "$r_dup" = 0 ] && [ "$r_bad" = 0 ] && [ "$r_problems" = 0 ] || fail "kept chunks: $res"
 [ $((r_events + r_lost - r_lost_before)) = $((N - r_first)) ] ||
 	fail "kept chunks: $r_events events + $((r_lost - r_lost_before)) counted drops != $((N - r_first)) emitted from seq $r_first ($res)"
+
+# the same read as a whole: TRACE is the set of its chunks, the removed ones reported as removed
+n=$("$LTT" dump --event rtest.ev "$tmp/a" 2> "$tmp/derr" | wc -l)
+[ "$n" = "$r_events" ] || fail "ltt dump TRACE: $n events, the chunks hold $r_events"
+[ "$first" = 1 ] || grep -q "removed by the size bound" "$tmp/derr" || fail "ltt dump TRACE: $(cat "$tmp/derr")"
+"$LTT" check "$tmp/a" > /dev/null 2>&1 || fail "ltt check TRACE: $("$LTT" check "$tmp/a" 2>&1 | tail -3)"
 
 # 2. kill -9 while rotating (every 2 MiB, about 100 per second here)
 for k in 3 5; do

@@ -24,6 +24,7 @@ struct dump_opts {
 	uint64_t limit;
 	int have_limit;
 	unsigned threads;	/* --threads: 0 automatic, 1 the single-thread path */
+	unsigned time_mode;	/* --time: DUMP_TIME_* */
 	unsigned capture_flags;
 };
 
@@ -44,6 +45,7 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
 		READER_FILTER_LONGOPTS,
 		{ "limit", required_argument, NULL, 'n' },
 		{ "threads", required_argument, NULL, 'j' },
+		{ "time", required_argument, NULL, 'T' },
 		{ "all-snapshots", no_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -67,6 +69,15 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
 		case 'B':
 			o->brief = 1;
 			break;
+		case 'T':
+			if (!strcmp(optarg, "abs") || !strcmp(optarg, "rel") || !strcmp(optarg, "delta")) {
+				o->time_mode = optarg[0] == 'a' ? DUMP_TIME_ABS : optarg[0] == 'r' ? DUMP_TIME_REL
+												 : DUMP_TIME_DELTA;
+				break;
+			}
+			ltt_tool_error("dump", "--time=%s: expected abs (seconds since the Epoch), rel (since the "
+				       "trace start) or delta (since the previous event)", optarg);
+			return -1;
 		case 'S':
 			o->capture_flags |= LTT_CAPTURE_ALL_SNAPSHOTS;
 			break;
@@ -161,10 +172,17 @@ static int run(int argc, char **argv)
 	ctx.ntraces = ltt_reader_ntraces(r);
 	ctx.all = (unsigned)o.filter.all;
 	ctx.brief = (unsigned)o.brief;
+	ctx.time_mode = o.time_mode;
+	if (o.time_mode == DUMP_TIME_REL) {
+		uint64_t last;
+
+		if (ltt_reader_time_bounds(r, &ctx.time_base, &last))
+			ctx.time_base = 0;
+	}
 	ret = o.fmt->begin ? o.fmt->begin(&ctx) : 0;
 	/* --limit and small traces: the single-thread path; formats whose output for an event depends
 	 * on earlier ones: always (tools/par/par.h) */
-	workers = o.fmt->per_event && !o.have_limit ? par_default_workers(r, o.threads) : 1;
+	workers = o.fmt->per_event && !o.have_limit && o.time_mode != DUMP_TIME_DELTA ? par_default_workers(r, o.threads) : 1;
 	if (!ret && workers > 1) {
 		struct par_dump pd = { &ctx, o.fmt };
 		struct par_opts po = { .workers = workers, .out_fd = STDOUT_FILENO, .limit = UINT64_MAX,
@@ -208,8 +226,12 @@ const struct ltt_cmd ltt_cmd_dump = {
 	"event is still printed, and the exit status is then 1.\n"
 	"\n"
 	"  --format=FORMAT   text (default): facility.event: SECONDS.NANOSECONDS (cpu/N) { field = value }\n"
-	"                    json: JSON Lines with keys time, cycles, cpu, facility, event, fields\n"
-	"                    (and trace, with several traces); see doc/cli.md for every format\n"
+	"                    json: JSON Lines with keys time, ts_ns, cycles, cpu, facility, event,\n"
+	"                    fields (and trace, with several traces)\n"
+	"                    csv: one row per event (RFC 4180), fields as a JSON column;\n"
+	"                    see doc/cli.md for every format\n"
+	"  --time=MODE       abs (default): seconds since the Epoch; rel: since the trace start (its\n"
+	"                    earliest block_start); delta: since the previous event printed\n"
 	"  --all             also print the builtin events (block_start, block_end, time_heartbeat,\n"
 	"                    facility_load, events_lost, blocks_lost)\n"
 	"  --brief           normal, perf, event: leave out time, file and line (Trace2's brief mode)\n"

@@ -140,6 +140,10 @@ struct ltt_dump_ctx {
 	unsigned ntraces;	/* > 1: say which trace each event belongs to */
 	unsigned all;		/* --all: builtin events are shown */
 	unsigned brief;		/* --brief: formats leave out times, files and lines (stable output) */
+	unsigned time_mode;	/* --time: DUMP_TIME_ABS, _REL (since time_base), _DELTA (since the
+				 * previous event shown) */
+	uint64_t time_base;	/* the earliest block_start of the trace set */
+	uint64_t time_prev;	/* the previous event shown (DUMP_TIME_DELTA) */
 	void *priv;		/* the format's own state, set in begin */
 };
 
@@ -153,6 +157,24 @@ struct ltt_dump_format {
 	 * `ltt dump --threads` may format events in parallel processes (tools/par/par.h). */
 	unsigned per_event;
 };
+
+enum { DUMP_TIME_ABS, DUMP_TIME_REL, DUMP_TIME_DELTA };
+
+/* The time of an event as --time shows it: seconds since the Epoch, since the trace start, or since
+ * the previous event shown (0 for the first), 9 decimals (at most 30 bytes). Called once per event
+ * shown, in order (DELTA keeps the previous time). */
+static inline char *dump_put_shown_time(struct ltt_dump_ctx *ctx, char *p, uint64_t ns)
+{
+	uint64_t t = ns;
+
+	if (ctx->time_mode == DUMP_TIME_REL)
+		t = ns > ctx->time_base ? ns - ctx->time_base : 0;
+	else if (ctx->time_mode == DUMP_TIME_DELTA) {
+		t = ctx->time_prev && ns > ctx->time_prev ? ns - ctx->time_prev : 0;
+		ctx->time_prev = ns;
+	}
+	return dump_put_time(p, t);
+}
 
 #define LTT_FMT(n) extern const struct ltt_dump_format ltt_fmt_##n;
 #include "ltt-fmts.h"

@@ -69,10 +69,12 @@ static int json_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 	tn = tf_json(ev->tracefile);
 	if (!tn->tf)
 		return -ENOMEM;
-	w = dump_out_reserve(o, 80);
+	w = dump_out_reserve(o, 110);
 	w = dump_put_lit(w, "{\"time\":\"");
-	w = dump_put_time(w, ev->time_ns);
-	w = dump_put_lit(w, "\",\"cycles\":");
+	w = dump_put_shown_time(ctx, w, ev->time_ns);
+	w = dump_put_lit(w, "\",\"ts_ns\":");
+	w = dump_put_u64(w, ev->time_ns);
+	w = dump_put_lit(w, ",\"cycles\":");
 	w = dump_put_u64(w, ev->cycles);
 	dump_out_commit(o, w);
 	if (ctx->ntraces > 1) {
@@ -114,7 +116,7 @@ static int json_end(struct ltt_dump_ctx *ctx)
 
 const struct ltt_dump_format ltt_fmt_json = {
 	.name = "json",
-	.summary = "JSON Lines: time, cycles, cpu, facility, event, fields (and trace with several traces)",
+	.summary = "JSON Lines: time, ts_ns, cycles, cpu, facility, event, fields (and trace with several traces)",
 	.event = json_event,
 	.end = json_end,
 	.per_event = 1,

@@ -115,7 +115,7 @@ static int text_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 	}
 	dump_out_mem(o, h->s, h->len);
 	w = dump_out_reserve(o, 40);
-	w = dump_put_time(w, ev->time_ns);
+	w = dump_put_shown_time(ctx, w, ev->time_ns);
 	w = dump_put_lit(w, " (");
 	dump_out_commit(o, w);
 	if (ctx->ntraces > 1) {

@@ -1,9 +1,11 @@
 /* perf_rseq: the rseq event path under forced preemption and migration (tests/e2e/perf_rseq_migrate.sh).
- *   perf_rseq THREADS EVENTS [nosignal]
+ *   perf_rseq THREADS EVENTS
  * Built with LTT_RSEQ_TEST_SPIN (ltt/static/rseq.h): every restartable sequence of this program's
  * inline event path spins a while between its start and its commit instruction, so that the kernel's
  * preemptions, the migrations forced here (a thread moving the workers between CPUs every 100 us with
  * sched_setaffinity) and the signals sent here (their handler traces) land inside the sequences.
+ * Signals go to the workers until they have all finished, and each worker waits at its midpoint until
+ * its handler has run once: every run has at least THREADS signal events amid the others.
  * Prints "emitted ev=N sig=M" (what the trace must hold, as rec_stress) and
  * "rseq=R aborts=A slow=S": whether the rings were per-CPU (ltt_rt.rseq), the sequences restarted
  * or found on another CPU, and the commits that went out of line (migrated since their reservation). */
@@ -14,7 +16,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,6 +28,7 @@ static uint64_t sig_emitted[64];
 static unsigned long total_aborts, total_slow;
 static pid_t tids[64];
 static int done;
+static unsigned running;	/* workers not finished */
 static __thread unsigned my_index;
 static __thread uint64_t my_sig_seq;
 
@@ -49,10 +51,15 @@ static void *worker(void *arg)
 	sigaddset(&usr1, SIGUSR1);
 	pthread_sigmask(SIG_UNBLOCK, &usr1, NULL);
 	__atomic_store_n(&tids[idx], gettid(), __ATOMIC_RELEASE);
-	for (uint64_t i = 0; i < nevents; i++)
+	for (uint64_t i = 0; i < nevents; i++) {
+		/* the handler runs on this thread: the load sees its increment */
+		while (i == nevents / 2 && !__atomic_load_n(&my_sig_seq, __ATOMIC_RELAXED))
+			sched_yield();
 		rtest_ev(idx, i, rtest_check(idx, i));
+	}
 	__atomic_add_fetch(&total_aborts, ltt_rseq_test_aborts, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&total_slow, ltt_rseq_test_slow, __ATOMIC_RELAXED);
+	__atomic_sub_fetch(&running, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -96,11 +103,14 @@ int main(int argc, char **argv)
 	signal(SIGUSR1, on_signal);
 	sigemptyset(&usr1);
 	sigaddset(&usr1, SIGUSR1);
+	/* the workers inherit it: a handler run before my_index is set would trace and count as
+	 * worker 0, overwriting sig_emitted[0] (the emitted total then off by a few either way) */
 	pthread_sigmask(SIG_BLOCK, &usr1, NULL);
+	running = nthreads;
 	for (unsigned i = 0; i < nthreads; i++)
 		pthread_create(&t[i], NULL, worker, (void *)(uintptr_t)i);
 	pthread_create(&m, NULL, migrator, NULL);
-	for (int k = 0; k < (argc > 3 && !strcmp(argv[3], "nosignal") ? 0 : 100); k++) {
+	while (__atomic_load_n(&running, __ATOMIC_ACQUIRE)) {
 		for (unsigned i = 0; i < nthreads; i++)
 			pthread_kill(t[i], SIGUSR1);
 		usleep(500);

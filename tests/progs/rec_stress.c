@@ -34,8 +34,15 @@ static void *worker(void *arg)
 {
 	unsigned idx = (unsigned)(uintptr_t)arg;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	sigset_t usr1;
 
+	/* Created with SIGUSR1 blocked (main): a handler run before my_index is set would trace and
+	 * count as thread 0, overwriting sig_emitted[0] with this thread's count (the emitted total
+	 * then off by a few either way). */
 	my_index = idx;
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	pthread_sigmask(SIG_UNBLOCK, &usr1, NULL);
 	for (uint64_t i = 0; i < nevents; i++) {
 		rtest_ev(idx, i, rtest_check(idx, i));
 		if (migrate && ncpu > 1 && i % 1000 == 999) {
@@ -53,6 +60,7 @@ int main(int argc, char **argv)
 {
 	pthread_t t[64];
 	uint64_t sigs = 0;
+	sigset_t usr1;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: rec_stress THREADS EVENTS [migrate] [signal]\n");
@@ -67,6 +75,9 @@ int main(int argc, char **argv)
 	if (nthreads < 1 || nthreads > 64)
 		return 2;
 	signal(SIGUSR1, on_signal);
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &usr1, NULL);	/* the workers inherit it (see worker()) */
 	for (unsigned i = 0; i < nthreads; i++)
 		pthread_create(&t[i], NULL, worker, (void *)(uintptr_t)i);
 	if (use_signal)

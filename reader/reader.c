@@ -128,6 +128,7 @@ int ltt_reader_open(struct ltt_reader **out, const char *const *paths, unsigned 
 		for (size_t i = 0; i < r->ntraces; i++)
 			for (size_t id = 0; id < r->traces[i]->nplan; id++)
 				r->traces[i]->plan[id].hidden = 0;
+	rd_dedupe_build(r);
 	*out = r;
 	return 0;
 }
@@ -139,6 +140,7 @@ void ltt_reader_close(struct ltt_reader *r)
 	for (size_t i = 0; i < r->ntraces; i++)
 		trace_free(r->traces[i]);
 	free(r->traces);
+	rd_dedupe_free(r);
 	free(r->all_tf);
 	free(r->heap);
 	free(r);

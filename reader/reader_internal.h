@@ -69,6 +69,8 @@ struct tracefile {
 	int have_expect;
 	/* merge state */
 	uint64_t key_ns;		/* time of ev[pos] */
+	uint64_t dd_supplied;		/* dedupe.c: blocks other snapshots supply, not lost */
+	struct tracefile *dd_newest;	/* dedupe.c: the newest snapshot's copy, when it lacks a block here */
 };
 
 struct trace {
@@ -94,6 +96,8 @@ struct trace {
 	size_t ntf;
 	struct ltt_bookmark *bookmarks;
 	size_t nbookmarks;
+	const struct trace *dd_rec;	/* dedupe.c: first snapshot of its recording in the set, or NULL */
+	unsigned long dd_snap;		/* its ltt_snapshot */
 };
 
 struct ltt_reader {
@@ -111,7 +115,18 @@ struct ltt_reader {
 	size_t nall_tf;
 	size_t seq_tf;			/* unordered mode: the tracefile being read */
 	struct tracefile *last;		/* holds the event yielded last; advanced at the next call */
+	struct rd_dedupe *dd;		/* dedupe.c: blocks of snapshots of one recording */
+	int dd_built;
 };
+
+/* dedupe.c: 1 if block bid of tf is read from another snapshot of its recording (or, bid UINT32_MAX,
+ * tf's summary block is not the newest snapshot's); the blocks_lost of a summary less the blocks
+ * other snapshots supply; the table freed at close. */
+void rd_dedupe_build(struct ltt_reader *r);
+int rd_dedupe_skip(struct tracefile *tf, uint32_t bid);
+uint32_t rd_dedupe_lost(struct tracefile *tf, uint32_t blocks);
+void rd_dedupe_read(struct tracefile *tf, size_t n);
+void rd_dedupe_free(struct ltt_reader *r);
 
 /* Errors that say nothing about the trace but about the process (out of file descriptors): they fail
  * ltt_reader_open with the file and the real errno instead of becoming problems of the trace. */

@@ -483,6 +483,13 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 	if (bid != bid_end)
 		rd_problem(r, t, name, (int64_t)(off + end), 0, "block %llu: block_end block_id %u differs from "
 			   "block_start block_id %u", (unsigned long long)k, bid_end, bid);
+	if (rd_dedupe_skip(tf, bid)) {	/* another snapshot of the recording supplies it */
+		if (bid != UINT32_MAX) {
+			tf->expect_id = (uint64_t)bid + 1;
+			tf->have_expect = 1;
+		}
+		return;
+	}
 	if (bid == UINT32_MAX) {
 		tf->info.summary_blocks++;
 	} else {
@@ -602,7 +609,7 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 					rd_u64(q, be);
 				break;
 			case EVK_BLOCKS_LOST:
-				tf->info.blocks_lost += rd_u32(q, be);
+				tf->info.blocks_lost += rd_dedupe_lost(tf, rd_u32(q, be));
 				tf->info.blocks_lost_events += rd_u64(q + 4, be);
 				tf->expect_id += rd_u32(q, be);
 				break;
@@ -661,6 +668,8 @@ finish:
 	if (!tf->info.events)
 		tf->info.first_cycles = tf->ev[0].cycles;
 	tf->info.last_cycles = x->cycles;
+	if (bid != UINT32_MAX)
+		rd_dedupe_read(tf, tf->nev);
 	time_block(tf);
 	return;
 damaged:

@@ -145,7 +145,14 @@ $(GEN_STAMP): $(GEN_XML) $(LTT)
 	@touch $@
 
 # ---- compile ---------------------------------------------------------------------------------
-$(O)/%.o: %.c | $(BUILD)/config.mk
+# Objects are rebuilt when the compile line changes (VERSION, OPT, SANITIZE, CFLAGS), not only the sources:
+# $(BUILD)/flags.txt is rewritten only when its text differs.
+FLAGS_STAMP := $(BUILD)/flags.txt
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' '$(CC) $(CPPFLAGS) $(CFLAGS)' > $@.tmp && \
+	    if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(O)/%.o: %.c $(FLAGS_STAMP) | $(BUILD)/config.mk
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(XML_CFLAGS) $(URCU_CFLAGS) $(CHECK_CFLAGS) $(ARCHIVE_CFLAGS) \
 	    $(UNWIND_CFLAGS) $(DW_CFLAGS) $(CRYPTO_CFLAGS) -c -o $@ $<

@@ -4,6 +4,15 @@
 
 #include "reader_internal.h"
 
+/* Every message is one line whatever the input quotes in it (an attribute value, a file name): control
+ * characters become '?'. */
+static void one_line(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
 char *ltt_problem_format(const struct ltt_problem *p, char *buf, size_t len)
 {
 	const char *sep = p->file ? "/" : "";
@@ -34,6 +43,7 @@ void rd_problem(struct ltt_reader *r, const struct trace *t, const char *file, i
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
+	one_line(what);
 	p.trace_index = t->info.index;
 	p.trace = t->path;
 	p.file = file;
@@ -52,6 +62,7 @@ void rd_seterr(char *err, size_t errlen, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
+	one_line(err);
 }
 
 const char *ltt_lost_cause_name(unsigned cause)

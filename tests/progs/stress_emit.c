@@ -63,7 +63,15 @@ static void *worker(void *arg)
 	unsigned idx = (unsigned)(uintptr_t)arg;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
+	sigset_t sigs;
+
+	/* Created with SIGUSR1/SIGUSR2 blocked: a handler run before my_index is set would count its
+	 * events as thread 0's (a racy read-modify-write of sig_count[0]: emitted miscounted by a few). */
 	my_index = idx;
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGUSR1);
+	sigaddset(&sigs, SIGUSR2);
+	pthread_sigmask(SIG_UNBLOCK, &sigs, NULL);
 	for (uint64_t i = 0; i < nevents; i++) {
 		rtest_ev(idx, i, rtest_check(idx, i));
 		if (ncpu > 1 && i % 1000 == 999) {
@@ -100,6 +108,7 @@ static void *signaler(void *arg)
 int main(int argc, char **argv)
 {
 	struct sigaction sa;
+	sigset_t blocked;
 	pthread_t sg;
 	uint64_t sigs = 0, sigmax = 0;
 
@@ -115,6 +124,10 @@ int main(int argc, char **argv)
 	sigaction(SIGUSR1, &sa, NULL);
 	sa.sa_handler = on_usr2;
 	sigaction(SIGUSR2, &sa, NULL);
+	sigemptyset(&blocked);
+	sigaddset(&blocked, SIGUSR1);
+	sigaddset(&blocked, SIGUSR2);
+	pthread_sigmask(SIG_BLOCK, &blocked, NULL);	/* inherited: each worker unblocks once it has its index */
 	for (unsigned i = 0; i < nthreads; i++)
 		if (pthread_create(&tids[i], NULL, worker, (void *)(uintptr_t)i)) {
 			perror("stress_emit: pthread_create");

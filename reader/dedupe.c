@@ -145,6 +145,8 @@ void rd_dedupe_build(struct ltt_reader *r)
 			}
 		}
 	}
+	if (!d->n)	/* no recording read from two snapshots or more */
+		goto fail;
 	qsort(d->e, d->n, sizeof(*d->e), cmp_ent);
 	/* one entry per block, owned by the newest snapshot holding it */
 	for (size_t i = 0; i < d->n; i++) {

@@ -49,7 +49,7 @@ for bs in 65536 1048576; do
 done
 # with rotation every 2 MiB: a chunk that cannot be made complete on the full disk is not begun (the
 # recording goes on in the last one); over all chunks the same exact sum, every chunk decodes, and
-# only the chunk being written when the disk filled says it lost blocks
+# the chunks written while the disk was full say they lost blocks
 if [ -n "$mounted" ]; then
 	t="$tmp/fs/rot"
 	out=$(LTT_ROTATE_SIZE=2M LTT_BLOCK_SIZE=65536 LTT_TRACE="$t" "$prog" 2 5000000 2>"$tmp/err") ||
@@ -64,8 +64,10 @@ if [ -n "$mounted" ]; then
 			fail "rotation: $r_all + $r_lost + $r_blost != 10000000 over $(ls "$t" | tr '\n' ' '), and no \
 chunk says losses were not recorded: $(cat "$tmp/err" "$tmp/cerr")"
 	fi
-	[ "$(ls -d "$t"/chunk-*/info/write-losses | wc -l)" = 1 ] ||
-		fail "rotation: write-losses in: $(ls -d "$t"/chunk-*/info/write-losses)"
+	# at least the chunk being written when the disk filled says it lost blocks; a later chunk begun
+	# when space came back (its reserve kept) may lose blocks too when the disk fills again, and says so
+	[ "$(ls -d "$t"/chunk-*/info/write-losses 2>/dev/null | wc -l)" -ge 1 ] ||
+		fail "rotation: no chunk has info/write-losses"
 	echo "rotation: $(ls -d "$t"/chunk-* | wc -l) chunks, $r_all + $r_lost + $r_blost = 10000000"
 fi
 echo "ok${limit:+ (RLIMIT_FSIZE, no tmpfs mount)}"

@@ -383,7 +383,8 @@ static int reg_print(struct reg_state *s, FILE *out, int json, unsigned ntraces)
 	size_t i, j;
 	int rc = 0, first;
 
-	qsort(s->e, s->ne, sizeof(*s->e), reg_cmp_entry);	/* s->eh is stale from here on */
+	if (s->ne)	/* qsort of a NULL array is undefined even for 0 elements (UBSan) */
+		qsort(s->e, s->ne, sizeof(*s->e), reg_cmp_entry);	/* s->eh is stale from here on */
 	if (json)
 		fputs("{\"threads\":[", out);
 	for (i = 0; i < s->ne && !rc; i = j) {

@@ -1,6 +1,7 @@
 /* `ltt stats --regions` (regions.h). Every completed region adds its duration to the entry of its
- * (process, thread, category, label), and to its parent region's child time, for self times. The
- * durations are kept for exact medians: memory grows with the number of regions in the trace. */
+ * (process, thread, category, label), and its time and itself to its parent region's children, for
+ * self times and children counts. The durations are kept for exact percentiles: memory grows with the
+ * number of regions in the trace (8 bytes each). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 
 #include "app/regions.h"
 #include "app/trace2_model.h"
+#include "reader_common.h"
 
 #define REG_STACK_MAX 4096
 
@@ -18,16 +20,23 @@ struct reg_entry {
 	uint64_t *durations;	/* ns, one per completed region */
 	uint64_t n, cap;
 	uint64_t total, self;
+	uint64_t children;	/* regions completed directly inside these */
 };
 
-/* A thread's open regions: the time spent in their completed children so far. */
+/* A region open on a thread. */
+struct reg_open {
+	uint64_t child_ns;	/* time in its completed direct children so far */
+	uint64_t children;	/* its completed direct children so far */
+	uint64_t id;		/* 0: its enter is not in the trace */
+};
+
+/* A thread's open regions, by nesting. */
 struct reg_thread {
 	unsigned trace;
 	uint32_t tid;
 	char name[T2_THREAD_NAME_MAX + 1];
-	uint64_t *child;	/* by nesting */
-	uint64_t *ids;		/* by nesting: the open regions' ids (0: enter not in the trace) */
-	uint32_t cap;
+	struct reg_open *open;
+	size_t cap;
 };
 
 struct reg_state {
@@ -188,50 +197,42 @@ static int reg_event(struct reg_state *s, const struct t2_event *e)
 	uint32_t n = e->nesting - 1;	/* regions open around this one */
 	struct reg_thread *t = reg_thread(s, e);
 	struct reg_entry *x;
-	uint64_t child, id;
-	size_t cap;
+	struct reg_open o;
 
 	if (!t)
 		return -ENOMEM;
 	snprintf(t->name, sizeof(t->name), "%s", e->thread);
 	if (n >= REG_STACK_MAX)
 		return 0;
-	cap = t->cap;
-	if (n + 1 > cap) {
-		uint64_t *nc = reg_grow(t->child, &cap, n + 1, sizeof(*nc)), *ni;
+	if (n + 1 > t->cap) {
+		size_t cap = t->cap;
+		struct reg_open *no = reg_grow(t->open, &cap, n + 1, sizeof(*no));
 
-		if (!nc)
+		if (!no)
 			return -ENOMEM;
-		t->child = nc;
-		cap = t->cap;
-		ni = reg_grow(t->ids, &cap, n + 1, sizeof(*ni));
-		if (!ni)
-			return -ENOMEM;
-		memset(nc + t->cap, 0, (cap - t->cap) * sizeof(*nc));
-		memset(ni + t->cap, 0, (cap - t->cap) * sizeof(*ni));
-		t->ids = ni;
-		t->cap = (uint32_t)cap;
+		memset(no + t->cap, 0, (cap - t->cap) * sizeof(*no));
+		t->open = no;
+		t->cap = cap;
 	}
 	if (e->kind == T2_REGION_ENTER) {
-		t->child[n] = 0;
-		t->ids[n] = ++s->next_id;
+		t->open[n] = (struct reg_open){ .id = ++s->next_id };
 		return 0;
 	}
-	child = t->child[n];
-	t->child[n] = 0;
-	id = t->ids[n];
-	t->ids[n] = 0;
+	o = t->open[n];
+	t->open[n] = (struct reg_open){ 0 };
 	if (!e->has_rel)
 		return 0;
-	if (n > 0)
-		t->child[n - 1] += e->t_rel_ns;
+	if (n > 0) {
+		t->open[n - 1].child_ns += e->t_rel_ns;
+		t->open[n - 1].children++;
+	}
 	if (s->fn) {
 		struct region_row row = {
 			.trace = trace_index(e), .tid = e->tid, .thread = t->name,
 			.category = t2_str(e, "category"), .label = t2_str(e, "label"),
 			.start_ns = e->ev->time_ns - e->t_rel_ns, .dur_ns = e->t_rel_ns,
-			.self_ns = e->t_rel_ns > child ? e->t_rel_ns - child : 0,
-			.depth = n, .id = id, .parent_id = n > 0 ? t->ids[n - 1] : 0,
+			.self_ns = e->t_rel_ns > o.child_ns ? e->t_rel_ns - o.child_ns : 0,
+			.depth = n, .id = o.id, .parent_id = n > 0 ? t->open[n - 1].id : 0,
 		};
 
 		return s->fn(s->arg, &row);
@@ -250,7 +251,8 @@ static int reg_event(struct reg_state *s, const struct t2_event *e)
 	}
 	x->durations[x->n++] = e->t_rel_ns;
 	x->total += e->t_rel_ns;
-	x->self += e->t_rel_ns > child ? e->t_rel_ns - child : 0;
+	x->self += e->t_rel_ns > o.child_ns ? e->t_rel_ns - o.child_ns : 0;
+	x->children += o.children;
 	return 0;
 }
 
@@ -275,25 +277,35 @@ static int reg_cmp_entry(const void *a, const void *b)
 	return c ? c : strcmp(x->label, y->label);
 }
 
-/* Statistics of one row: the durations of several entries together. */
+/* Statistics of one row: the durations of several entries together. Percentiles are exact: the
+ * duration at 0-based rank floor(p * (count - 1) / 100) of all the durations sorted (one that occurred,
+ * the lower one when the rank falls between two); p50 is the lower median. */
 struct reg_row {
+	const struct reg_entry *first;	/* per thread: the entry (trace, tid, thread name) */
 	const char *category, *label;
-	uint64_t count, total, self, min, median, max;
+	uint64_t count, children, total, self, min, p50, p90, p99, max;
 };
+
+static uint64_t reg_pct(const uint64_t *sorted, uint64_t n, unsigned p)
+{
+	return sorted[(n - 1) * p / 100u];
+}
 
 static int reg_row(struct reg_row *row, struct reg_entry *const *ents, size_t nents)
 {
 	uint64_t *all, k = 0;
 
 	memset(row, 0, sizeof(*row));
+	row->first = ents[0];
 	row->category = ents[0]->category;
 	row->label = ents[0]->label;
 	for (size_t i = 0; i < nents; i++) {
 		row->count += ents[i]->n;
+		row->children += ents[i]->children;
 		row->total += ents[i]->total;
 		row->self += ents[i]->self;
 	}
-	if (!row->count)
+	if (!row->count)	/* an entry is made for a completed region: never 0 */
 		return 0;
 	all = malloc(row->count * sizeof(*all));
 	if (!all)
@@ -305,15 +317,11 @@ static int reg_row(struct reg_row *row, struct reg_entry *const *ents, size_t ne
 	qsort(all, row->count, sizeof(*all), reg_cmp_u64);
 	row->min = all[0];
 	row->max = all[row->count - 1];
-	/* the lower median for an even count: a duration that occurred */
-	row->median = all[(row->count - 1) / 2];
+	row->p50 = reg_pct(all, row->count, 50);
+	row->p90 = reg_pct(all, row->count, 90);
+	row->p99 = reg_pct(all, row->count, 99);
 	free(all);
 	return 0;
-}
-
-static void reg_sec(FILE *out, uint64_t ns)
-{
-	fprintf(out, " %10" PRIu64 ".%06" PRIu64, ns / 1000000000u, ns % 1000000000u / 1000u);
 }
 
 static void reg_json_str(FILE *out, const char *s)
@@ -330,32 +338,92 @@ static void reg_json_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-static void reg_print_row(FILE *out, const struct reg_row *r, int json, int first)
+/* One region object of the JSON (doc/cli.md "ltt stats --regions --format=json"). */
+static void reg_json_row(FILE *out, const struct reg_row *r, int first)
 {
-	if (json) {
-		fputs(first ? "" : ",", out);
-		fputs("{\"category\":", out);
-		reg_json_str(out, r->category);
-		fputs(",\"label\":", out);
-		reg_json_str(out, r->label);
-		fprintf(out, ",\"count\":%" PRIu64 ",\"total_ns\":%" PRIu64 ",\"self_ns\":%" PRIu64
-			",\"min_ns\":%" PRIu64 ",\"median_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64 "}",
-			r->count, r->total, r->self, r->min, r->median, r->max);
-		return;
-	}
-	fprintf(out, "  %-16s %-24s %8" PRIu64, r->category, r->label, r->count);
-	reg_sec(out, r->total);
-	reg_sec(out, r->self);
-	reg_sec(out, r->min);
-	reg_sec(out, r->median);
-	reg_sec(out, r->max);
+	fputs(first ? "{\"category\":" : ",{\"category\":", out);
+	reg_json_str(out, r->category);
+	fputs(",\"label\":", out);
+	reg_json_str(out, r->label);
+	fprintf(out, ",\"count\":%" PRIu64 ",\"children\":%" PRIu64 ",\"total_ns\":%" PRIu64 ",\"self_ns\":%" PRIu64
+		",\"min_ns\":%" PRIu64 ",\"median_ns\":%" PRIu64 ",\"p50_ns\":%" PRIu64 ",\"p90_ns\":%" PRIu64
+		",\"p99_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64 "}",
+		r->count, r->children, r->total, r->self, r->min, r->p50, r->p50, r->p90, r->p99, r->max);
+}
+
+/* Column widths of the text tables, the same for every table of the output. */
+struct reg_widths {
+	int category, label, count, children, dur;
+};
+
+#define REG_NDUR 7
+static const char *const reg_dur_names[REG_NDUR] = { "total", "self", "min", "p50", "p90", "p99", "max" };
+
+static void reg_durs(const struct reg_row *r, uint64_t d[REG_NDUR])
+{
+	d[0] = r->total, d[1] = r->self, d[2] = r->min, d[3] = r->p50, d[4] = r->p90, d[5] = r->p99, d[6] = r->max;
+}
+
+static int reg_max(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+static void reg_widen(struct reg_widths *w, const struct reg_row *r)
+{
+	char buf[32];
+	uint64_t d[REG_NDUR];
+
+	w->category = reg_max(w->category, (int)reader_text_columns(r->category));
+	w->label = reg_max(w->label, (int)reader_text_columns(r->label));
+	w->count = reg_max(w->count, snprintf(buf, sizeof(buf), "%" PRIu64, r->count));
+	w->children = reg_max(w->children, snprintf(buf, sizeof(buf), "%" PRIu64, r->children));
+	reg_durs(r, d);
+	for (int i = 0; i < REG_NDUR; i++)
+		w->dur = reg_max(w->dur, (int)reader_text_columns(reader_format_duration(buf, sizeof(buf), d[i])));
+}
+
+/* s left-aligned (left) or right-aligned in w columns, after a space (terminal columns, not bytes) */
+static void reg_cell(FILE *out, const char *s, int w, int left)
+{
+	int pad = w - (int)reader_text_columns(s);
+
+	fputc(' ', out);
+	if (!left)
+		fprintf(out, "%*s", pad > 0 ? pad : 0, "");
+	fputs(s, out);
+	if (left)
+		fprintf(out, "%*s", pad > 0 ? pad : 0, "");
+}
+
+static void reg_text_header(FILE *out, const struct reg_widths *w)
+{
+	fputc(' ', out);
+	reg_cell(out, "category", w->category, 1);
+	reg_cell(out, "label", w->label, 1);
+	reg_cell(out, "count", w->count, 0);
+	reg_cell(out, "children", w->children, 0);
+	for (int i = 0; i < REG_NDUR; i++)
+		reg_cell(out, reg_dur_names[i], w->dur, 0);
 	fputc('\n', out);
 }
 
-static void reg_print_header(FILE *out)
+static void reg_text_row(FILE *out, const struct reg_row *r, const struct reg_widths *w)
 {
-	fprintf(out, "  %-16s %-24s %8s %17s %17s %17s %17s %17s\n", "category", "label", "count", "total(s)",
-		"self(s)", "min(s)", "median(s)", "max(s)");
+	char buf[32];
+	uint64_t d[REG_NDUR];
+
+	fputc(' ', out);
+	reg_cell(out, r->category, w->category, 1);
+	reg_cell(out, r->label, w->label, 1);
+	snprintf(buf, sizeof(buf), "%" PRIu64, r->count);
+	reg_cell(out, buf, w->count, 0);
+	snprintf(buf, sizeof(buf), "%" PRIu64, r->children);
+	reg_cell(out, buf, w->children, 0);
+	reg_durs(r, d);
+	for (int i = 0; i < REG_NDUR; i++)
+		reg_cell(out, reader_format_duration(buf, sizeof(buf), d[i]), w->dur, 0);
+	fputc('\n', out);
 }
 
 static const char *reg_thread_name(const struct reg_state *s, unsigned trace, uint32_t tid)
@@ -376,67 +444,101 @@ static int reg_cmp_label(const void *a, const void *b)
 	return c ? c : strcmp((*x)->label, (*y)->label);
 }
 
-static int reg_print(struct reg_state *s, FILE *out, int json, unsigned ntraces)
+static void reg_print_text(FILE *out, const struct reg_state *s, const struct reg_row *rows, size_t nthread,
+			   size_t nrows, unsigned ntraces)
 {
-	struct reg_entry **by_label;
-	struct reg_row row;
-	size_t i, j;
-	int rc = 0, first;
+	struct reg_widths w = { 8, 5, 5, 8, 5 };
+	size_t i;
 
-	if (s->ne)	/* qsort of a NULL array is undefined even for 0 elements (UBSan) */
-		qsort(s->e, s->ne, sizeof(*s->e), reg_cmp_entry);	/* s->eh is stale from here on */
-	if (json)
-		fputs("{\"threads\":[", out);
-	for (i = 0; i < s->ne && !rc; i = j) {
-		const struct reg_entry *x = &s->e[i];
-		const char *name = reg_thread_name(s, x->trace, x->tid);
+	for (i = 0; i < nrows; i++)
+		reg_widen(&w, &rows[i]);
+	w.dur++;	/* two spaces between durations */
+	for (i = 0; i < nthread; i++) {
+		const struct reg_entry *x = rows[i].first;
 
-		if (json) {
-			fprintf(out, "%s{\"trace\":%u,\"tid\":%" PRIu32 ",\"thread\":", i ? "," : "", x->trace, x->tid);
-			reg_json_str(out, name);
-			fputs(",\"regions\":[", out);
-		} else {
+		if (!i || x->trace != rows[i - 1].first->trace || x->tid != rows[i - 1].first->tid) {
+			const char *name = reg_thread_name(s, x->trace, x->tid);
+
+			if (i)
+				fputc('\n', out);
 			if (ntraces > 1)
 				fprintf(out, "regions of thread %s (tid %" PRIu32 ", trace %u):\n", name, x->tid, x->trace);
 			else
 				fprintf(out, "regions of thread %s (tid %" PRIu32 "):\n", name, x->tid);
-			reg_print_header(out);
+			reg_text_header(out, &w);
 		}
-		for (j = i, first = 1; j < s->ne && s->e[j].trace == x->trace && s->e[j].tid == x->tid; j++) {
-			struct reg_entry *one = &s->e[j];
-
-			rc = reg_row(&row, &one, 1);
-			if (rc)
-				break;
-			reg_print_row(out, &row, json, first);
-			first = 0;
-		}
-		fputs(json ? "]}" : "\n", out);
+		reg_text_row(out, &rows[i], &w);
 	}
-	if (rc)
-		return rc;
-	by_label = malloc((s->ne ? s->ne : 1) * sizeof(*by_label));
-	if (!by_label)
-		return -ENOMEM;
-	for (i = 0; i < s->ne; i++)
-		by_label[i] = &s->e[i];
-	qsort(by_label, s->ne, sizeof(*by_label), reg_cmp_label);
-	if (json)
-		fputs("],\"overall\":[", out);
-	else
-		fprintf(out, "regions of all threads:\n");
-	if (!json)
-		reg_print_header(out);
-	for (i = 0, first = 1; i < s->ne && !rc; i = j) {
+	if (nthread)
+		fputc('\n', out);
+	fprintf(out, "regions of all threads:\n");
+	reg_text_header(out, &w);
+	for (; i < nrows; i++)
+		reg_text_row(out, &rows[i], &w);
+}
+
+static void reg_print_json(FILE *out, const struct reg_state *s, const struct reg_row *rows, size_t nthread,
+			   size_t nrows)
+{
+	size_t i;
+
+	fputs("{\"version\":1,\"threads\":[", out);
+	for (i = 0; i < nthread; i++) {
+		const struct reg_entry *x = rows[i].first;
+		int first = !i || x->trace != rows[i - 1].first->trace || x->tid != rows[i - 1].first->tid;
+
+		if (first) {
+			fprintf(out, "%s{\"trace\":%u,\"tid\":%" PRIu32 ",\"thread\":", i ? "]}," : "", x->trace, x->tid);
+			reg_json_str(out, reg_thread_name(s, x->trace, x->tid));
+			fputs(",\"regions\":[", out);
+		}
+		reg_json_row(out, &rows[i], first);
+	}
+	fputs(nthread ? "]}],\"overall\":[" : "],\"overall\":[", out);
+	for (; i < nrows; i++)
+		reg_json_row(out, &rows[i], i == nthread);
+	fputs("]}\n", out);
+}
+
+/* The rows: one per entry (sorted by process, thread, category, label), then one per (category,
+ * label) of all threads together; printed as text or JSON. */
+static int reg_print(struct reg_state *s, FILE *out, int json, unsigned ntraces)
+{
+	struct reg_entry **by_label = NULL;
+	struct reg_row *rows = NULL;
+	size_t i, j, nrows = 0;
+	int rc = -ENOMEM;
+
+	if (s->ne) {	/* qsort of a NULL array is undefined even for 0 elements (UBSan) */
+		qsort(s->e, s->ne, sizeof(*s->e), reg_cmp_entry);	/* s->eh is stale from here on */
+		by_label = malloc(s->ne * sizeof(*by_label));
+		rows = malloc(2 * s->ne * sizeof(*rows));
+		if (!by_label || !rows)
+			goto out;
+		for (i = 0; i < s->ne; i++)
+			by_label[i] = &s->e[i];
+		qsort(by_label, s->ne, sizeof(*by_label), reg_cmp_label);
+	}
+	for (i = 0; i < s->ne; i++) {
+		struct reg_entry *one = &s->e[i];
+
+		if ((rc = reg_row(&rows[nrows++], &one, 1)) < 0)
+			goto out;
+	}
+	for (i = 0; i < s->ne; i = j) {
 		for (j = i + 1; j < s->ne && !reg_cmp_label(&by_label[i], &by_label[j]); j++)
 			;
-		rc = reg_row(&row, by_label + i, j - i);
-		if (!rc)
-			reg_print_row(out, &row, json, first);
-		first = 0;
+		if ((rc = reg_row(&rows[nrows++], by_label + i, j - i)) < 0)
+			goto out;
 	}
-	fputs(json ? "]}\n" : "", out);
+	if (json)
+		reg_print_json(out, s, rows, s->ne, nrows);
+	else
+		reg_print_text(out, s, rows, s->ne, nrows, ntraces);
+	rc = 0;
+out:
 	free(by_label);
+	free(rows);
 	return rc;
 }
 
@@ -473,10 +575,8 @@ static void reg_free(struct reg_state *s)
 		free(s->e[i].label);
 	}
 	free(s->e);
-	for (size_t i = 0; i < s->nt; i++) {
-		free(s->t[i].child);
-		free(s->t[i].ids);
-	}
+	for (size_t i = 0; i < s->nt; i++)
+		free(s->t[i].open);
 	free(s->t);
 	free(s->eh);
 	free(s->th);

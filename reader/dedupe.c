@@ -208,14 +208,15 @@ uint32_t rd_dedupe_lost(struct tracefile *tf, uint32_t blocks)
 	return blocks - (uint32_t)c;
 }
 
-/* A block of tf (not a summary) decoded into n events, block_start and block_end included: when an
- * older snapshot supplies it, the newest snapshot's summary counted its events (not its block_start
- * and block_end, which the recorder does not count) as overwritten. Modular arithmetic: the summary
- * may be read before or after this block; the final count is exact. */
-void rd_dedupe_read(struct tracefile *tf, size_t n)
+/* A block of tf (not a summary) read with n events the recorder counts (its events and the drops its
+ * events_lost records report; not block_start, block_end or heartbeats): when an older snapshot
+ * supplies it, the newest snapshot's summary counted them as overwritten (doc/recorder.md
+ * "Accounting"). Modular arithmetic: the summary may be read before or after this block; the final
+ * count is exact. */
+void rd_dedupe_read(struct tracefile *tf, uint64_t n)
 {
-	if (tf->dd_newest && tf->dd_newest != tf && n >= 2)
-		tf->dd_newest->info.blocks_lost_events -= n - 2;
+	if (tf->dd_newest && tf->dd_newest != tf)
+		tf->dd_newest->info.blocks_lost_events -= n;
 }
 
 void rd_dedupe_free(struct ltt_reader *r)

@@ -125,7 +125,7 @@ struct ltt_reader {
 void rd_dedupe_build(struct ltt_reader *r);
 int rd_dedupe_skip(struct tracefile *tf, uint32_t bid);
 uint32_t rd_dedupe_lost(struct tracefile *tf, uint32_t blocks);
-void rd_dedupe_read(struct tracefile *tf, size_t n);
+void rd_dedupe_read(struct tracefile *tf, uint64_t n);
 void rd_dedupe_free(struct ltt_reader *r);
 
 /* Errors that say nothing about the trace but about the process (out of file descriptors): they fail

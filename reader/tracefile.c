@@ -447,7 +447,7 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 	const unsigned char *b;
 	uint32_t trailer, p, end, bid, bid_end;
 	int64_t e;
-	uint64_t prev, off, cyc;
+	uint64_t prev, off, cyc, counted = 0;	/* what the recorder counts in the block: events, drops */
 	struct blk_event *x;
 	int ret;
 
@@ -581,7 +581,9 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 		x->id = (uint16_t)id;
 		x->anchor = 0;
 		d = (int32_t)(time - (uint32_t)prev);
-		if (unlikely(pl->kind != EVK_NORMAL)) {
+		if (likely(pl->kind == EVK_NORMAL)) {
+			counted++;
+		} else {
 			const unsigned char *q = b + p + EV_HEADER;
 
 			switch (pl->kind) {
@@ -607,6 +609,7 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 			case EVK_EVENTS_LOST:
 				tf->info.events_lost[q[8] < LTT_LOST_UNKNOWN ? q[8] : LTT_LOST_UNKNOWN] +=
 					rd_u64(q, be);
+				counted += rd_u64(q, be);
 				break;
 			case EVK_BLOCKS_LOST:
 				tf->info.blocks_lost += rd_dedupe_lost(tf, rd_u32(q, be));
@@ -669,7 +672,7 @@ finish:
 		tf->info.first_cycles = tf->ev[0].cycles;
 	tf->info.last_cycles = x->cycles;
 	if (bid != UINT32_MAX)
-		rd_dedupe_read(tf, tf->nev);
+		rd_dedupe_read(tf, counted);
 	time_block(tf);
 	return;
 damaged:

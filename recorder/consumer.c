@@ -194,27 +194,8 @@ static int write_block(struct out *o, const char *blk, uint32_t bs, uint64_t at)
 	return err ? err : pwrite_all(o, blk + bs - PAGE, PAGE, off + bs - PAGE);
 }
 
-/* A block of ring i that will not reach the file may hold events_lost records (right after its
- * block_start, doc/format.md section 7): their counts go back to the ring's counters, to be reported
- * in the next block opened or the last one, so no drop goes unreported with the block. */
-static void lost_records_back(unsigned i, const char *blk)
-{
-	struct ltt_ring *r = &C.t->rg->rings[i];
-	const char *p = blk + LTT_BLOCK_MARK_SIZE, *end = blk + C.t->block_size - LTT_BLOCK_MARK_SIZE;
-	uint16_t id;
-	uint64_t n;
-
-	for (; p + LTT_LOST_RECORD_SIZE <= end; p += LTT_LOST_RECORD_SIZE) {
-		memcpy(&id, p, 2);
-		if (id != LTT_B_EVENTS_LOST)
-			break;
-		memcpy(&n, p + 6, 8);
-		if ((unsigned char)p[14] < LTT_LOST_CAUSES)
-			ltt_add(&r->lost[(unsigned char)p[14]], n);
-	}
-}
-
-/* Writes one block of ring i (events: its non-builtin events, for the count if it is lost). */
+/* Writes one block of ring i (events: its non-builtin events and the drops its events_lost records
+ * report, ltt_ring_block_events(), for the count if it is lost). */
 static void put_block(unsigned i, const char *blk, uint64_t events)
 {
 	struct out *o = &C.outs[i];
@@ -256,8 +237,6 @@ lost:
 	}
 	o->lost_blocks++;
 	o->lost_events += events;
-	if (!C.final)
-		lost_records_back(i, blk);
 }
 
 /* Full disk (doc/recorder.md "Full disk"). The tracefiles of a new trace or chunk are opened at once
@@ -463,9 +442,9 @@ static unsigned drain(unsigned i, uint64_t until, uint64_t deadline)
 				nanosleep(&(struct timespec){ 0, 100000 }, NULL);
 				continue;
 			}
-			/* A writer never committed: the block cannot be written. Its events_lost
-			 * records were written by its opener before the opener's commit (B4), but
-			 * that commit may be the one missing: they are not read back. */
+			/* A writer never committed: the block cannot be written. Its count
+			 * includes the drops its opener reported in it (added to the commit word
+			 * right after the records, before the opener's own commit). */
 			C.outs[i].lost_blocks++;
 			C.outs[i].lost_events += ltt_ring_block_events(r, seq);
 		} else {

@@ -286,7 +286,7 @@ static int slot_free(struct ltt_ring *r, uint64_t nseq, uint64_t *w)
 int ltt_ring_reserve_slow(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, size_t payload_len,
 			  int counted)
 {
-	uint64_t old, nw, tsc, pos, seq, nseq = 0, w = 0, hb;
+	uint64_t old, nw, tsc, pos, seq, nseq = 0, w = 0, hb, drops;
 	uint64_t size = LTT_EVENT_HEADER + (uint64_t)payload_len;
 	unsigned pending = 0, npending = 0;
 	uint32_t bs = r->block_size;
@@ -381,12 +381,30 @@ int ltt_ring_reserve_slow(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, s
 		ltt_set(&r->base[slot], (uint32_t)(w >> 32));
 		ltt_block_mark(blk, LTT_B_BLOCK_START, tsc, (uint32_t)nseq);
 		p = blk + LTT_BLOCK_MARK_SIZE;
+		drops = 0;
 		for (unsigned i = 0; i < LTT_LOST_CAUSES; i++) {
+			uint64_t k;
+
 			if (!(pending & (1u << i)))
 				continue;
-			lost_record(p, tsc, ltt_xchg(&r->lost[i], 0), (uint8_t)i);
+			k = ltt_xchg(&r->lost[i], 0);
+			if (k > LTT_LOST_RECORD_MAX) {
+				/* the rest waits for the next block: a block's count stays below 2^32 */
+				ltt_add(&r->lost[i], k - LTT_LOST_RECORD_MAX);
+				k = LTT_LOST_RECORD_MAX;
+			}
+			lost_record(p, tsc, k, (uint8_t)i);
 			p += LTT_LOST_RECORD_SIZE;
+			drops += k;
 		}
+		/* The drops reported here count as events of the block (its commit word's high half):
+		 * whoever cannot copy or write the block (an overwriting opener, a snapshot or the
+		 * consumer facing an incomplete block, `ltt recover`) counts them with its events, so
+		 * they are never forgotten with it (doc/recorder.md "Accounting"). Before our own
+		 * commit, which completes the block: full barrier on the locked path, a store in
+		 * program order before it on the per-CPU one (B4); pairs with B2. */
+		if (drops)
+			ltt_ring_add(r, &r->commit[slot], drops << 32);
 		old = nseq << r->shift;
 	}
 	put16(p, id);

@@ -22,6 +22,10 @@ enum {
 #define LTT_LOST_RECORD_SIZE	15	/* events_lost: header + 9 */
 #define LTT_BLOCKS_LOST_SIZE	18	/* blocks_lost: header + 12 */
 #define LTT_SUMMARY_BLOCK_ID	0xFFFFFFFFu
+/* Most drops one events_lost record written by an opener reports (the rest go in the next block): a
+ * block's events and reported drops, counted together in its commit word's high half, stay below
+ * 2^32 (5 causes x 2^28 + the events of a 256 MiB block). */
+#define LTT_LOST_RECORD_MAX	(1ull << 28)
 #define LTT_BLOCK_SIZE_MIN	4096u
 #define LTT_BLOCK_SIZE_MAX	(256u << 20)
 
@@ -57,7 +61,8 @@ uint64_t ltt_ring_cut(struct ltt_ring *r);
 int ltt_ring_block_complete(const struct ltt_ring *r, uint64_t seq);
 /* The block slot that holds (or will hold) block seq. */
 char *ltt_ring_block(const struct ltt_ring *r, uint64_t seq);
-/* Non-builtin events committed in block seq (complete blocks only). */
+/* Non-builtin events committed in block seq plus the drops its events_lost records report (complete
+ * blocks only): what is lost with the block when it is not copied. */
 uint32_t ltt_ring_block_events(const struct ltt_ring *r, uint64_t seq);
 /* Sequence number of the block write_off is in (the next to open when its position is 0). */
 static inline uint64_t ltt_ring_head_seq(const struct ltt_ring *r)

@@ -187,7 +187,8 @@ static int start_locked(const struct ltt_options *opt, int from_env, char *why, 
 	size_t bs = opt->block_size ? opt->block_size : DEFAULT_BLOCK_SIZE;
 	unsigned blocks = opt->blocks ? opt->blocks : DEFAULT_BLOCKS;
 	int rc, shm_fd, created = 0, mapped_file, rotating;
-	char abs_path[PATH_MAX];
+	char abs_path[PATH_MAX], taken[PATH_MAX];
+	const char *verbose = getenv("LTT_VERBOSE");
 
 	if (ltt_cur.rg)
 		return -EBUSY;
@@ -227,11 +228,14 @@ static int start_locked(const struct ltt_options *opt, int from_env, char *why, 
 	if (shm_fd < -1)
 		return shm_fd;
 	mapped_file = shm_fd >= 0;
+	why[0] = 0;
 	rc = ltt_tracedir_make(opt->path, ltt_cur.path, sizeof(ltt_cur.path),
 			       opt->mode == LTT_MODE_FLIGHT ? LTT_DIR_FLIGHT
-							    : rotating ? LTT_DIR_CHUNKS : LTT_DIR_TRACE, &created);
+							    : rotating ? LTT_DIR_CHUNKS : LTT_DIR_TRACE, &created,
+			       taken, sizeof(taken), why, whylen);
 	if (rc) {
-		snprintf(why, whylen, "%s: %s", opt->path ? opt->path : "(null)", strerror(-rc));
+		if (!why[0])
+			snprintf(why, whylen, "%s: %s", opt->path ? opt->path : "(null)", strerror(-rc));
 		goto fail;
 	}
 	/* Absolute, so that a program that changes directory still writes its trace there. */
@@ -313,6 +317,11 @@ static int start_locked(const struct ltt_options *opt, int from_env, char *why, 
 	ltt_control_seal(LTT_RING_INTERRUPTS);
 	ltt_profile_start(opt);	/* CPU usage and stack sampling, pause (recorder/profile.h) */
 	report_path(ltt_cur.path);
+	if (taken[0])
+		ltt_warn("%s is a trace already (never overwritten); this trace is %s", taken, ltt_cur.path);
+	if (verbose && !strcmp(verbose, "1"))
+		ltt_warn("recording pid %d to %s (%s mode)", (int)getpid(), ltt_cur.path,
+			 opt->mode == LTT_MODE_FLIGHT ? "flight" : "discard");
 	if (!atexit_done++)
 		on_exit(exit_stop, NULL);
 	if (!atfork_done++)

@@ -61,12 +61,22 @@ void ltt_core_process_fork(uint32_t pid, uint32_t child);
 struct ltt_ring *ltt_event_ring(struct ltt_region *rg, const struct ltt_facility *fac, unsigned index,
 				unsigned flags);
 
+/* tracepath.c: where the trace of LTT_TRACE=path goes (the rule: recorder/tracepath.c, doc/recorder.md
+ * "Where the trace goes"). Makes the new directory out; when path is a trace already, out is
+ * path.N and taken the trace there (else ""); why: the cause and fix when refused (else unchanged). */
+int ltt_tracepath_make(const char *path, char *out, size_t outlen, char *taken, size_t takenlen, char *why,
+		       size_t whylen);
+/* The program's name (/proc/self/comm, '/' and ' ' as '_'; "prog" when unknown). */
+int ltt_program_name(char *buf, size_t n);
+
 /* tracedir.c */
-/* Makes the trace directory for LTT_TRACE=path into out (flight: eventdefs/ and info/ only, the
- * tracefiles go in its snapshot-NNNN/ directories); *created: the directory out was made here
- * (a failed start removes it with ltt_tracedir_remove(), which removes only what libltt writes). */
+/* Makes the trace directory for LTT_TRACE=path into out by ltt_tracepath_make() (flight: eventdefs/
+ * and info/ only, the tracefiles go in its snapshot-NNNN/ directories); *created: the directory out
+ * was made here (a failed start removes it with ltt_tracedir_remove(), which removes only what
+ * libltt writes). */
 enum { LTT_DIR_TRACE, LTT_DIR_FLIGHT, LTT_DIR_CHUNKS };	/* ltt_tracedir_make's kind */
-int ltt_tracedir_make(const char *path, char *out, size_t outlen, int kind, int *created);
+int ltt_tracedir_make(const char *path, char *out, size_t outlen, int kind, int *created, char *taken,
+		      size_t takenlen, char *why, size_t whylen);
 void ltt_tracedir_remove(const char *dir);
 int ltt_tracedir_system_xml(const struct ltt_trace_state *t);
 /* info/system.xml of t in dir; chunk > 0: a chunk of a rotating trace (ltt_chunk="N"). */

@@ -14,40 +14,6 @@
 #include "clock.h"
 #include "recorder.h"
 
-/* mkdir -p of path's parents and path itself (EEXIST is not an error for parents). */
-static int mkdirs(char *path)
-{
-	for (char *p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(path, 0777) && errno != EEXIST) {
-			int e = -errno;
-
-			*p = '/';
-			return e;
-		}
-		*p = '/';
-	}
-	return 0;
-}
-
-static int program_name(char *buf, size_t n)
-{
-	FILE *f = fopen("/proc/self/comm", "re");
-
-	snprintf(buf, n, "prog");
-	if (!f)
-		return -errno;
-	if (fgets(buf, (int)n, f))
-		buf[strcspn(buf, "\n")] = 0;
-	fclose(f);
-	for (char *p = buf; *p; p++)
-		if (*p == '/' || *p == ' ')
-			*p = '_';
-	return 0;
-}
-
 /* flight: only eventdefs/ and info/ (snapshots read them; the tracefiles are in the snapshot-NNNN/
  * directories, so the top-level directory has no control/ or cpu/ to look like an empty trace) */
 static int make_sub(const char *dir, int kind)
@@ -90,55 +56,13 @@ void ltt_tracedir_remove(const char *dir)
 	rmdir(dir);
 }
 
-int ltt_tracedir_make(const char *path, char *out, size_t outlen, int kind, int *created)
+int ltt_tracedir_make(const char *path, char *out, size_t outlen, int kind, int *created, char *taken,
+		      size_t takenlen, char *why, size_t whylen)
 {
-	struct stat st;
-	char prog[64], stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
-	int rc;
+	int rc = ltt_tracepath_make(path, out, outlen, taken, takenlen, why, whylen);
 
-	*created = 0;
-	if (!path || !*path)
-		return -EINVAL;
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		/* PATH/PROGRAM-PID-TIME; but when PATH is itself a trace (a parent process made it from
-		 * the same LTT_TRACE and exec'd us), PATH.PROGRAM-PID-TIME beside it, never inside */
-		char probe[PATH_MAX];
-		const char *sep = "/";
-
-		if ((size_t)snprintf(probe, sizeof(probe), "%s/info/system.xml", path) < sizeof(probe) &&
-		    access(probe, F_OK) == 0)
-			sep = ".";
-		gmtime_r(&now, &tm);
-		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S", &tm);
-		program_name(prog, sizeof(prog));
-		for (unsigned i = 1; i < 1000; i++) {
-			size_t n = i == 1 ? (size_t)snprintf(out, outlen, "%s%s%s-%d-%s", path, sep, prog, (int)getpid(),
-							     stamp)
-					  : (size_t)snprintf(out, outlen, "%s%s%s-%d-%s-%u", path, sep, prog,
-							     (int)getpid(), stamp, i);
-			if (n >= outlen)
-				return -ENAMETOOLONG;
-			if (mkdir(out, 0777) == 0) {
-				*created = 1;
-				return make_sub(out, kind);
-			}
-			if (errno != EEXIST)
-				return -errno;
-		}
-		return -EEXIST;
-	}
-	if ((size_t)snprintf(out, outlen, "%s", path) >= outlen)
-		return -ENAMETOOLONG;
-	rc = mkdirs(out);
-	if (rc)
-		return rc;
-	if (mkdir(out, 0777) == 0)
-		*created = 1;
-	else if (errno != EEXIST)
-		return -errno;
-	return make_sub(out, kind);
+	*created = !rc;	/* the rule makes a new directory or none */
+	return rc ? rc : make_sub(out, kind);
 }
 
 /* Writes s XML-escaped. */
@@ -185,7 +109,7 @@ int ltt_tracedir_system_xml_in(const struct ltt_trace_state *t, const char *dir,
 		memset(&u, 0, sizeof(u));
 	if (getdomainname(dom, sizeof(dom) - 1) || !dom[0])
 		snprintf(dom, sizeof(dom), "(none)");
-	program_name(prog, sizeof(prog));
+	ltt_program_name(prog, sizeof(prog));
 	fputs("<system\n", f);
 	attr(f, "node_name", u.nodename);
 	attr(f, "domainname", dom);

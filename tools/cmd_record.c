@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -106,7 +105,7 @@ static int run(int argc, char **argv)
 		{ 'M', "--max-size", "LTT_MAX_SIZE" }, { 'F', "--flush-ms", "LTT_FLUSH_MS" },
 	};
 	const char *passv[4] = { NULL, NULL, NULL, NULL };
-	const char *out = "ltt-traces", *mode = NULL, *bs = NULL, *blocks = NULL, *events = NULL;
+	const char *out = "ltt-traces/", *mode = NULL, *bs = NULL, *blocks = NULL, *events = NULL;
 	const char *cpu_ms = NULL, *stack_hz = NULL;
 	char report[] = "/tmp/ltt-record-XXXXXX", line[4096], why[256];
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_quit;
@@ -184,11 +183,6 @@ static int run(int argc, char **argv)
 		ltt_tool_error("record", "--stack-sample %s: not a rate in [1, 100000] Hz", stack_hz);
 		return 2;
 	}
-	/* The default output directory holds one trace per run. */
-	if (!strcmp(out, "ltt-traces") && mkdir(out, 0777) && errno != EEXIST) {
-		ltt_tool_error("record", "%s: %s", out, strerror(errno));
-		return 1;
-	}
 	fd = mkstemp(report);
 	if (fd < 0) {
 		ltt_tool_error("record", "%s: %s", report, strerror(errno));
@@ -259,10 +253,12 @@ const struct ltt_cmd ltt_cmd_record = {
 	.usage = "usage: ltt record [-o DIR] [--mode discard|flight] [--block-size N] [--blocks N] [--cpu-sample MS] "
 		 "[--stack-sample HZ] [--rotate-size N] [--rotate-seconds N] [--max-size N] [--flush-ms N] [--events RULES] -- PROGRAM ARGS...\n"
 		 "\n"
-		 "Runs PROGRAM with LTT_TRACE=DIR (default ./ltt-traces, created if missing) and LTT_MODE,\n"
+		 "Runs PROGRAM with LTT_TRACE=DIR (default ./ltt-traces/) and LTT_MODE,\n"
 		 "LTT_BLOCK_SIZE, LTT_BLOCKS, LTT_EVENTS set from the options, then prints where each trace went on stderr\n"
-		 "(stdout is the program's alone, passed through untouched): with DIR an\n"
-		 "existing directory, every traced process writes DIR/PROGRAM-PID-TIME; otherwise DIR is the trace.\n"
+		 "(stdout is the program's alone, passed through untouched). Where the trace goes (doc/recorder.md):\n"
+		 "DIR ending in '/' (made if missing) or an existing directory that is not a trace: each traced\n"
+		 "process writes DIR/PROGRAM-PID-TIME; DIR missing: DIR is the trace; DIR a trace already: the\n"
+		 "trace is DIR.1 (DIR.2, ...), said on stderr, never written into DIR.\n"
 		 "In flight mode each snapshot is a trace of its own, DIR/snapshot-NNNN: those are printed.\n"
 		 "Exits with the program's status (128 + signal if it was killed). Prints the program's pid on\n"
 		 "stderr and forwards SIGINT, SIGTERM, SIGHUP and the snapshot signal (LTT_SNAPSHOT_SIGNAL,\n"

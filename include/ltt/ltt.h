@@ -5,8 +5,10 @@
  * records unless enabled: by LTT_TRACE=<path> in the environment (read when the program starts), or by
  * ltt_start(). Functions return 0 or a negative errno value; none of them aborts the program.
  *
- * Environment (read once, by a constructor; doc/recorder.md has the full list): LTT_TRACE=PATH (an existing directory: a new trace
- * directory PROGRAM-PID-TIME beneath it; otherwise PATH itself), LTT_MODE=discard|flight,
+ * Environment (read once, by a constructor; doc/recorder.md has the full list): LTT_TRACE=PATH (PATH/
+ * or an existing directory: a new trace directory PROGRAM-PID-TIME beneath it; PATH missing: PATH
+ * itself; an existing trace: PATH.1, PATH.2, ..., said on stderr; doc/recorder.md "Where the trace
+ * goes"), LTT_VERBOSE=1 (print the trace's directory at start), LTT_MODE=discard|flight,
  * LTT_BLOCK_SIZE=N (power of two, 4096 .. 256M, k/M suffixes), LTT_BLOCKS=N (power of two, 2 ..
  * 65536), LTT_FLUSH_MS=N (ms; 0 = never; default 1000), LTT_ROTATE_SIZE=N, LTT_ROTATE_SECONDS=N,
  * LTT_MAX_SIZE=N (sizes with k/M/G suffixes; doc/recorder.md "Rotation"), LTT_CPU_SAMPLE_MS=N,
@@ -37,7 +39,7 @@ enum ltt_mode {
 };
 
 struct ltt_options {
-	const char *path;	/* trace directory to create, or an existing directory to create one beneath */
+	const char *path;	/* where the trace goes, by the rule of LTT_TRACE (above) */
 	enum ltt_mode mode;
 	size_t block_size;	/* bytes, a power of two in [4096, 256 MiB]; 0 = default (1 MiB) */
 	unsigned blocks;	/* blocks per CPU ring, >= 2; 0 = default */

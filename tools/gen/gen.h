@@ -26,6 +26,10 @@ struct hset {
 /* One facility being generated. */
 struct gen {
 	const struct ltt_facility_desc *fac;
+	/* what starts the names a program uses (`ltt gen --prefix`): trace_<prefix><event>(), struct
+	 * <prefix><type>, enum constants <PREFIX><TYPE>_<label>; NULL: "<facility>_" (set by
+	 * gen_facility()) */
+	const char *prefix;
 	struct out o;
 	char err[512];
 	/* struct types already defined, and every global name, to refuse collisions */

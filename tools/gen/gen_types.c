@@ -21,7 +21,7 @@ const char *const gen_size_c[LTT_SIZE_COUNT] = {
 /* A struct-like C name for type t reached at `path`: its named type, else the path. */
 const char *gen_type_cname(struct gen *g, const struct ltt_type_desc *t, const char *path)
 {
-	return t->name ? gen_str(g, "%s_%s", g->fac->name, t->name) : path;
+	return t->name ? gen_str(g, "%s%s", g->prefix, t->name) : path;
 }
 
 /* The C type of a value of t as an element of an array or sequence (or any single value). */

@@ -8,6 +8,11 @@
  *   flight_prog spin PROGRESS  ticks (and a note every 64) until killed; after each commit the tick's
  *                              seq is stored in the file PROGRESS (mapped), so a killer knows the
  *                              last event committed
+ *   flight_prog opening N cas|events|blocks   N ticks, then the opener of the next block killed (SIGKILL)
+ *                              after its reservation, before its block_start: right after its CAS on
+ *                              the write offset (cas), after counting the overwritten block's events
+ *                              (events), or its events and the block (blocks): recorder/ring.c's order,
+ *                              done here by hand on the ring (tests/e2e/flight_recover_opening.sh)
  *   flight_prog check TRACE    reads a trace and prints one line of what it holds (flight_check.h)
  */
 #include <fcntl.h>
@@ -96,6 +101,39 @@ static int spin(const char *progress)
 	}
 }
 
+static int opening(uint64_t n, const char *state)
+{
+	struct ltt_region *rg;
+	struct ltt_ring *r;
+	uint64_t old, nseq, slot, w;
+	uint32_t carry;
+
+	pin_cpu();
+	for (uint64_t i = 0; i < n; i++)
+		trace_flighttest_tick(0, i);
+	rg = __atomic_load_n(&ltt_rt.region, __ATOMIC_ACQUIRE);
+	r = &rg->rings[sched_getcpu() % (int)rg->ncpu];	/* the ring the ticks went to (pinned) */
+	old = __atomic_load_n(&r->write_off, __ATOMIC_ACQUIRE);
+	nseq = (old >> r->shift) + ((old & (r->block_size - 1)) != 0);
+	slot = nseq & r->slot_mask;
+	w = __atomic_load_n(&r->commit[slot], __ATOMIC_ACQUIRE);
+	if (nseq <= r->slot_mask) {
+		fprintf(stderr, "flight_prog: the ring has not wrapped after %llu ticks\n", (unsigned long long)n);
+		return 1;
+	}
+	/* the opener's reservation: block_start and one tick (6 + 12 bytes) */
+	if (!__atomic_compare_exchange_n(&r->write_off, &old, (nseq << r->shift) + 26 + 18, 0, __ATOMIC_SEQ_CST,
+					 __ATOMIC_SEQ_CST))
+		return 1;
+	carry = (uint32_t)(((nseq >> r->blocks_log2)) << r->shift) == 0;
+	if (strcmp(state, "cas"))
+		__atomic_add_fetch(&r->overwritten_events, (uint32_t)(w >> 32) - r->base[slot] - carry, __ATOMIC_SEQ_CST);
+	if (!strcmp(state, "blocks"))
+		__atomic_add_fetch(&r->overwritten_blocks, 1, __ATOMIC_SEQ_CST);
+	kill(getpid(), SIGKILL);
+	return 1;
+}
+
 static int check(const char *trace)
 {
 	struct fc_result r;
@@ -117,10 +155,13 @@ int main(int argc, char **argv)
 		return ticks_then(strtoull(argv[2], NULL, 10), argv[1]);
 	if (argc == 4 && !strcmp(argv[1], "torn"))
 		return torn(strtoull(argv[2], NULL, 10), argv[3]);
+	if (argc == 4 && !strcmp(argv[1], "opening"))
+		return opening(strtoull(argv[2], NULL, 10), argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "spin"))
 		return spin(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "check"))
 		return check(argv[2]);
-	fprintf(stderr, "usage: flight_prog segv|abort|exit N | torn N tick|note | spin PROGRESS | check TRACE\n");
+	fprintf(stderr, "usage: flight_prog segv|abort|exit N | torn N tick|note | opening N cas|events|blocks | "
+		"spin PROGRESS | check TRACE\n");
 	return 2;
 }

@@ -196,9 +196,13 @@ static int run(int argc, char **argv)
 		return 1;
 	}
 	printf("%s: %llu blocks (%llu cut at their last committed event), %llu torn events dropped, "
-	       "%llu blocks (%llu events) overwritten before\n", out, (unsigned long long)st.blocks,
+	       "%llu blocks (%llu events) overwritten before", out, (unsigned long long)st.blocks,
 	       (unsigned long long)st.salvaged, (unsigned long long)st.torn,
 	       (unsigned long long)st.overwritten_blocks, (unsigned long long)st.overwritten_events);
+	if (st.opening)	/* the kill came while a block was being opened: not damage */
+		printf(", %llu blocks being opened at the death (nothing committed in them; their opener's "
+		       "event is among the torn)", (unsigned long long)st.opening);
+	putchar('\n');
 	/* Something could not be recovered (damage, not the torn events of a kill): the trace written
 	 * is incomplete, and the status says so (doc/flight-recorder.md). */
 	if (st.lost_facilities || st.unreadable_blocks) {

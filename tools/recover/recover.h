@@ -32,6 +32,8 @@ struct recover_stats {
 	uint64_t torn;			/* events reserved but never committed, dropped */
 	uint64_t overwritten_blocks, overwritten_events;
 	uint64_t unreadable_blocks;	/* retained blocks whose content could not be trusted */
+	uint64_t opening;		/* blocks being opened at the death: reserved, nothing committed
+					 * in them (their opener's event is counted torn); not damage */
 	uint64_t lost_facilities;	/* facilities whose XML is missing or does not parse: their
 					 * events are not recovered */
 };

@@ -452,14 +452,20 @@ static int salvage(struct rb *b, struct tfout *o, const char *blk, uint64_t seq,
 		return 0;	/* the recorder never reserves there: a damaged write offset */
 	cut = have;
 	if (reserved == bs) {
-		/* sealed: the events end at the trailer's block_end when the closer wrote it, and its
-		 * bytes from there to the end were committed with it */
+		/* sealed: the events end at the trailer's block_end when the closer wrote it (this lap's:
+		 * its block_id is seq), and its bytes from there to the end were committed with it */
 		e = get32(blk + bs - 4);
-		if (e >= MARK && e <= bs - 30 && get16(blk + e) == B_BLOCK_END && have >= bs - e) {
+		if (e >= MARK && e <= bs - 30 && get16(blk + e) == B_BLOCK_END && get32(blk + e + 22) == (uint32_t)seq &&
+		    have >= bs - e) {
 			limit = e;
 			cut = have - (bs - e);
 		} else {
-			limit = bs - 30;
+			/* not sealed: its closer (the opener of the next block, or a flush) died between
+			 * its CAS on the write offset and the seal, and where the block's reservations
+			 * ended is not known. What lies past the committed bytes is the previous lap's
+			 * (it would decode as events): the events end at `have`; torn ones in this
+			 * block, if any (another writer preempted), are not counted */
+			limit = have;
 		}
 	}
 	if (cut < MARK)
@@ -507,6 +513,39 @@ static int salvage(struct rb *b, struct tfout *o, const char *blk, uint64_t seq,
 	return 1;
 }
 
+/* Carries into the high half of a slot's commit word before lap `lap` (each lap whose end is a multiple
+ * of 2^32 bytes carried one, doc/recorder.md "Accounting"). */
+static uint32_t carries_before(const struct ring_view *v, uint64_t lap)
+{
+	return (uint32_t)((lap << v->shift) >> 32);
+}
+
+/* Flight mode, the process killed while the opener of block head was between its reservation and the
+ * end of its accounting (recorder/ring.c: the CAS on write_off, the seal of the block before, the
+ * overwritten count, events then blocks, then base[] and block_start). Nothing was committed in the
+ * new block yet (the caller checked), so its slot still holds block head - n whole. Returns 1 when
+ * that block was not counted in overwritten_events: the file then holds it, unaccounted, and it is
+ * recovered like any retained block; 0 when it was counted (or cannot be told: then it stays counted
+ * as overwritten, as the counters say).
+ *
+ * The test: every slot's base[] is the high half of its commit word when its block was opened, i.e.
+ * the events (and reported drops) of every earlier block of that slot, plus the carries. With
+ * base[] of the victim's slot still the victim's own (set after the counters), the sum over the slots
+ * is, mod 2^32, the overwritten count without the victim. */
+static int victim_unaccounted(struct rb *b, const struct ring_view *v, uint64_t head)
+{
+	const struct ltt_ring *r = v->r;
+	uint64_t victim = head - v->n;
+	uint32_t sum = 0;
+
+	if (r->overwritten_blocks != victim || !good_block(b, v->data + ((victim & (v->n - 1)) << v->shift), victim))
+		return 0;
+	for (uint64_t seq = victim; seq < head; seq++)
+		sum += v->base[seq & (v->n - 1)] - carries_before(v, seq >> v->blog2);
+	/* equal: not counted (a victim of 0 events is either way: recovering it adds nothing) */
+	return (uint32_t)r->overwritten_events == sum;
+}
+
 /* Writes one tracefile from ring v; cpu: overwrite accounting applies. */
 static int rebuild_ring(struct rb *b, const struct ring_view *v, const char *out, const char *name,
 			int overwrite, int always)
@@ -516,7 +555,7 @@ static int rebuild_ring(struct rb *b, const struct ring_view *v, const char *out
 	uint64_t last = pos ? head + 1 : head, first = last > v->n ? last - v->n : 0, lost = 0;
 	struct tfout o = { 0 };
 	char path[4096];
-	int rc = 0;
+	int rc = 0, opening;
 
 	snprintf(path, sizeof(path), "%s/%s", out, name);
 	if (!always && last == 0)
@@ -524,6 +563,18 @@ static int rebuild_ring(struct rb *b, const struct ring_view *v, const char *out
 	o.f = fopen(path, "we");
 	if (!o.f)
 		return -errno;
+	/* The block being opened at the kill: reserved (pos > 0), nothing committed in it yet, so no
+	 * block_start of its own (its slot still holds the block it overwrites) or a block_start
+	 * written but not committed. Not damage: its opener's event is torn, and its slot's previous
+	 * block is recovered if the opener had not counted it overwritten yet. */
+	opening = pos && committed(v, head) == 0;
+	if (opening) {
+		last = head;
+		b->st->opening++;
+		o.torn++;
+		if (overwrite && head >= v->n && victim_unaccounted(b, v, head))
+			first = head - v->n;
+	}
 	if (overwrite && first) {
 		o.pend_blocks = first;
 		o.pend_events = r->overwritten_events;

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <ltt/eventdefs.h>
 #include <ltt/ltt.h>
@@ -216,6 +218,37 @@ START_TEST(strings)
 	check_event("strings", &e);
 	ck_assert_uint_eq(e.n, 7);
 	ck_assert_uint_eq(last_flags, LTT_EVENT_PERSISTENT);
+}
+END_TEST
+
+/* Strings of every length up to 200 at every alignment, each ending right before a page that is not
+ * mapped, with other bytes around it: the inline measure (ltt/static/str.h) reads aligned words only,
+ * and the copy takes exactly the bytes measured and the NUL. */
+START_TEST(string_lengths)
+{
+	static struct expect e;
+	const size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	char *m = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	ck_assert_ptr_ne(m, MAP_FAILED);
+	ck_assert_int_eq(mprotect(m + pg, pg, PROT_NONE), 0);
+	for (size_t len = 0; len <= 200; len++) {
+		for (size_t off = 0; off < 40; off++) {
+			char *s = m + pg - 1 - off - len;
+
+			memset(m, 'x', pg);
+			for (size_t i = 0; i < len; i++)
+				s[i] = (char)('a' + (i + off) % 26);
+			s[len] = '\0';
+			e.n = 0;
+			trace_gentypes_strings(s, "z");
+			put_str(&e, s);
+			put_str(&e, "z");
+			check_event("strings", &e);
+			ck_assert_uint_eq(e.n, len + 3);
+		}
+	}
+	ck_assert_int_eq(munmap(m, 2 * pg), 0);
 }
 END_TEST
 
@@ -441,6 +474,7 @@ int main(void)
 	tcase_add_test(tc, ints);
 	tcase_add_test(tc, floats);
 	tcase_add_test(tc, strings);
+	tcase_add_test(tc, string_lengths);
 	tcase_add_test(tc, enums);
 	tcase_add_test(tc, arrays);
 	tcase_add_test(tc, sequences);

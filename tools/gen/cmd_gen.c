@@ -61,21 +61,14 @@ static const char helpers[] =
 	"/* Copies a string and its NUL (NULL records an empty string); returns the end. */\n"
 	"static inline char *ltt_gen_putstr(char *p, const char *s)\n"
 	"{\n"
-	"\tsize_t n = s ? strlen(s) : 0;\n"
-	"\n"
-	"\tif (n)\n"
-	"\t\tmemcpy(p, s, n);\n"
-	"\tp[n] = '\\0';\n"
-	"\treturn p + n + 1;\n"
+	"\treturn ltt_putstrn(p, s, s ? ltt_strlen(s) : 0);\n"
 	"}\n"
 	"\n"
-	"/* Copies the n bytes of a string measured before (s may be NULL when n is 0), then a NUL. */\n"
+	"/* Copies the n bytes of a string measured before (s may be NULL when n is 0), then a NUL\n"
+	" * (ltt/static/str.h: short strings without a call). */\n"
 	"static inline char *ltt_gen_putstrn(char *p, const char *s, size_t n)\n"
 	"{\n"
-	"\tif (n)\n"
-	"\t\tmemcpy(p, s, n);\n"
-	"\tp[n] = '\\0';\n"
-	"\treturn p + n + 1;\n"
+	"\treturn ltt_putstrn(p, s, n);\n"
 	"}\n"
 	"#endif\n\n";
 
@@ -204,7 +197,7 @@ static int emit_event(struct gen *g, const struct ltt_event_desc *ev)
 
 		if (t->kind == LTT_TYPE_STRING) {
 			/* measured once: the copy takes exactly the bytes reserved */
-			gen_pr(&g->o, "\t\tconst size_t ltt_s%u_ = %s ? strlen(%s) : 0;\n", i, n, n);
+			gen_pr(&g->o, "\t\tconst size_t ltt_s%u_ = %s ? ltt_strlen(%s) : 0;\n", i, n, n);
 			gen_pr(&g->o, "\t\tltt_len_ += ltt_s%u_ + 1;\n", i);
 			continue;
 		}

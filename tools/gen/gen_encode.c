@@ -118,7 +118,7 @@ void gen_size_code(struct gen *g, const struct ltt_type_desc *t, const struct ac
 	switch (t->kind) {
 	case LTT_TYPE_STRING:
 		gen_ind(o, level);
-		gen_pr(o, "ltt_len_ += (%s ? strlen(%s) : 0) + 1;\n", a->expr, a->expr);
+		gen_pr(o, "ltt_len_ += (%s ? ltt_strlen(%s) : 0) + 1;\n", a->expr, a->expr);
 		break;
 	case LTT_TYPE_ARRAY:
 	case LTT_TYPE_SEQUENCE:

@@ -16,6 +16,7 @@
 #endif
 #include <ltt/static/ring.h>
 #include <ltt/static/rseq.h>
+#include <ltt/static/str.h>
 
 struct ltt_facility;
 

@@ -127,7 +127,8 @@ void ltt_flight_prune(void)
 		nos[n++] = (unsigned)no;
 	}
 	closedir(d);
-	qsort(nos, n, sizeof(*nos), cmp_uint);
+	if (n)	/* nos is NULL without snapshots: qsort of NULL is undefined even for 0 (UBSan) */
+		qsort(nos, n, sizeof(*nos), cmp_uint);
 	for (unsigned i = 0; n > ltt_fl.keep && i < n - ltt_fl.keep; i++) {
 		char p[PATH_MAX + 32];
 

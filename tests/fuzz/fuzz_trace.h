@@ -1,6 +1,6 @@
 /* Helpers of the libFuzzer targets that fuzz one file of a trace directory (fuzz_system, fuzz_bookmarks,
- * fuzz_facilities, fuzz_merge): a small good trace under $TMPDIR (removed at exit), written file by
- * file, and a full read of it through the reader and the value API that aborts on any broken promise
+ * fuzz_facilities, fuzz_merge, fuzz_tracefile): a small good trace under $TMPDIR (removed at exit),
+ * written file by file, and a full read of it through the reader and the value API that aborts on any broken promise
  * (a problem without text, an event without a type or larger than its block, a string whose length
  * is wrong, an error return from ltt_reader_next). */
 #ifndef LTT_FUZZ_TRACE_H
@@ -81,15 +81,21 @@ static void fuzz_put(unsigned char *p, uint64_t v, unsigned n, int be)
 		p[i] = (unsigned char)(v >> (be ? 8 * (n - 1 - i) : 8 * i));
 }
 
-/* info/system.xml of the trace: minor version 2 (2004 dialect), 5 or 10. */
-static void fuzz_trace_system(int be, unsigned minor, unsigned cpus)
+/* info/system.xml of the trace: minor version 2 (2004 dialect), 5 or 10; arch_size LP32 ... ILP64. */
+static void fuzz_trace_system_arch(int be, unsigned minor, unsigned cpus, const char *arch)
 {
 	char sys[512];
-	int n = snprintf(sys, sizeof(sys), "<system cpu=\"%u\" arch_size=\"LP64\" endian=\"%s\" "
+	int n = snprintf(sys, sizeof(sys), "<system cpu=\"%u\" arch_size=\"%s\" endian=\"%s\" "
 			 "ltt_major_version=\"2\" ltt_minor_version=\"%u\" ltt_block_size=\"%d\" "
-			 "ltt_cycles_per_second=\"1000000000\"/>\n", cpus, be ? "big" : "little", minor, FUZZ_BS);
+			 "ltt_cycles_per_second=\"1000000000\"/>\n", cpus, arch, be ? "big" : "little", minor,
+			 FUZZ_BS);
 
 	fuzz_trace_write("info/system.xml", sys, (size_t)n);
+}
+
+static void fuzz_trace_system(int be, unsigned minor, unsigned cpus)
+{
+	fuzz_trace_system_arch(be, minor, cpus, "LP64");
 }
 
 /* The trailer of a block whose block_end is at offset e, per dialect (doc/format.md sections 4, 10). */
@@ -131,8 +137,9 @@ static void fuzz_trace_cpu(const char *rel, int be, unsigned minor)
 	fuzz_trace_write(rel, b, FUZZ_BS);
 }
 
-/* Makes the directory tree once, then (every call) the good trace: little endian, minor 10, 1 CPU. */
-static void fuzz_trace_reset(const char *name)
+/* Makes the directory tree once, with facility "types" from xml (base 20), then (every call) the good
+ * trace: little endian, minor 10, 1 CPU, one types.empty event. */
+static void fuzz_trace_reset_with(const char *name, const char *xml, size_t len)
 {
 	static const char *const sub[] = { "eventdefs", "info", "control", "cpu" };
 	char path[4200];
@@ -151,12 +158,11 @@ static void fuzz_trace_reset(const char *name)
 			if (mkdir(path, 0700))
 				abort();
 		}
-		if (ltt_eventdefs_parse_mem(fuzz_types_xml, sizeof(fuzz_types_xml) - 1, "types.xml", &d, err,
-					    sizeof(err)))
+		if (ltt_eventdefs_parse_mem(xml, len, "types.xml", &d, err, sizeof(err)))
 			abort();
 		fuzz_types_checksum = d->facilities[0].checksum;
 		ltt_eventdefs_free(d);
-		fuzz_trace_write("eventdefs/types.xml", fuzz_types_xml, sizeof(fuzz_types_xml) - 1);
+		fuzz_trace_write("eventdefs/types.xml", xml, len);
 		fuzz_trace_write("control/processes", "", 0);
 		fuzz_trace_write("control/interrupts", "", 0);
 	}
@@ -166,6 +172,11 @@ static void fuzz_trace_reset(const char *name)
 	fuzz_trace_system(0, 10, 1);
 	fuzz_trace_facilities(0, 10);
 	fuzz_trace_cpu("cpu/0", 0, 10);
+}
+
+static void fuzz_trace_reset(const char *name)
+{
+	fuzz_trace_reset_with(name, fuzz_types_xml, sizeof(fuzz_types_xml) - 1);
 }
 
 static void fuzz_walk(const struct ltt_value *v, int depth)

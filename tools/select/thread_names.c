@@ -92,7 +92,8 @@ struct thread_names *thread_names_load(struct ltt_reader *r)
 		if (ret < 0)
 			break;
 	}
-	qsort(tn->v, tn->n, sizeof(*tn->v), by_key);
+	if (tn->n)	/* tn->v is NULL without names: qsort of NULL is undefined even for 0 (UBSan) */
+		qsort(tn->v, tn->n, sizeof(*tn->v), by_key);
 out:
 	if (r2)
 		ltt_reader_close(r2);
@@ -108,6 +109,9 @@ const char *thread_names_find(const struct thread_names *tn, unsigned trace, uin
 {
 	size_t lo = 0, hi = tn ? tn->n : 0;
 	const struct tname *best = NULL;
+
+	if (!hi)
+		return NULL;
 
 	/* the first entry of (trace, tid) */
 	while (lo < hi) {

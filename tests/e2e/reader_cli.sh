@@ -2,13 +2,8 @@
 # Command-line errors of the reader commands and of help/version: unknown options and extra
 # arguments are usage errors (exit 2, one line), write errors on stdout are detected (exit 1).
 set -u
-: "${BUILD:?}" "${SRCDIR:?}" "${LTT:?}"
-G="$SRCDIR/tests/golden/reader"
-MK="$BUILD/tests/progs/mktrace"
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-"$MK" -o g -c 2 -b 4096 -f "$G/types.xml" -s "$G/types.script" || exit 1
+. "$SRCDIR/tests/e2e/lib/common.sh"
+types_trace g
 
 try() {
 	out=$1

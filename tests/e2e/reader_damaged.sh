@@ -2,13 +2,8 @@
 # Damaged traces (tests/damaged/README.md): every case must give its exact messages (file, offset,
 # what), a non-zero exit, and ltt dump must still print every good event. No crash, no hang.
 set -u
-: "${BUILD:?}" "${SRCDIR:?}" "${LTT:?}"
-G="$SRCDIR/tests/golden/reader"
-MK="$BUILD/tests/progs/mktrace"
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-"$MK" -o good -c 2 -b 4096 -f "$G/types.xml" -s "$G/types.script" || exit 1
+. "$SRCDIR/tests/e2e/lib/common.sh"
+types_trace good
 
 poke() { printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null; }
 fresh() { rm -rf t; cp -r good t; }

@@ -2,13 +2,8 @@
 # Inputs the reader must refuse or survive without hanging: FIFOs and other non-regular files in a
 # trace, bad traces in a set, directories that are not traces. Exact messages and exit statuses.
 set -u
-: "${BUILD:?}" "${SRCDIR:?}" "${LTT:?}"
-G="$SRCDIR/tests/golden/reader"
-MK="$BUILD/tests/progs/mktrace"
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-"$MK" -o good -c 2 -b 4096 -f "$G/types.xml" -s "$G/types.script" || exit 1
+. "$SRCDIR/tests/e2e/lib/common.sh"
+types_trace good
 
 fresh() { rm -rf t; cp -r good t; }
 run() {

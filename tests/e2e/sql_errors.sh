@@ -2,13 +2,8 @@
 # ltt sql errors: a bad statement gives exit 1 and one line with its line and column; bad options exit
 # 2; a damaged trace gives every good row with the problems on stderr (each once) and exit 1.
 set -u
-: "${BUILD:?}" "${SRCDIR:?}" "${LTT:?}"
-G="$SRCDIR/tests/golden/reader"
-MK="$BUILD/tests/progs/mktrace"
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-"$MK" -o ty -c 2 -b 4096 -f "$G/types.xml" -s "$G/types.script" || exit 1
+. "$SRCDIR/tests/e2e/lib/common.sh"
+types_trace ty
 fail=0
 expect() {	# expect WHAT STATUS STDERR-LINE COMMAND...
 	what=$1 st=$2 line=$3

@@ -3,14 +3,9 @@
 # recalls the previous line, Left moves the cursor for an insertion, Ctrl-A Ctrl-K kills the line,
 # .tables works, history is kept in $HOME/.ltt_sql_history, Ctrl-D ends with status 0.
 set -u
-: "${BUILD:?}" "${SRCDIR:?}" "${LTT:?}"
-G="$SRCDIR/tests/golden/reader"
-MK="$BUILD/tests/progs/mktrace"
+. "$SRCDIR/tests/e2e/lib/common.sh"
 command -v script > /dev/null || { echo "script(1) missing (Debian's bsdutils)"; exit 1; }
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-"$MK" -o ty -c 2 -b 4096 -f "$G/types.xml" -s "$G/types.script" || exit 1
+types_trace ty
 fail=0
 HOME=$work
 export HOME

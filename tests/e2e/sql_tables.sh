@@ -4,13 +4,8 @@
 # dumped values, fields is the JSON of ltt dump --format=json and parses, lost and traces equal ltt
 # stats, csv and json output, stdin statements, .tables/.schema, --save.
 set -u
-: "${BUILD:?}" "${SRCDIR:?}" "${LTT:?}"
-G="$SRCDIR/tests/golden/reader"
-MK="$BUILD/tests/progs/mktrace"
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-"$MK" -o ty -c 2 -b 4096 -f "$G/types.xml" -s "$G/types.script" || exit 1
+. "$SRCDIR/tests/e2e/lib/common.sh"
+types_trace ty
 fail=0
 q() { "$LTT" sql ty --format=csv -e "$1" 2>err | tail -n +2; }
 eq() {	# eq WHAT GOT WANT

@@ -6,10 +6,7 @@
 # failed export leaves no OUT and no temporary file; dump's filters apply; a damaged trace gives the
 # reader's problems, exit 1, and every good event.
 set -u
-: "${BUILD:?}" "${SRCDIR:?}" "${LTT:?}"
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
+. "$SRCDIR/tests/e2e/lib/common.sh"
 (cd "$BUILD/tests/progs" && LTT_TRACE="$work/trace" ./app_golden >/dev/null)  # exits 3 on purpose
 [ -d trace ] || { echo "app_golden wrote no trace"; exit 1; }
 fail=0

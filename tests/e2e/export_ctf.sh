@@ -7,12 +7,8 @@
 # packets; a recorded trace (tests/progs/app_golden.c) and a trace set (tests/progs/app_child.c, one
 # CTF trace per process) read back with as many events as ltt dump prints.
 set -u
-: "${BUILD:?}" "${SRCDIR:?}" "${LTT:?}"
+. "$SRCDIR/tests/e2e/lib/common.sh"
 P="$SRCDIR/tests/export"
-MK="$BUILD/tests/progs/mktrace"
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
 fail=0
 check() { [ "$2" = "$3" ] || { echo "$1: got '$2', want '$3'"; fail=1; }; }
 

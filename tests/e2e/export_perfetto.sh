@@ -8,12 +8,8 @@
 # processes), the synthetic trace of every type (tests/golden/reader/types.*: fields flattened as
 # a.b[2], lost events and overwritten blocks on the lost-events track), in both byte orders.
 set -u
-: "${BUILD:?}" "${SRCDIR:?}" "${LTT:?}"
+. "$SRCDIR/tests/e2e/lib/common.sh"
 P="$SRCDIR/tests/export"
-G="$SRCDIR/tests/golden/reader"
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
 fail=0
 check() { [ "$2" = "$3" ] || { echo "$1: got '$2', want '$3'"; fail=1; }; }
 # decode FILE: FILE.txt (protoc's text) and FILE.sum (the checker's counts)

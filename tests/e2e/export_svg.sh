@@ -6,12 +6,8 @@
 # minutes; a trace of 10 M events gives an SVG under 2 MB that still renders, and its export, interrupted,
 # leaves nothing.
 set -u
-: "${BUILD:?}" "${SRCDIR:?}" "${LTT:?}"
-MK="$BUILD/tests/progs/mktrace"
+. "$SRCDIR/tests/e2e/lib/common.sh"
 PNG="$BUILD/tests/progs/png_colors"
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
 fail=0
 check() { [ "$2" = "$3" ] || { echo "$1: got '$2', want '$3'"; fail=1; }; }
 # shot FILE.svg: FILE.png, a 1200x800 screenshot by headless chromium

@@ -3,13 +3,8 @@
 # byte orders and two arch_sizes: text, JSON, --all and the filters must match the golden outputs
 # exactly, and ltt check must find the traces clean.
 set -u
-: "${BUILD:?}" "${SRCDIR:?}" "${LTT:?}"
-G="$SRCDIR/tests/golden/reader"
-MK="$BUILD/tests/progs/mktrace"
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
+. "$SRCDIR/tests/e2e/lib/common.sh"
 fail=0
-cd "$work" || exit 1
 for e in little big; do
 	for a in LP64 ILP32; do
 		t=ty-$e-$a

@@ -6,12 +6,8 @@
 # each declaring one 512 MiB block (128 KiB of it written), a 2 GiB sparse block, a block size larger
 # than the files. RSS is not asserted under sanitizers (their shadow memory), the rest is.
 set -u
-: "${BUILD:?}" "${SRCDIR:?}" "${LTT:?}"
-MK="$BUILD/tests/progs/mktrace"
+. "$SRCDIR/tests/e2e/lib/common.sh"
 RSS="$BUILD/tests/progs/reliab_maxrss"
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 

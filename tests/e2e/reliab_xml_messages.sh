@@ -4,11 +4,7 @@
 # never libxml2's own "parser error" lines. Cases: a text node over 10 MB (libxml2's huge text node
 # error) in info/manifest.xml, malformed bookmarks, system.xml and facility files, files over the caps.
 set -u
-: "${BUILD:?}" "${SRCDIR:?}" "${LTT:?}"
-MK="$BUILD/tests/progs/mktrace"
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
+. "$SRCDIR/tests/e2e/lib/common.sh"
 fail=0
 "$MK" -o good -c 2 -b 4096 -n 100 || exit 1
 

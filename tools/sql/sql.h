@@ -98,6 +98,31 @@ void sql_plan_filter(struct sql_filter *f, int idx_num, const char *idx_str, int
 
 /* ---- tables ---------------------------------------------------------------------------------- */
 
+/* A read-only virtual table's sqlite3_module (xCreate is xConnect, xDestroy is xDisconnect). */
+#define SQL_MODULE(connect, best_index, disconnect, open, close, filter, next, eof, column, rowid) {	\
+	.iVersion = 0, .xCreate = connect, .xConnect = connect, .xBestIndex = best_index,		\
+	.xDisconnect = disconnect, .xDestroy = disconnect, .xOpen = open, .xClose = close,		\
+	.xFilter = filter, .xNext = next, .xEof = eof, .xColumn = column, .xRowid = rowid }
+
+/* The cursor of the event tables (vtab_scan.c): a table's own cursor starts with it. */
+struct sql_cursor {
+	sqlite3_vtab_cursor base;
+	struct sql_scan scan;
+	sqlite3_int64 rowid;
+};
+
+/* xOpen's half: a zeroed cursor of size bytes (the table's own, starting with struct sql_cursor). */
+int sql_cursor_open(size_t size, sqlite3_vtab_cursor **out);
+/* xFilter's half: (re)starts the scan with the statement's constraints, narrowed to one event type when
+ * facility is not NULL. SQLite error codes. */
+int sql_cursor_filter(struct sql_cursor *c, struct sql_ctx *ctx, int idx_num, const char *idx_str, int argc,
+		      sqlite3_value **argv, const char *facility, const char *event);
+int sql_cursor_next(sqlite3_vtab_cursor *cur);
+int sql_cursor_eof(sqlite3_vtab_cursor *cur);
+int sql_cursor_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid);
+/* xDisconnect of a table that owns nothing but its sqlite3_malloc'ed self. */
+int sql_vtab_disconnect(sqlite3_vtab *vt);
+
 /* The columns every event table starts with, for row ev (vtab_events.c). */
 void sql_fixed_column(sqlite3_context *ctx, struct sql_ctx *sc, const struct ltt_event *ev, int col);
 extern const char sql_events_decl[];	/* CREATE TABLE events(...) */

@@ -17,12 +17,6 @@ struct ev_vtab {
 	struct sql_ctx *ctx;
 };
 
-struct ev_cursor {
-	sqlite3_vtab_cursor base;
-	struct sql_scan scan;
-	sqlite3_int64 rowid;
-};
-
 static int ev_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out, char **err)
 {
 	struct ev_vtab *t;
@@ -43,12 +37,6 @@ static int ev_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
 	return SQLITE_OK;
 }
 
-static int ev_disconnect(sqlite3_vtab *vt)
-{
-	sqlite3_free(vt);
-	return SQLITE_OK;
-}
-
 static int ev_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 {
 	(void)vt;
@@ -57,20 +45,13 @@ static int ev_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 
 static int ev_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
 {
-	struct ev_cursor *c = sqlite3_malloc(sizeof(*c));
-
 	(void)vt;
-	if (!c)
-		return SQLITE_NOMEM;
-	memset(c, 0, sizeof(*c));
-	c->scan.eof = 1;
-	*out = &c->base;
-	return SQLITE_OK;
+	return sql_cursor_open(sizeof(struct sql_cursor), out);
 }
 
 static int ev_close(sqlite3_vtab_cursor *cur)
 {
-	struct ev_cursor *c = (struct ev_cursor *)cur;
+	struct sql_cursor *c = (struct sql_cursor *)cur;
 
 	sql_scan_close(&c->scan);
 	sqlite3_free(c);
@@ -79,31 +60,9 @@ static int ev_close(sqlite3_vtab_cursor *cur)
 
 static int ev_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int argc, sqlite3_value **argv)
 {
-	struct ev_cursor *c = (struct ev_cursor *)cur;
 	struct ev_vtab *t = (struct ev_vtab *)cur->pVtab;
-	struct sql_filter f;
 
-	sql_scan_close(&c->scan);
-	sql_filter_init(&f);
-	sql_plan_filter(&f, idx_num, idx_str, argc, argv);
-	c->rowid = 0;
-	if (sql_scan_open(t->ctx, &c->scan, &f) < 0 && !c->scan.eof)
-		return SQLITE_ERROR;
-	return SQLITE_OK;
-}
-
-static int ev_next(sqlite3_vtab_cursor *cur)
-{
-	struct ev_cursor *c = (struct ev_cursor *)cur;
-
-	c->rowid++;
-	sql_scan_next(&c->scan);	/* an I/O error was reported; the rows so far stand */
-	return SQLITE_OK;
-}
-
-static int ev_eof(sqlite3_vtab_cursor *cur)
-{
-	return ((struct ev_cursor *)cur)->scan.eof;
+	return sql_cursor_filter((struct sql_cursor *)cur, t->ctx, idx_num, idx_str, argc, argv, NULL, NULL);
 }
 
 /* The columns every event table starts with (shared with vtab_types.c). */
@@ -136,7 +95,7 @@ void sql_fixed_column(sqlite3_context *ctx, struct sql_ctx *sc, const struct ltt
 
 static int ev_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
-	struct ev_cursor *c = (struct ev_cursor *)cur;
+	struct sql_cursor *c = (struct sql_cursor *)cur;
 	struct ev_vtab *t = (struct ev_vtab *)cur->pVtab;
 	const struct ltt_event *ev = &c->scan.ev;
 	struct ltt_event_type *ty = (struct ltt_event_type *)ev->type;
@@ -162,27 +121,9 @@ static int ev_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 	return SQLITE_OK;
 }
 
-static int ev_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
-{
-	*rowid = ((struct ev_cursor *)cur)->rowid;
-	return SQLITE_OK;
-}
-
-static const sqlite3_module ev_module = {
-	.iVersion = 0,
-	.xCreate = ev_connect,
-	.xConnect = ev_connect,
-	.xBestIndex = ev_best_index,
-	.xDisconnect = ev_disconnect,
-	.xDestroy = ev_disconnect,
-	.xOpen = ev_open,
-	.xClose = ev_close,
-	.xFilter = ev_filter,
-	.xNext = ev_next,
-	.xEof = ev_eof,
-	.xColumn = ev_column,
-	.xRowid = ev_rowid,
-};
+static const sqlite3_module ev_module = SQL_MODULE(ev_connect, ev_best_index, sql_vtab_disconnect, ev_open, ev_close,
+						   ev_filter, sql_cursor_next, sql_cursor_eof, ev_column,
+						   sql_cursor_rowid);
 
 int sql_events_register(struct sql_ctx *ctx)
 {

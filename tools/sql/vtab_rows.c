@@ -188,21 +188,9 @@ static int rows_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
 	return SQLITE_OK;
 }
 
-static const sqlite3_module rows_module = {
-	.iVersion = 0,
-	.xCreate = rows_connect,
-	.xConnect = rows_connect,
-	.xBestIndex = rows_best_index,
-	.xDisconnect = rows_disconnect,
-	.xDestroy = rows_disconnect,
-	.xOpen = rows_open,
-	.xClose = rows_close,
-	.xFilter = rows_filter,
-	.xNext = rows_next,
-	.xEof = rows_eof,
-	.xColumn = rows_column,
-	.xRowid = rows_rowid,
-};
+static const sqlite3_module rows_module = SQL_MODULE(rows_connect, rows_best_index, rows_disconnect, rows_open,
+						     rows_close, rows_filter, rows_next, rows_eof, rows_column,
+						     rows_rowid);
 
 int sql_rows_register(struct sql_ctx *ctx)
 {

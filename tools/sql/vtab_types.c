@@ -278,9 +278,7 @@ struct ty_vtab {
 };
 
 struct ty_cursor {
-	sqlite3_vtab_cursor base;
-	struct sql_scan scan;
-	sqlite3_int64 rowid;
+	struct sql_cursor sc;		/* first: the shared cursor (vtab_scan.c) */
 	sqlite3_int64 decoded;		/* rowid whose values are in vals, or -1 */
 	struct ltt_value *vals;		/* by column (fixed ones unused) */
 	unsigned char *have;
@@ -311,12 +309,6 @@ static int ty_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
 	return SQLITE_OK;
 }
 
-static int ty_disconnect(sqlite3_vtab *vt)
-{
-	sqlite3_free(vt);
-	return SQLITE_OK;
-}
-
 static int ty_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 {
 	(void)vt;
@@ -326,22 +318,22 @@ static int ty_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 static int ty_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
 {
 	struct ty_vtab *t = (struct ty_vtab *)vt;
-	struct ty_cursor *c = sqlite3_malloc(sizeof(*c));
 	unsigned n = SQL_COL_NFIXED + t->ty->ncols;
+	struct ty_cursor *c;
+	int rc = sql_cursor_open(sizeof(*c), out);
 
-	if (!c)
-		return SQLITE_NOMEM;
-	memset(c, 0, sizeof(*c));
-	c->scan.eof = 1;
+	if (rc != SQLITE_OK)
+		return rc;
+	c = (struct ty_cursor *)*out;
 	c->vals = calloc(n, sizeof(*c->vals));
 	c->have = calloc(n, 1);
 	if (!c->vals || !c->have) {
 		free(c->vals);
 		free(c->have);
 		sqlite3_free(c);
+		*out = NULL;
 		return SQLITE_NOMEM;
 	}
-	*out = &c->base;
 	return SQLITE_OK;
 }
 
@@ -349,7 +341,7 @@ static int ty_close(sqlite3_vtab_cursor *cur)
 {
 	struct ty_cursor *c = (struct ty_cursor *)cur;
 
-	sql_scan_close(&c->scan);
+	sql_scan_close(&c->sc.scan);
 	free(c->vals);
 	free(c->have);
 	sqlite3_free(c);
@@ -360,32 +352,9 @@ static int ty_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
 {
 	struct ty_cursor *c = (struct ty_cursor *)cur;
 	struct ty_vtab *t = (struct ty_vtab *)cur->pVtab;
-	struct sql_filter f;
 
-	sql_scan_close(&c->scan);
-	sql_filter_init(&f);
-	sql_plan_filter(&f, idx_num, idx_str, argc, argv);
-	f.facility = t->ty->facility;
-	f.event = t->ty->event;
-	c->rowid = 0;
 	c->decoded = -1;
-	if (sql_scan_open(t->ctx, &c->scan, &f) < 0 && !c->scan.eof)
-		return SQLITE_ERROR;
-	return SQLITE_OK;
-}
-
-static int ty_next(sqlite3_vtab_cursor *cur)
-{
-	struct ty_cursor *c = (struct ty_cursor *)cur;
-
-	c->rowid++;
-	sql_scan_next(&c->scan);
-	return SQLITE_OK;
-}
-
-static int ty_eof(sqlite3_vtab_cursor *cur)
-{
-	return ((struct ty_cursor *)cur)->scan.eof;
+	return sql_cursor_filter(&c->sc, t->ctx, idx_num, idx_str, argc, argv, t->ty->facility, t->ty->event);
 }
 
 struct walk {
@@ -415,13 +384,13 @@ static void walk_struct(struct walk *w, const struct ltt_value *v)
 
 static void decode_row(struct ty_cursor *c, const struct sql_type *ty, unsigned ncols, unsigned ntraces)
 {
-	const struct ltt_event *ev = &c->scan.ev;
+	const struct ltt_event *ev = &c->sc.scan.ev;
 	unsigned ti = ev->trace->index;
 	struct ltt_value body;
 	struct walk w = { .c = c };
 
 	memset(c->have, 0, ncols);
-	c->decoded = c->rowid;
+	c->decoded = c->sc.rowid;
 	if (ti >= ntraces || !ty->map[ti] || ltt_event_body(ev, &body))
 		return;
 	w.map = ty->map[ti];
@@ -477,37 +446,19 @@ static int ty_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 	struct ty_vtab *t = (struct ty_vtab *)cur->pVtab;
 
 	if (col < SQL_COL_NFIXED) {
-		sql_fixed_column(ctx, t->ctx, &c->scan.ev, col);
+		sql_fixed_column(ctx, t->ctx, &c->sc.scan.ev, col);
 		return SQLITE_OK;
 	}
-	if (c->decoded != c->rowid)
+	if (c->decoded != c->sc.rowid)
 		decode_row(c, t->ty, SQL_COL_NFIXED + t->ty->ncols, t->ctx->ntraces);
 	if (c->have[col])
 		result_value(ctx, &c->vals[col]);
 	return SQLITE_OK;
 }
 
-static int ty_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
-{
-	*rowid = ((struct ty_cursor *)cur)->rowid;
-	return SQLITE_OK;
-}
-
-static const sqlite3_module ty_module = {
-	.iVersion = 0,
-	.xCreate = ty_connect,
-	.xConnect = ty_connect,
-	.xBestIndex = ty_best_index,
-	.xDisconnect = ty_disconnect,
-	.xDestroy = ty_disconnect,
-	.xOpen = ty_open,
-	.xClose = ty_close,
-	.xFilter = ty_filter,
-	.xNext = ty_next,
-	.xEof = ty_eof,
-	.xColumn = ty_column,
-	.xRowid = ty_rowid,
-};
+static const sqlite3_module ty_module = SQL_MODULE(ty_connect, ty_best_index, sql_vtab_disconnect, ty_open, ty_close,
+						   ty_filter, sql_cursor_next, sql_cursor_eof, ty_column,
+						   sql_cursor_rowid);
 
 int sql_types_register(struct sql_ctx *ctx)
 {

@@ -53,6 +53,10 @@ int ltt_pause_signal_parse(char *why, size_t n);
 void ltt_pause_start(void);		/* installs the pause signal's handler */
 void ltt_pause_stop(void);
 int ltt_pause_take_resume(void);	/* 1 once after each resume: the sampler reports the usage then */
+/* The sampler records a CPU sample only between ltt_pause_sample_begin() returning 1 (0: paused, no
+ * sample) and ltt_pause_sample_end(); ltt_pause() waits for such a sample before core.pause. */
+int ltt_pause_sample_begin(void);
+void ltt_pause_sample_end(void);
 int ltt_is_paused(void);
 
 #endif

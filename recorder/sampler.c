@@ -56,6 +56,15 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* A CPU sample unless paused; a pause coming meanwhile waits for it (pause.c). */
+static void sample_unpaused(void)
+{
+	if (ltt_pause_sample_begin()) {
+		ltt_cpu_sample(1);
+		ltt_pause_sample_end();
+	}
+}
+
 static void *sampler_main(void *arg)
 {
 	uint64_t now = mono_ns(), period = (uint64_t)S.cpu_ms * 1000000ull;
@@ -89,11 +98,10 @@ static void *sampler_main(void *arg)
 		}
 		if (S.cpu_ms) {
 			if (ltt_pause_take_resume()) {
-				ltt_cpu_sample(1);	/* covers the pause: the baseline did not move */
+				sample_unpaused();	/* covers the pause: the baseline did not move */
 				next_cpu = now + period;
 			} else if (now >= next_cpu) {
-				if (!ltt_is_paused())
-					ltt_cpu_sample(1);
+				sample_unpaused();
 				next_cpu += period;
 				if (next_cpu <= now)
 					next_cpu = now + period;	/* late: no burst of samples */

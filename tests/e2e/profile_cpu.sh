@@ -5,7 +5,8 @@
 # threads are among them, what a thread used between its last sample and its end is not). Then pause:
 # no event recorded while paused, core.pause / core.resume recorded once each in that order, no CPU
 # sample between them, and the first one after resume covers the 100 ms of CPU spent paused; the same
-# with LTT_PAUSE_SIGNAL=SIGUSR1 raised twice instead of the calls.
+# with LTT_PAUSE_SIGNAL=SIGUSR1 raised twice instead of the calls; and over 300 pauses with a sample
+# every millisecond, no sample between a pause and its resume.
 set -u
 prog="$BUILD/tests/progs/profile_calls"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-pcpu.XXXXXX") || exit 1
@@ -58,6 +59,20 @@ awk '
 }
 END { if (!checked) { print "FAIL: no CPU sample after resume"; exit 1 } }' "$tmp/pdump" || exit 1
 done
+# 300 pauses and resumes while the sampler samples every millisecond: a sample the sampler is taking
+# when a pause comes is recorded before core.pause, never between core.pause and core.resume
+LTT_TRACE="$tmp/loop" LTT_CPU_SAMPLE_MS=1 "$prog" pauseloop 300 || fail "profile_calls pauseloop exited with $?"
+"$LTT" dump "$tmp/loop" >"$tmp/ldump" || fail "ltt dump"
+awk '
+/^core.pause:/ { paused = 1; np++; next }
+/^core.resume:/ { paused = 0; nr++; next }
+/^core.(process|thread)_cpu:/ { if (paused) inside++; else outside++ }
+END {
+	printf "pauseloop: %d pauses, %d resumes, %d samples outside, %d inside\n", np, nr, outside, inside
+	if (np != 300 || nr != 300) { print "FAIL: expected 300 pauses and 300 resumes"; exit 1 }
+	if (inside) { print "FAIL: CPU samples between core.pause and core.resume"; exit 1 }
+	if (outside < 300) { print "FAIL: fewer samples than resumes (one after each resume)"; exit 1 }
+}' "$tmp/ldump" || exit 1
 # ltt record --cpu-sample / --stack-sample, and bad settings (one line, the program runs untraced)
 out=$("$LTT" record -o "$tmp/r" --cpu-sample 20 --stack-sample 500 -- "$prog" chains 20 2>&1) || fail "ltt record: $out"
 "$LTT" dump --event core.sampling "$tmp/r" | grep -q 'cpu_sample_ms = 20, stack_sample_hz = 500' ||

@@ -11,6 +11,8 @@
  *                               times; prints "sigprof K events E" (fails if K < 5 after 5 s of CPU)
  *   profile_calls pause MS      spins MS ms, ltt_pause(), spins MS ms calling an event each microsecond
  *                               (none recorded), ltt_resume(), spins MS ms
+ *   profile_calls pauseloop N   N times: spins 0.3 ms, ltt_pause(), spins 0.3 ms, ltt_resume() (for
+ *                               LTT_CPU_SAMPLE_MS=1: the sampler meets pauses at every point)
  * Functions are noinline and not static, so that the symbolizer finds them by name. */
 #include <pthread.h>
 #include <signal.h>
@@ -163,6 +165,15 @@ int main(int argc, char **argv)
 		trace_gentypes_noargs();
 		c(thread_cpu_ms() + ms_arg);
 		printf("%lu calls while paused\n", n);
+	} else if (!strcmp(argv[1], "pauseloop")) {
+		for (unsigned long i = 0; i < ms_arg; i++) {
+			c(thread_cpu_ms() + 0.3);
+			if (ltt_pause())
+				return 3;
+			c(thread_cpu_ms() + 0.3);
+			if (ltt_resume())
+				return 4;
+		}
 	} else if (!strcmp(argv[1], "events")) {
 		struct sigaction sa = { .sa_handler = on_prof, .sa_flags = SA_RESTART };
 		struct itimerval it = { .it_interval = { 0, 5000 }, .it_value = { 0, 5000 } };

@@ -44,8 +44,21 @@ static inline int ltt_rules_item(const char **p, const char **b, const char **e)
 	return 1;
 }
 
+/* [b, e) into out (size n > 4) for a message: at most 64 bytes, control characters as '?', "..." when
+ * cut. */
+static inline void ltt_rules_shown(char *out, size_t n, const char *b, const char *e)
+{
+	size_t k = 0;
+
+	for (; b < e && k < 64 && k + 4 < n; b++)
+		out[k++] = (unsigned char)*b < 0x20 || *b == 0x7f ? '?' : *b;
+	if (b < e && k + 3 < n)
+		out[k++] = '.', out[k++] = '.', out[k++] = '.';
+	out[k] = 0;
+}
+
 /* 0 when text is a valid rule list (NULL, "" and blanks are: everything), else -EINVAL with why
- * filled in (one line). */
+ * filled in (one line: control characters of the text are shown as '?'). */
 static inline int ltt_rules_check(const char *text, char *why, size_t whylen)
 {
 	const char *s = text;
@@ -78,8 +91,15 @@ static inline int ltt_rules_check(const char *text, char *why, size_t whylen)
 		for (const char *c = b; c < q; c++) {
 			if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
 			      *c == '_' || *c == '.' || *c == '*' || *c == '?')) {
-				snprintf(why, whylen, "rule '%.*s': '%c' is not a letter, digit, '_', '.', '*' or '?'",
-					 (int)(q - b > 64 ? 64 : q - b), b, *c);
+				char shown[72];
+
+				ltt_rules_shown(shown, sizeof(shown), b, q);
+				if ((unsigned char)*c < 0x20 || *c == 0x7f)
+					snprintf(why, whylen, "rule '%s': byte 0x%02x is not a letter, digit, '_', '.', "
+						 "'*' or '?'", shown, (unsigned char)*c);
+				else
+					snprintf(why, whylen, "rule '%s': '%c' is not a letter, digit, '_', '.', '*' or "
+						 "'?'", shown, *c);
 				return -EINVAL;
 			}
 		}

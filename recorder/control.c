@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "env_parse.h"
 #include "flight.h"
 #include "profile.h"
 #include "recorder.h"
@@ -78,27 +79,6 @@ int ltt_event_reserve_slow(struct ltt_slot *s, struct ltt_facility *fac, unsigne
 }
 
 /* ---- options -------------------------------------------------------------------------------------- */
-
-static int parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		return -EINVAL;
-	if (*end == 'k' || *end == 'K')
-		v <<= 10, end++;
-	else if (*end == 'm' || *end == 'M')
-		v <<= 20, end++;
-	else if ((*end == 'g' || *end == 'G') && v < (1ull << 44))
-		v <<= 30, end++;
-	if (*end)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
 
 static int pow2(uint64_t v)
 {
@@ -405,45 +385,33 @@ const char *ltt_trace_path(void)
 /* LTT_FLUSH_MS, LTT_ROTATE_SIZE, LTT_ROTATE_SECONDS, LTT_MAX_SIZE (doc/recorder.md). */
 static int env_io_options(struct ltt_options *o, char *why, size_t n)
 {
-	const char *fl = getenv("LTT_FLUSH_MS"), *rs = getenv("LTT_ROTATE_SIZE");
-	const char *rt = getenv("LTT_ROTATE_SECONDS"), *mx = getenv("LTT_MAX_SIZE");
 	uint64_t v;
+	int rc;
 
-	if (fl && *fl) {
-		if (parse_size(fl, &v) || v > 86400000u) {
-			snprintf(why, n, "LTT_FLUSH_MS=%s: not a number of milliseconds in [0, 86400000]", fl);
-			return -EINVAL;
-		}
+	if ((rc = ltt_env_get(LTT_ENV_FLUSH_MS_ID, &v, why, n)) < 0)
+		return rc;
+	if (rc)
 		o->flush_ms = v ? (int)v : -1;
-	}
-	if (rs && *rs) {
-		if (parse_size(rs, &v) || v < (1u << 20)) {
-			snprintf(why, n, "LTT_ROTATE_SIZE=%s: not a size of at least 1M", rs);
-			return -EINVAL;
-		}
+	if ((rc = ltt_env_get(LTT_ENV_ROTATE_SIZE_ID, &v, why, n)) < 0)
+		return rc;
+	if (rc)
 		o->rotate_size = v;
-	}
-	if (rt && *rt) {
-		if (parse_size(rt, &v) || !v || v > 31536000u) {
-			snprintf(why, n, "LTT_ROTATE_SECONDS=%s: not a number of seconds in [1, 31536000]", rt);
-			return -EINVAL;
-		}
+	if ((rc = ltt_env_get(LTT_ENV_ROTATE_SECONDS_ID, &v, why, n)) < 0)
+		return rc;
+	if (rc)
 		o->rotate_seconds = (unsigned)v;
-	}
-	if (mx && *mx) {
-		if (parse_size(mx, &v) || !v) {
-			snprintf(why, n, "LTT_MAX_SIZE=%s: not a size (bytes, k/M/G suffixes)", mx);
-			return -EINVAL;
-		}
+	if ((rc = ltt_env_get(LTT_ENV_MAX_SIZE_ID, &v, why, n)) < 0)
+		return rc;
+	if (rc)
 		o->max_size = v;
-	}
 	return 0;
 }
 
 static int env_options(struct ltt_options *o, char *why, size_t n)
 {
-	const char *mode = getenv("LTT_MODE"), *bs = getenv("LTT_BLOCK_SIZE"), *bl = getenv("LTT_BLOCKS");
+	const char *mode = getenv("LTT_MODE");
 	uint64_t v;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	o->path = getenv("LTT_TRACE");
@@ -455,29 +423,20 @@ static int env_options(struct ltt_options *o, char *why, size_t n)
 		else if (!strcmp(mode, "flight"))
 			o->mode = LTT_MODE_FLIGHT;
 		else {
-			snprintf(why, n, "LTT_MODE=%s: not discard or flight", mode);
+			ltt_env_why(why, n, "LTT_MODE", mode, "not discard or flight");
 			return -EINVAL;
 		}
 	}
-	if (bs && *bs) {
-		if (parse_size(bs, &v) || !pow2(v) || v < LTT_BLOCK_SIZE_MIN || v > LTT_BLOCK_SIZE_MAX) {
-			snprintf(why, n, "LTT_BLOCK_SIZE=%s: not a power of two in [4096, 256M]", bs);
-			return -EINVAL;
-		}
+	if ((rc = ltt_env_get(LTT_ENV_BLOCK_SIZE_ID, &v, why, n)) < 0)
+		return rc;
+	if (rc)
 		o->block_size = (size_t)v;
-	}
-	if (bl && *bl) {
-		if (parse_size(bl, &v) || !pow2(v) || v < 2 || v > MAX_BLOCKS) {
-			snprintf(why, n, "LTT_BLOCKS=%s: not a power of two in [2, %u]", bl, MAX_BLOCKS);
-			return -EINVAL;
-		}
+	if ((rc = ltt_env_get(LTT_ENV_BLOCKS_ID, &v, why, n)) < 0)
+		return rc;
+	if (rc)
 		o->blocks = (unsigned)v;
-	}
-	{
-		int rc = env_io_options(o, why, n);
-
-		return rc ? rc : ltt_profile_env(o, why, n);
-	}
+	rc = env_io_options(o, why, n);
+	return rc ? rc : ltt_profile_env(o, why, n);
 }
 
 __attribute__((constructor(102))) static void env_start(void)

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "env_parse.h"
 #include "flight.h"
 
 #define CODE_WAIT_NS	5000000000ull	/* ltt_snapshot() waits this long for another snapshot */
@@ -61,19 +62,15 @@ void ltt_flight_unlock(void)
 
 static int parse_at_exit(char *why, size_t whylen)
 {
-	const char *v = getenv("LTT_SNAPSHOT_AT_EXIT");
+	uint64_t v;
+	int rc;
 
-	if (at_exit_set || !v || !*v)
+	if (at_exit_set)
 		return 0;
-	if (!strcmp(v, "1"))
-		ltt_fl.at_exit = 1;
-	else if (!strcmp(v, "0"))
-		ltt_fl.at_exit = 0;
-	else {
-		snprintf(why, whylen, "LTT_SNAPSHOT_AT_EXIT=%s: not 1 or 0", v);
-		return -EINVAL;
-	}
-	return 0;
+	rc = ltt_env_get(LTT_ENV_SNAPSHOT_AT_EXIT_ID, &v, why, whylen);
+	if (rc > 0)
+		ltt_fl.at_exit = (int)v;
+	return rc < 0 ? rc : 0;
 }
 
 int ltt_flight_prepare(const struct ltt_options *opt, const struct ltt_region_geom *g, char *why,

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "env_parse.h"
 #include "flight.h"
 #include "profile.h"
 
@@ -37,12 +38,12 @@ int ltt_flight_signal_parse(char *why, size_t whylen)
 	}
 	n = ltt_signal_number(v);
 	if (n < 0) {
-		snprintf(why, whylen, "LTT_SNAPSHOT_SIGNAL=%s: not a signal name, number or none", v);
+		ltt_env_why(why, whylen, "LTT_SNAPSHOT_SIGNAL", v, "not a signal name, number or none");
 		return -EINVAL;
 	}
 	for (unsigned i = 0; i < NFATAL; i++)
 		if (n == fatal_signals[i]) {
-			snprintf(why, whylen, "LTT_SNAPSHOT_SIGNAL=%s: a fatal signal (already a snapshot)", v);
+			ltt_env_why(why, whylen, "LTT_SNAPSHOT_SIGNAL", v, "a fatal signal (already a snapshot)");
 			return -EINVAL;
 		}
 	ltt_fl.snap_signal = n;

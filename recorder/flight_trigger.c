@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "env_parse.h"
 #include "flight.h"
 #include "rules.h"
 #include "threads.h"
@@ -50,30 +51,19 @@ void ltt_snapshot_trigger(const struct ltt_facility *fac, unsigned event_index)
 
 int ltt_flight_trigger_parse(char *why, size_t whylen)
 {
-	const char *iv = getenv("LTT_SNAPSHOT_MIN_INTERVAL_MS"), *kv = getenv("LTT_SNAPSHOT_KEEP");
-	char *end;
-	unsigned long long v;
+	uint64_t v;
+	int rc;
 
 	ltt_fl.min_interval_ns = 1000ull * 1000000u;
 	ltt_fl.keep = 0;
-	if (iv && *iv) {
-		errno = 0;
-		v = strtoull(iv, &end, 10);
-		if (errno || *end || end == iv || *iv == '-' || v > 86400000ull) {
-			snprintf(why, whylen, "LTT_SNAPSHOT_MIN_INTERVAL_MS=%s: not a number of ms in [0, 86400000]", iv);
-			return -EINVAL;
-		}
+	if ((rc = ltt_env_get(LTT_ENV_SNAPSHOT_MIN_INTERVAL_MS_ID, &v, why, whylen)) < 0)
+		return rc;
+	if (rc)
 		ltt_fl.min_interval_ns = v * 1000000u;
-	}
-	if (kv && *kv) {
-		errno = 0;
-		v = strtoull(kv, &end, 10);
-		if (errno || *end || end == kv || *kv == '-' || v > 1000000u) {
-			snprintf(why, whylen, "LTT_SNAPSHOT_KEEP=%s: not a count in [0, 1000000] (0: all)", kv);
-			return -EINVAL;
-		}
+	if ((rc = ltt_env_get(LTT_ENV_SNAPSHOT_KEEP_ID, &v, why, whylen)) < 0)
+		return rc;
+	if (rc)
 		ltt_fl.keep = (unsigned)v;
-	}
 	return 0;
 }
 

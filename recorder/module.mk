@@ -5,3 +5,6 @@ $(BUILD)/gen/ltt-core-xml.h: eventdefs/core.xml recorder/module.mk
 	sed -n '/<facility/,/<\/facility>/p' $< | sed -e 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' > $@.tmp
 	mv $@.tmp $@
 $(O)/recorder/core.o: $(BUILD)/gen/ltt-core-xml.h
+
+# tests/fuzz/fuzz_env.c drives libltt's setting parsers: the fuzz rule compiles every .c prerequisite.
+$(BUILD)/fuzz/fuzz_env: recorder/env_parse.c recorder/env_parse.h

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "env_parse.h"
 #include "profile.h"
 #include "recorder.h"
 #include "rules.h"
@@ -147,7 +148,7 @@ int ltt_pause_signal_parse(char *why, size_t n)
 	pause_sig = ltt_signal_number(v);
 	if (pause_sig < 0 || pause_sig == SIGSEGV || pause_sig == SIGBUS || pause_sig == SIGILL ||
 	    pause_sig == SIGFPE || pause_sig == SIGABRT) {
-		snprintf(why, n, "LTT_PAUSE_SIGNAL=%s: not a signal name or number (and not a fault)", v);
+		ltt_env_why(why, n, "LTT_PAUSE_SIGNAL", v, "not a signal name or number (and not a fault)");
 		pause_sig = 0;
 		return -EINVAL;
 	}

@@ -13,9 +13,6 @@
 #define LTT_STACK_HZ_MAX	100000u
 #define LTT_CPU_SAMPLE_MS_MAX	3600000u
 
-/* signame.c: a signal from its name (SIGRTMIN+4, RTMIN+4, USR1, SIGUSR1) or number; -1 if none. */
-int ltt_signal_number(const char *v);
-
 /* sampler.c */
 /* Reads LTT_CPU_SAMPLE_MS, LTT_STACK_SAMPLE_HZ, LTT_STACK_SIGNAL, LTT_PAUSE_SIGNAL into o / the pause
  * signal; checks o. Returns 0 or -EINVAL with why set. */

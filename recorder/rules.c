@@ -222,12 +222,16 @@ int ltt_events_start(const char *text, int flight, char *why, size_t whylen)
 	char w[256];
 	char *copy = NULL, *tcopy = NULL;
 
+	char shown[72];
+
 	if (ltt_rules_check(text, w, sizeof(w))) {
-		snprintf(why, whylen, "event rules '%.200s': %s", text, w);
+		ltt_rules_shown(shown, sizeof(shown), text, text + strlen(text));
+		snprintf(why, whylen, "event rules '%s': %s", shown, w);
 		return -EINVAL;
 	}
 	if (on && *on && ltt_rules_check(on, w, sizeof(w))) {
-		snprintf(why, whylen, "LTT_SNAPSHOT_ON='%.200s': %s", on, w);
+		ltt_rules_shown(shown, sizeof(shown), on, on + strlen(on));
+		snprintf(why, whylen, "LTT_SNAPSHOT_ON='%s': %s", shown, w);
 		return -EINVAL;
 	}
 	if (on && *on && !flight)

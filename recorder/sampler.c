@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "env_parse.h"
 #include "profile.h"
 #include "recorder.h"
 #include "threads.h"
@@ -124,29 +125,23 @@ static void *sampler_main(void *arg)
 
 int ltt_profile_env(struct ltt_options *o, char *why, size_t n)
 {
-	static const char *const names[] = { "LTT_CPU_SAMPLE_MS", "LTT_STACK_SAMPLE_HZ" };
+	static const enum ltt_env_id ids[] = { LTT_ENV_CPU_SAMPLE_MS_ID, LTT_ENV_STACK_SAMPLE_HZ_ID };
 	unsigned *dst[] = { &o->cpu_sample_ms, &o->stack_sample_hz };
 	const char *sig = getenv("LTT_STACK_SIGNAL");
 
 	for (unsigned i = 0; i < 2; i++) {
-		const char *v = getenv(names[i]);
-		char *end;
-		unsigned long x;
+		uint64_t x;
+		int rc = ltt_env_get(ids[i], &x, why, n);
 
-		if (!v || !*v)
-			continue;
-		errno = 0;
-		x = strtoul(v, &end, 10);
-		if (errno || *end || end == v || x > UINT32_MAX || v[0] == '-') {
-			snprintf(why, n, "%s=%s: not a number", names[i], v);
-			return -EINVAL;
-		}
-		*dst[i] = (unsigned)x;
+		if (rc < 0)
+			return rc;
+		if (rc)
+			*dst[i] = (unsigned)x;
 	}
 	if (sig && *sig) {
 		o->stack_signal = ltt_signal_number(sig);
 		if (o->stack_signal < 0) {
-			snprintf(why, n, "LTT_STACK_SIGNAL=%s: not a signal name or number", sig);
+			ltt_env_why(why, n, "LTT_STACK_SIGNAL", sig, "not a signal name or number");
 			return -EINVAL;
 		}
 	}

@@ -37,6 +37,37 @@ for bad in "LTT_BLOCK_SIZE=3000" "LTT_BLOCKS=3" "LTT_MODE=fast" "LTT_BLOCK_SIZE=
 	case "$err" in "ltt: ${bad%%=*}="*"; not tracing") ;; *) fail "$bad: message: $err" ;; esac
 	[ ! -e "$tmp/bad" ] || fail "$bad: a trace was written"
 done
+# values the parsers once took (recorder/env_parse.c; tests/fuzz/fuzz_env.c): a sign, a space, trailing
+# junk, a size whose suffix overflowed 64 bits (18014398509481988k was 4096, 18014398509483008k 1M), -1
+# taken as 2^64 - 1; and a value with a newline still gives one line. Each refused with NAME=VALUE: the
+# accepted form.
+while IFS='|' read -r bad msg; do
+	err=$(env "$bad" LTT_ROTATE_SIZE=1M LTT_TRACE="$tmp/bad" "$prog" 1 10 2>&1 >/dev/null) || fail "$bad: exit status"
+	[ "$err" = "ltt: $msg; not tracing" ] || fail "$bad: message: $err"
+	[ ! -e "$tmp/bad" ] || fail "$bad: a trace was written"
+done <<'EOF'
+LTT_MAX_SIZE=-1|LTT_MAX_SIZE=-1: not a size of at least 1 byte (bytes, k/M/G suffixes)
+LTT_MAX_SIZE=1G junk|LTT_MAX_SIZE=1G junk: not a size of at least 1 byte (bytes, k/M/G suffixes)
+LTT_BLOCKS=+16|LTT_BLOCKS=+16: not a power of two in [2, 65536]
+LTT_BLOCK_SIZE= 64k|LTT_BLOCK_SIZE= 64k: not a power of two in [4096, 256M] (bytes, k/M suffixes)
+LTT_BLOCK_SIZE=18014398509481988k|LTT_BLOCK_SIZE=18014398509481988k: not a power of two in [4096, 256M] (bytes, k/M suffixes)
+LTT_FLUSH_MS=-0|LTT_FLUSH_MS=-0: not a number of milliseconds in [0, 86400000]
+LTT_FLUSH_MS=1k|LTT_FLUSH_MS=1k: not a number of milliseconds in [0, 86400000]
+LTT_ROTATE_SECONDS=99999999999999999999|LTT_ROTATE_SECONDS=99999999999999999999: not a number of seconds in [1, 31536000]
+LTT_CPU_SAMPLE_MS=+5|LTT_CPU_SAMPLE_MS=+5: not a number of milliseconds in [0, 4294967295]
+LTT_STACK_SAMPLE_HZ=4294967296|LTT_STACK_SAMPLE_HZ=4294967296: not a number of samples per second in [0, 4294967295]
+EOF
+rot=18014398509483008k
+err=$(LTT_ROTATE_SIZE=$rot LTT_TRACE="$tmp/bad" "$prog" 1 10 2>&1 >/dev/null) || fail "rotate overflow: exit status"
+[ "$err" = "ltt: LTT_ROTATE_SIZE=$rot: not a size of at least 1M (bytes, k/M/G suffixes); not tracing" ] ||
+	fail "rotate overflow: message: $err"
+[ ! -e "$tmp/bad" ] || fail "rotate overflow: a trace was written"
+err=$(LTT_MODE="$(printf 'flight\nx')" LTT_TRACE="$tmp/bad" "$prog" 1 10 2>&1 >/dev/null) || fail "newline: exit status"
+[ "$err" = "ltt: LTT_MODE=flight?x: not discard or flight; not tracing" ] || fail "newline: message: $err"
+err=$(LTT_EVENTS="$(printf 'jobs.*,a\nb')" LTT_TRACE="$tmp/bad" "$prog" 1 10 2>&1 >/dev/null) || fail "rules: exit status"
+[ "$err" = "ltt: event rules 'jobs.*,a?b': rule 'a?b': byte 0x0a is not a letter, digit, '_', '.', '*' or '?'; not tracing" ] ||
+	fail "rules with a newline: message: $err"
+[ ! -e "$tmp/bad" ] || fail "rules: a trace was written"
 err=$(LTT_TRACE=/proc/ltt-no/such "$prog" 1 10 2>&1 >/dev/null) || fail "unwritable: exit status"
 case "$err" in "ltt: /proc/ltt-no/such: "*"; not tracing") ;; *) fail "unwritable: $err" ;; esac
 

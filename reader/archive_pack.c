@@ -306,7 +306,7 @@ static int fill_manifest(struct pack *p, const struct ltt_layout *l, struct ltt_
 		if (l->e[i].kind == LTT_LAYOUT_DIR)
 			continue;
 		m->files[m->n].path = l->e[i].rel;	/* borrowed from the layout */
-		m->files[m->n].events = m->files[m->n].lost = LTT_MANIFEST_NO_COUNT;
+		m->files[m->n].events = m->files[m->n].lost = m->files[m->n].overwritten = LTT_MANIFEST_NO_COUNT;
 		m->n++;
 	}
 	if (gethostname(host, hostlen) < 0)

@@ -318,6 +318,8 @@ int ltt_manifest_format(const struct ltt_manifest *m, char **xml, size_t *len)
 			fprintf(f, " events=\"%" PRIu64 "\"", mf->events);
 		if (mf->lost != LTT_MANIFEST_NO_COUNT)
 			fprintf(f, " lost=\"%" PRIu64 "\"", mf->lost);
+		if (mf->overwritten != LTT_MANIFEST_NO_COUNT)
+			fprintf(f, " overwritten=\"%" PRIu64 "\"", mf->overwritten);
 		fputs("/>\n", f);
 	}
 	fputs("</manifest>\n", f);
@@ -369,11 +371,12 @@ static int parse_file(xmlNode *n, const char *label, struct ltt_manifest_file *m
 	char *sha = (char *)xmlGetProp(n, (const xmlChar *)"sha256");
 	char *events = (char *)xmlGetProp(n, (const xmlChar *)"events");
 	char *lost = (char *)xmlGetProp(n, (const xmlChar *)"lost");
+	char *over = (char *)xmlGetProp(n, (const xmlChar *)"overwritten");
 	long line = xmlGetLineNo(n);
 	enum ltt_layout_kind kind = path ? ltt_layout_kind(path) : LTT_LAYOUT_OUTSIDE;
 	int ret = -EBADMSG;
 
-	mf->events = mf->lost = LTT_MANIFEST_NO_COUNT;
+	mf->events = mf->lost = mf->overwritten = LTT_MANIFEST_NO_COUNT;
 	if (!path || !size || !sha)
 		fail(err, errlen, "%s: line %ld: <file> needs path, size and sha256", label, line);
 	else if (kind != LTT_LAYOUT_FILE && kind != LTT_LAYOUT_TRACEFILE)
@@ -388,6 +391,8 @@ static int parse_file(xmlNode *n, const char *label, struct ltt_manifest_file *m
 		fail(err, errlen, "%s: line %ld: events '%s' is not a decimal number", label, line, events);
 	else if (lost && parse_u64(lost, &mf->lost))
 		fail(err, errlen, "%s: line %ld: lost '%s' is not a decimal number", label, line, lost);
+	else if (over && parse_u64(over, &mf->overwritten))
+		fail(err, errlen, "%s: line %ld: overwritten '%s' is not a decimal number", label, line, over);
 	else if (!(mf->path = strdup(path)))
 		ret = -ENOMEM;
 	else
@@ -397,6 +402,7 @@ static int parse_file(xmlNode *n, const char *label, struct ltt_manifest_file *m
 	xmlFree(sha);
 	xmlFree(events);
 	xmlFree(lost);
+	xmlFree(over);
 	return ret;
 }
 

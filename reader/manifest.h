@@ -65,8 +65,10 @@ struct ltt_manifest_file {
 	char *path;			/* relative to the trace directory */
 	uint64_t size;
 	char sha256[LTT_SHA256_HEX_LEN + 1];	/* lowercase hex */
-	uint64_t events;		/* tracefiles: events other than builtin records, or NO_COUNT */
-	uint64_t lost;			/* events_lost counts + blocks_lost events, or NO_COUNT */
+	/* tracefiles: the counts of struct ltt_counts (ltt/reader.h), or NO_COUNT */
+	uint64_t events;		/* events (builtin records not counted) */
+	uint64_t lost;			/* the events_lost counts */
+	uint64_t overwritten;		/* the blocks_lost records' events */
 };
 
 struct ltt_manifest {

@@ -408,17 +408,20 @@ static void time_block(struct tracefile *tf)
 		if (ns < last)
 			ns = last;
 		last = ns;
-		if (i == 0 && !tf->info.events)
+		if (i == 0 && !tf->info.records)
 			tf->info.first_ns = ns;
 		ev[i].ns = ns;
 	}
 	tf->last_ns = last;
 	if (n)
 		tf->info.last_ns = last;
-	tf->info.events += n;
-	for (size_t i = 0; i < n; i++)
+	tf->info.records += n;
+	for (size_t i = 0; i < n; i++) {
+		/* events: every record but the builtin ones (ltt/reader.h struct ltt_counts) */
+		tf->info.events += t->plan[ev[i].id].kind == EVK_NORMAL;
 		if (!t->plan[ev[i].id].hidden)
 			ev[out++] = ev[i];
+	}
 	tf->nev = out;
 }
 
@@ -668,7 +671,7 @@ finish:
 	}
 	tf->prev_cycles = x->cycles;
 	tf->have_prev = 1;
-	if (!tf->info.events)
+	if (!tf->info.records)
 		tf->info.first_cycles = tf->ev[0].cycles;
 	tf->info.last_cycles = x->cycles;
 	if (bid != UINT32_MAX)

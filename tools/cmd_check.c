@@ -116,14 +116,15 @@ static int run(int argc, char **argv)
 	if (!tool.problems && ret == 0 && !quiet)
 		for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {
 			const struct ltt_trace_info *t = ltt_reader_trace(r, i);
-			uint64_t n = 0, b = 0;
+			struct ltt_counts n;
+			uint64_t b = 0;
 
-			for (unsigned k = 0; k < t->ntracefiles; k++) {
-				n += t->tracefiles[k]->events;
+			ltt_trace_counts(t, &n);
+			for (unsigned k = 0; k < t->ntracefiles; k++)
 				b += t->tracefiles[k]->blocks_read;
-			}
-			printf("%s: ok (%u tracefiles, %llu blocks, %llu events)\n", t->path, t->ntracefiles,
-			       (unsigned long long)b, (unsigned long long)n);
+			printf("%s: ok (%u tracefiles, %llu blocks, %llu events, %llu lost, %llu overwritten)\n", t->path,
+			       t->ntracefiles, (unsigned long long)b, (unsigned long long)n.events,
+			       (unsigned long long)n.lost, (unsigned long long)n.overwritten);
 		}
 	ltt_reader_close(r);
 	if (fflush(stdout) || ferror(stdout)) {
@@ -146,8 +147,10 @@ const struct ltt_cmd ltt_cmd_check = {
 	"sequences, union codes), time monotonicity, and the manifest of packed traces; each line of\n"
 	"info/write-losses (blocks the recorder could not write: the disk was full) is a problem too.\n"
 	"Prints each problem on stderr as\n"
-	"'ltt check: TRACE/FILE: offset N: what', and one 'TRACE: ok (...)' line per clean trace on\n"
-	"stdout (not with -q). Exit status: 0 when every trace is clean, 1 otherwise.\n"
+	"'ltt check: TRACE/FILE: offset N: what', and one line per clean trace on stdout (not with -q):\n"
+	"'TRACE: ok (T tracefiles, B blocks, E events, L lost, O overwritten)', counted as ltt stats and\n"
+	"the manifest count them (doc/format.md section 7, \"Counts\": builtin records are not events).\n"
+	"Exit status: 0 when every trace is clean, 1 otherwise.\n"
 	"\n"
 	"  -q, --quiet       no 'ok' lines\n"
 	"  --all-snapshots   every snapshot of a flight-recorder trace directory (default: the newest);\n"

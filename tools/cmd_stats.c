@@ -67,35 +67,27 @@ static void print_text(struct dump_out *o, struct ltt_reader *r, const struct tr
 
 	for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {
 		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
-		uint64_t total = 0, user = 0, first = UINT64_MAX, last = 0, size = 0, blocks = 0, hb = 0;
-		uint64_t lost[LTT_LOST_NCAUSES] = { 0 }, blost = 0, blost_ev = 0, gaps = 0, damaged = 0;
+		uint64_t first = UINT64_MAX, last = 0, size = 0, blocks = 0, hb = 0;
+		uint64_t lost[LTT_LOST_NCAUSES] = { 0 }, gaps = 0, damaged = 0;
+		struct ltt_counts n;	/* events, lost, overwritten: as ltt check and the manifest count */
 		const char *v, *m;
 
+		ltt_trace_counts(t, &n);
 		for (unsigned k = 0; k < t->ntracefiles; k++) {
 			const struct ltt_tracefile_info *f = t->tracefiles[k];
 
-			total += f->events;
 			size += f->file_size;
 			blocks += f->blocks_read;
 			hb += f->heartbeats;
-			blost += f->blocks_lost;
-			blost_ev += f->blocks_lost_events;
 			gaps += f->gap_blocks;
 			damaged += f->blocks_damaged + f->blocks_cut;
 			for (unsigned c = 0; c < LTT_LOST_NCAUSES; c++)
 				lost[c] += f->events_lost[c];
-			if (f->events) {
+			if (f->records) {
 				first = f->first_ns < first ? f->first_ns : first;
 				last = f->last_ns > last ? f->last_ns : last;
 			}
 		}
-		for (unsigned k = 0; k < t->ntracefiles; k++)
-			for (unsigned id = 0; id < tc[i].nids; id++) {
-				const struct ltt_event_type *ty = ltt_trace_event_type(t, id);
-
-				if (ty && !ty->builtin)
-					user += tc[i].n[(size_t)k * tc[i].nids + id];
-			}
 		snprintf(line, sizeof(line), "trace %s\n", t->path);
 		dump_out_str(o, line);
 		v = ltt_trace_attr(t, "node_name");
@@ -112,9 +104,9 @@ static void print_text(struct dump_out *o, struct ltt_reader *r, const struct tr
 			snprintf(line, sizeof(line), " (%.6f s)\n", span_s(first, last));
 			dump_out_str(o, line);
 		}
-		snprintf(line, sizeof(line), "  events      %llu (%llu builtin), %.1f events/s\n",
-			 (unsigned long long)user, (unsigned long long)(total - user),
-			 span_s(first, last) > 0 ? (double)user / span_s(first, last) : 0.0);
+		snprintf(line, sizeof(line), "  events      %llu (builtin records not counted: %llu), %.1f events/s\n",
+			 (unsigned long long)n.events, (unsigned long long)n.builtin_records,
+			 span_s(first, last) > 0 ? (double)n.events / span_s(first, last) : 0.0);
 		dump_out_str(o, line);
 		snprintf(line, sizeof(line), "  blocks      %llu of %u bytes, %llu heartbeats, %llu bytes in files\n",
 			 (unsigned long long)blocks, t->block_size, (unsigned long long)hb,
@@ -122,13 +114,13 @@ static void print_text(struct dump_out *o, struct ltt_reader *r, const struct tr
 		dump_out_str(o, line);
 		snprintf(line, sizeof(line), "  lost        %llu events (buffer_full %llu, too_big %llu, nested %llu, "
 			 "torn %llu, internal %llu, unknown %llu)\n",
-			 (unsigned long long)(lost[0] + lost[1] + lost[2] + lost[3] + lost[4] + lost[5]),
+			 (unsigned long long)n.lost,
 			 (unsigned long long)lost[0], (unsigned long long)lost[1], (unsigned long long)lost[2],
 			 (unsigned long long)lost[3], (unsigned long long)lost[4], (unsigned long long)lost[5]);
 		dump_out_str(o, line);
 		snprintf(line, sizeof(line), "  overwritten %llu blocks holding %llu events; %llu blocks missing "
-			 "without a record; %llu damaged blocks\n", (unsigned long long)blost,
-			 (unsigned long long)blost_ev, (unsigned long long)gaps, (unsigned long long)damaged);
+			 "without a record; %llu damaged blocks\n", (unsigned long long)n.overwritten_blocks,
+			 (unsigned long long)n.overwritten, (unsigned long long)gaps, (unsigned long long)damaged);
 		dump_out_str(o, line);
 		for (unsigned b = 0; b < t->nbookmarks; b++) {
 			const struct ltt_bookmark *bm = &t->bookmarks[b];
@@ -160,14 +152,13 @@ static void print_text(struct dump_out *o, struct ltt_reader *r, const struct tr
 		dump_out_str(o, line);
 		for (unsigned k = 0; k < t->ntracefiles; k++) {
 			const struct ltt_tracefile_info *f = t->tracefiles[k];
-			uint64_t l = 0;
+			struct ltt_counts fc = { 0 };
 
-			for (unsigned c = 0; c < LTT_LOST_NCAUSES; c++)
-				l += f->events_lost[c];
+			ltt_counts_add(&fc, f);
 			snprintf(line, sizeof(line), "  %-22s %12llu %8llu %10llu %10llu %10llu %10llu\n", f->name,
 				 (unsigned long long)f->file_size, (unsigned long long)f->blocks_read,
-				 (unsigned long long)f->events, (unsigned long long)l,
-				 (unsigned long long)f->blocks_lost_events, (unsigned long long)f->heartbeats);
+				 (unsigned long long)fc.events, (unsigned long long)fc.lost,
+				 (unsigned long long)fc.overwritten, (unsigned long long)f->heartbeats);
 			dump_out_str(o, line);
 		}
 		snprintf(line, sizeof(line), "  %-32s %10s", "event", "total");
@@ -213,12 +204,21 @@ static void print_json(struct dump_out *o, struct ltt_reader *r, const struct tr
 {
 	for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {
 		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
+		struct ltt_counts tn;
 		int first_ev = 1;
 
+		ltt_trace_counts(t, &tn);
 		dump_out_str(o, "{\"trace\":");
 		dump_out_json_string(o, t->path, strlen(t->path));
 		json_u64(o, "block_size", t->block_size, 1);
 		json_u64(o, "cpus", t->ncpus, 1);
+		dump_out_str(o, ",\"counts\":{");
+		json_u64(o, "events", tn.events, 0);
+		json_u64(o, "builtin_records", tn.builtin_records, 1);
+		json_u64(o, "lost", tn.lost, 1);
+		json_u64(o, "overwritten", tn.overwritten, 1);
+		json_u64(o, "overwritten_blocks", tn.overwritten_blocks, 1);
+		dump_out_char(o, '}');
 		dump_out_str(o, ",\"tracefiles\":[");
 		for (unsigned k = 0; k < t->ntracefiles; k++) {
 			const struct ltt_tracefile_info *f = t->tracefiles[k];
@@ -231,6 +231,7 @@ static void print_json(struct dump_out *o, struct ltt_reader *r, const struct tr
 			json_u64(o, "cut_blocks", f->blocks_cut, 1);
 			json_u64(o, "summary_blocks", f->summary_blocks, 1);
 			json_u64(o, "events", f->events, 1);
+			json_u64(o, "builtin_records", f->records - f->events, 1);
 			json_u64(o, "heartbeats", f->heartbeats, 1);
 			dump_out_str(o, ",\"events_lost\":{");
 			for (unsigned c = 0; c < LTT_LOST_NCAUSES; c++)
@@ -239,7 +240,7 @@ static void print_json(struct dump_out *o, struct ltt_reader *r, const struct tr
 			json_u64(o, "blocks_lost", f->blocks_lost, 1);
 			json_u64(o, "blocks_lost_events", f->blocks_lost_events, 1);
 			json_u64(o, "unexplained_gap_blocks", f->gap_blocks, 1);
-			if (f->events) {
+			if (f->records) {
 				dump_out_str(o, ",\"first_time\":\"");
 				dump_out_time(o, f->first_ns);
 				dump_out_str(o, "\",\"last_time\":\"");
@@ -386,7 +387,10 @@ const struct ltt_cmd ltt_cmd_stats = {
 	"missing without a record, damaged blocks, the event rules in effect over time with the events\n"
 	"they did not select (LTT_EVENTS, ltt_events_set()), the trigger of a snapshot taken for\n"
 	"LTT_SNAPSHOT_ON, then a table per tracefile and a table of events per facility.event and\n"
-	"tracefile. Problems found are reported on stderr (exit status 1).\n"
+	"tracefile. Events, lost and overwritten are counted as ltt check and the manifest of ltt pack\n"
+	"count them (doc/format.md section 7, \"Counts\"): builtin records (block_start, block_end,\n"
+	"time_heartbeat, facility_load, events_lost, blocks_lost) are not events; core's records are.\n"
+	"Problems found are reported on stderr (exit status 1).\n"
 	"\n"
 	"  --format=json   one JSON object per trace instead of the text tables (with --regions: one\n"
 	"                  object, schema in doc/cli.md; durations in integer ns)\n"

@@ -86,7 +86,11 @@ struct ltt_tracefile_info {
 	uint64_t blocks_read;		/* blocks decoded, summary blocks included */
 	uint64_t blocks_damaged;	/* skipped entirely (bad trailer, no block_start/block_end) */
 	uint64_t blocks_cut;		/* decoding stopped early (unknown id, event crossing block_end) */
-	uint64_t events;		/* events decoded, builtin ones included */
+	uint64_t records;		/* records decoded: its events and its builtin records */
+	uint64_t events;		/* events decoded: records of the trace's facilities, core's included;
+					 * builtin records (block_start, block_end, time_heartbeat,
+					 * facility_load, events_lost, blocks_lost) are not events. What every
+					 * ltt command counts as "events" (struct ltt_counts below) */
 	uint64_t heartbeats;
 	uint64_t summary_blocks;
 	uint64_t events_lost[LTT_LOST_NCAUSES];	/* sums of events_lost counts by cause */
@@ -94,11 +98,29 @@ struct ltt_tracefile_info {
 	uint64_t blocks_lost_events;
 	uint64_t gap_blocks;		/* block_id jumps not explained by a summary block */
 	uint64_t gaps;			/* how many such jumps */
-	uint64_t first_cycles, last_cycles;	/* of the events decoded (valid when events > 0) */
+	uint64_t first_cycles, last_cycles;	/* of the records decoded (valid when records > 0) */
 	uint64_t first_ns, last_ns;
 	uint64_t skews;			/* backward steps of at most LTT_SKEW_TOLERANCE_CYCLES between
 					 * consecutive events (clock skew, not a problem) */
 };
+
+/* The counts of a trace, one definition for every command that prints them (ltt stats, ltt check,
+ * the manifest of ltt pack; doc/format.md section 7, "Counts"), complete once every tracefile has been
+ * read through: */
+struct ltt_counts {
+	uint64_t events;		/* the tracefiles' events (builtin records not counted): the events
+					 * ltt dump prints without --all */
+	uint64_t builtin_records;	/* the tracefiles' builtin records: records - events */
+	uint64_t lost;			/* events dropped when recording: the events_lost counts, every
+					 * cause (the events are not in the trace) */
+	uint64_t overwritten;		/* events of the blocks that never reached the file: the blocks_lost
+					 * records' events (flight mode overwrote them, or they could not be
+					 * written) */
+	uint64_t overwritten_blocks;	/* those blocks */
+};
+
+/* Adds the counts of one tracefile to c (zero c first). */
+void ltt_counts_add(struct ltt_counts *c, const struct ltt_tracefile_info *tf);
 
 /* Largest backward step of the cycle count between consecutive events of a tracefile taken as clock
  * skew between threads sharing it (doc/format.md section 5) rather than reported as "time goes back". */
@@ -137,6 +159,8 @@ struct ltt_trace_info {
 const char *ltt_trace_attr(const struct ltt_trace_info *t, const char *name);
 /* The event type with that id in that trace, or NULL. */
 const struct ltt_event_type *ltt_trace_event_type(const struct ltt_trace_info *t, unsigned id);
+/* The counts of the whole trace: every tracefile's (ltt_counts_add) summed into *c. */
+void ltt_trace_counts(const struct ltt_trace_info *t, struct ltt_counts *c);
 
 /* ---- problems ---------------------------------------------------------------------------------- */
 

@@ -1,7 +1,7 @@
 #!/bin/sh
-# The manifest's per-tracefile counts, exactly: a trace written by tests/progs/mktrace with known
-# events, events_lost records and a summary block, packed; then the archive's dump equals the
-# directory's.
+# The manifest's per-tracefile counts, exactly (events, lost, overwritten: doc/format.md section 7,
+# "Counts"): a trace written by tests/progs/mktrace with known events, events_lost records and a
+# summary block, packed; then the archive's dump equals the directory's.
 set -u
 : "${LTT:?}" "${BUILD:?}" "${SRCDIR:?}"
 mk="$BUILD/tests/progs/mktrace"
@@ -31,13 +31,13 @@ fi
 "$LTT" pack tr >/dev/null || fail "pack"
 "$LTT" unpack tr.tar.gz -o u >/dev/null || fail "unpack"
 m=u/info/manifest.xml
-check() { grep -q "path=\"$1\" size=\"[0-9]*\" sha256=\"[0-9a-f]*\" events=\"$2\" lost=\"$3\"/>" $m ||
-	fail "$1: expected events=$2 lost=$3: $(grep "\"$1\"" $m)"; }
-check cpu/0 3 7			# 3 events; events_lost 5 (buffer_full) + 2 (too_big)
-check cpu/1 2 40		# 2 events; a summary block: 3 blocks holding 40 events
-check control/processes 1 0
-check control/facilities 0 0	# facility_load records are builtin, not counted
-check control/interrupts 0 0
+check() { grep -q "path=\"$1\" size=\"[0-9]*\" sha256=\"[0-9a-f]*\" events=\"$2\" lost=\"$3\" overwritten=\"$4\"/>" $m ||
+	fail "$1: expected events=$2 lost=$3 overwritten=$4: $(grep "\"$1\"" $m)"; }
+check cpu/0 3 7 0		# 3 events; events_lost 5 (buffer_full) + 2 (too_big)
+check cpu/1 2 0 40		# 2 events; a summary block: 3 blocks holding 40 events (overwritten, not lost)
+check control/processes 1 0 0
+check control/facilities 0 0 0	# facility_load records are builtin, not counted
+check control/interrupts 0 0 0
 grep -q 'reader_problems="0"' $m || fail "reader problems: $(grep reader_problems $m)"
 grep -q 'path="info/system.xml" size="[0-9]*" sha256="[0-9a-f]*"/>' $m || fail "system.xml has counts"
 "$LTT" dump tr > dir.txt 2>&1 || fail "dump of the directory"

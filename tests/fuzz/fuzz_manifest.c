@@ -17,7 +17,7 @@ static int same(const struct ltt_manifest *a, const struct ltt_manifest *b)
 	for (size_t i = 0; i < a->n; i++)
 		if (strcmp(a->files[i].path, b->files[i].path) || a->files[i].size != b->files[i].size ||
 		    strcmp(a->files[i].sha256, b->files[i].sha256) || a->files[i].events != b->files[i].events ||
-		    a->files[i].lost != b->files[i].lost)
+		    a->files[i].lost != b->files[i].lost || a->files[i].overwritten != b->files[i].overwritten)
 			return 0;
 	return 1;
 }

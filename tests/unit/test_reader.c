@@ -217,8 +217,24 @@ START_TEST(lost_data_accounting)
 	ck_assert_uint_eq(c1->summary_blocks, 1);
 	ck_assert_uint_eq(c1->gap_blocks, 0);
 	ck_assert_uint_eq(c1->blocks_read, 3);
-	ck_assert_uint_eq(c1->events, 12);
-	ck_assert_uint_eq(c0->events, 9);
+	/* records: everything decoded; events: builtin records (block_start, block_end, time_heartbeat,
+	 * events_lost, blocks_lost) not counted */
+	ck_assert_uint_eq(c1->records, 12);
+	ck_assert_uint_eq(c0->records, 9);
+	ck_assert_uint_eq(c1->events, 4);
+	ck_assert_uint_eq(c0->events, 4);
+	{
+		struct ltt_counts n;
+		uint64_t records = 0;
+
+		for (unsigned i = 0; i < t->ntracefiles; i++)
+			records += t->tracefiles[i]->records;
+		ltt_trace_counts(t, &n);
+		ck_assert_uint_eq(n.lost, 5);
+		ck_assert_uint_eq(n.overwritten, 40);
+		ck_assert_uint_eq(n.overwritten_blocks, 4);
+		ck_assert_uint_eq(n.events + n.builtin_records, records);
+	}
 	ck_assert_str_eq(ltt_lost_cause_name(LTT_LOST_TORN), "torn");
 	ltt_reader_close(r);
 }

@@ -81,8 +81,9 @@ int sql_fill_traces(struct sql_ctx *ctx, struct sql_rows *rows)
 		events[ev.trace->index]++;
 	for (unsigned i = 0; i < ltt_reader_ntraces(r) && rc >= 0; i++) {
 		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
-		uint64_t first = UINT64_MAX, last = 0, lost = 0;
+		uint64_t first = UINT64_MAX, last = 0;
 		struct sql_cell *c = sql_rows_add(rows);
+		struct ltt_counts n;
 
 		if (!c || sql_cell_text(&c[0], ctx->names[i]) || sql_cell_text(&c[1], ctx->hosts[i])) {
 			rc = -ENOMEM;
@@ -91,9 +92,7 @@ int sql_fill_traces(struct sql_ctx *ctx, struct sql_rows *rows)
 		for (unsigned k = 0; k < t->ntracefiles; k++) {
 			const struct ltt_tracefile_info *tf = t->tracefiles[k];
 
-			for (unsigned cause = 0; cause < LTT_LOST_NCAUSES; cause++)
-				lost += tf->events_lost[cause];
-			if (!tf->events)
+			if (!tf->records)
 				continue;
 			first = tf->first_ns < first ? tf->first_ns : first;
 			last = tf->last_ns > last ? tf->last_ns : last;
@@ -103,7 +102,8 @@ int sql_fill_traces(struct sql_ctx *ctx, struct sql_rows *rows)
 			sql_cell_int(&c[3], (int64_t)last);
 		}
 		sql_cell_int(&c[4], (int64_t)events[i]);
-		sql_cell_int(&c[5], (int64_t)lost);
+		ltt_trace_counts(t, &n);	/* lost as ltt stats and ltt check count it */
+		sql_cell_int(&c[5], (int64_t)n.lost);
 	}
 	sql_reader_close(ctx, r);
 	free(events);

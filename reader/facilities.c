@@ -150,6 +150,15 @@ static int load_builtin(struct trace *t, char *err, size_t errlen)
 	return 0;
 }
 
+/* Following: eventdefs/NAME was parsed already. */
+static int parsed(const struct trace *t, const char *name)
+{
+	for (size_t i = 0; i < t->ndefnames; i++)
+		if (!strcmp(t->defnames[i], name))
+			return 1;
+	return 0;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -166,6 +175,8 @@ static int load_eventdefs(struct trace *t, char *err, size_t errlen)
 
 	snprintf(path, sizeof(path), "%s/eventdefs", t->dir);
 	d = opendir(path);
+	if (!d && t->ndefnames + t->ndefs && errno == ENOENT)
+		return 0;	/* following: the chunk was renamed meanwhile (rd_follow_finish looks again) */
 	if (!d) {
 		if (rd_resource_error(-errno)) {
 			ret = -errno;
@@ -179,7 +190,7 @@ static int load_eventdefs(struct trace *t, char *err, size_t errlen)
 		size_t l = strlen(de->d_name);
 		char **nn;
 
-		if (l < 5 || strcmp(de->d_name + l - 4, ".xml") || de->d_name[0] == '.')
+		if (l < 5 || strcmp(de->d_name + l - 4, ".xml") || de->d_name[0] == '.' || parsed(t, de->d_name))
 			continue;
 		nn = realloc(names, (n + 1) * sizeof(*nn));
 		if (!nn || !(nn[n] = strdup(de->d_name))) {
@@ -200,7 +211,24 @@ static int load_eventdefs(struct trace *t, char *err, size_t errlen)
 
 		snprintf(path, sizeof(path), "%s/eventdefs/%s", t->dir, names[i]);
 		snprintf(rel, sizeof(rel), "eventdefs/%s", names[i]);
+		if (t->reader->follow) {	/* parsed once: a later look adds only new files */
+			char **dn = realloc(t->defnames, (t->ndefnames + 1) * sizeof(*dn));
+
+			if (!dn) {
+				ret = -ENOMEM;
+				break;
+			}
+			t->defnames = dn;
+			dn[t->ndefnames++] = names[i];
+			names[i] = NULL;
+		}
 		if ((pret = ltt_eventdefs_parse_file(path, &defs, perr, sizeof(perr)))) {
+			/* following: a file being written (the recorder writes it with the facility_load)
+			 * is parsed again later */
+			if (t->reader->follow && !t->final && pret != -ENOMEM && !rd_resource_error(pret)) {
+				free(t->defnames[--t->ndefnames]);
+				continue;
+			}
 			const char *msg = strstr(perr, ".xml:");
 
 			if (rd_resource_error(pret)) {
@@ -282,24 +310,36 @@ static struct tracefile *find_tracefile(struct trace *t, const char *name)
 	return NULL;
 }
 
-/* Reads control/facilities (builtin ids only at this point) and places each facility it loads. */
-static int read_facility_loads(struct trace *t)
+/* Reads blocks from .. to - 1 of control/facilities (with a tracefile of its own, so that the real
+ * one is read again from the start when iterating) and places each facility it loads. Following a
+ * trace still written, a facility_load whose eventdefs/ file is not there yet stops the pass at its
+ * block, to be read again later (5 s at most). t->fl_blocks: where the next pass starts. */
+static int read_facility_loads(struct trace *t, uint64_t from, uint64_t to)
 {
-	struct tracefile *tf = find_tracefile(t, "control/facilities");
-	struct ltt_tracefile_info saved;
-	int ret = 0, hidden;
+	struct tracefile *real = find_tracefile(t, "control/facilities"), tf;
+	int ret = 0, hidden, waiting = 0, follow = t->reader->follow, wait = follow && !t->final;
 
-	if (!tf || !t->nplan)	/* no plan (a 2004 trace without its core facility): nothing to place */
+	if (!real || !t->nplan || from >= to) {	/* no plan (a 2004 trace without its core facility) */
+		t->fl_blocks = to > from ? to : from;
 		return 0;
+	}
+	memset(&tf, 0, sizeof(tf));
+	tf.info.name = real->info.name;
+	tf.info.nblocks = to;
+	tf.info.cpu = -1;
+	tf.trace = t;
+	tf.fd = real->fd;
+	tf.next_block = from;
+	tf.last_block = UINT64_MAX;
 	hidden = t->plan[LTT_ID_FACILITY_LOAD].hidden;
-	saved = tf->info;
 	/* builtin events are hidden unless LTT_READ_BUILTIN, and hidden ones are dropped from the
 	 * block: this pass must see facility_load */
 	t->plan[LTT_ID_FACILITY_LOAD].hidden = 0;
 	t->reader->quiet = 1;	/* this pass is repeated when iterating: its damage is reported then */
-	while (!ret && rd_tracefile_fill(tf)) {
-		const struct blk_event *e = &tf->ev[tf->pos++];
-		const unsigned char *p = tf->blk + e->off + EV_HEADER;
+	t->reader->follow = 0;	/* read what is there (a plain pass: no stall, no waiting) */
+	while (!ret && !waiting && rd_tracefile_fill(&tf)) {
+		const struct blk_event *e = &tf.ev[tf.pos++];
+		const unsigned char *p = tf.blk + e->off + EV_HEADER;
 		size_t nlen = strnlen((const char *)p, e->size);
 		const struct ltt_facility_desc *fac, *other;
 		char name[256];
@@ -311,31 +351,40 @@ static int read_facility_loads(struct trace *t)
 		sum = rd_u32(p + nlen + 1, t->info.big_endian);
 		base = rd_u32(p + nlen + 5, t->info.big_endian);
 		fac = find_facility(t, name, sum, 0, &other);
+		if (!fac && wait) {
+			uint64_t now = rd_mono_ns();
+
+			if (!t->fl_wait_since)
+				t->fl_wait_since = now;
+			if (now - t->fl_wait_since < 5000000000ull) {
+				waiting = 1;	/* from this block again, once its eventdefs/ file is there */
+				from = tf.next_block - 1;
+				break;
+			}
+		}
 		t->reader->quiet = 0;
 		if (!fac && other)
-			rd_problem(t->reader, t, "control/facilities", (int64_t)(tf->blk_off + e->off), 0,
+			rd_problem(t->reader, t, "control/facilities", (int64_t)(tf.blk_off + e->off), 0,
 				   "facility_load %s checksum 0x%08x: eventdefs has %s with checksum 0x%08x "
 				   "(%s); its events cannot be decoded", name, sum, name, other->checksum,
 				   other->file ? other->file : "?");
 		else if (!fac)
-			rd_problem(t->reader, t, "control/facilities", (int64_t)(tf->blk_off + e->off), 0,
+			rd_problem(t->reader, t, "control/facilities", (int64_t)(tf.blk_off + e->off), 0,
 				   "facility_load %s checksum 0x%08x: no such facility in eventdefs/; its events "
 				   "cannot be decoded", name, sum);
 		else
 			ret = place_facility(t, fac, base, "control/facilities",
-					     (int64_t)(tf->blk_off + e->off));
+					     (int64_t)(tf.blk_off + e->off));
 		t->reader->quiet = 1;
 	}
 	t->reader->quiet = 0;
+	t->reader->follow = follow;
 	t->plan[LTT_ID_FACILITY_LOAD].hidden = (uint8_t)hidden;
-	/* rewind for the real pass */
-	tf->info = saved;
-	tf->next_block = 0;
-	tf->nev = tf->pos = 0;
-	tf->done = 0;
-	tf->have_prev = 0;
-	tf->have_expect = 0;
-	tf->last_ns = 0;
+	free(tf.blk);
+	free(tf.ev);
+	t->fl_blocks = waiting ? from : to;
+	if (!waiting)
+		t->fl_wait_since = 0;
 	return ret;
 }
 
@@ -386,8 +435,11 @@ int rd_facilities_load(struct trace *t, char *err, size_t errlen)
 			return ret;
 		}
 	}
-	if (!ret)
-		ret = read_facility_loads(t);
+	if (!ret) {
+		struct tracefile *fl = find_tracefile(t, "control/facilities");
+
+		ret = read_facility_loads(t, 0, fl ? fl->info.nblocks : 0);
+	}
 	if (!ret) {
 		t->info.event_types = (const struct ltt_event_type *const *)t->types;
 		t->info.nevent_types = (unsigned)t->ntypes;
@@ -396,6 +448,24 @@ int rd_facilities_load(struct trace *t, char *err, size_t errlen)
 fail:
 	rd_seterr(err, errlen, "%s: %s", t->path, strerror(-ret));
 	return ret;
+}
+
+int rd_facilities_follow(struct trace *t)
+{
+	struct tracefile *fl = find_tracefile(t, "control/facilities");
+	size_t ntypes = t->ntypes;
+	int ret;
+
+	if (t->v1 || t->v2 || !fl || fl->info.nblocks <= t->fl_blocks)
+		return 0;
+	ret = load_eventdefs(t, NULL, 0);
+	if (!ret)
+		ret = read_facility_loads(t, t->fl_blocks, fl->info.nblocks);
+	if (ret)
+		return ret;
+	t->info.event_types = (const struct ltt_event_type *const *)t->types;
+	t->info.nevent_types = (unsigned)t->ntypes;
+	return t->ntypes > ntypes;
 }
 
 void rd_facilities_free(struct trace *t)
@@ -407,6 +477,9 @@ void rd_facilities_free(struct trace *t)
 	for (size_t i = 0; i < t->ndefs; i++)
 		ltt_eventdefs_free(t->defs[i]);
 	free(t->defs);
+	for (size_t i = 0; i < t->ndefnames; i++)
+		free(t->defnames[i]);
+	free(t->defnames);
 	ltt_eventdefs_free(t->builtin_defs);
 }
 

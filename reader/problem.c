@@ -37,6 +37,8 @@ void rd_problem(struct ltt_reader *r, const struct trace *t, const char *file, i
 
 	if (r->quiet)
 		return;
+	if (r->mute_name && file == r->mute_name && offset >= 0 && (uint64_t)offset < r->mute_below)
+		return;	/* reported by an earlier pass over the block (following, tracefile.c) */
 	r->nproblems++;
 	if (!r->opt.problem)
 		return;

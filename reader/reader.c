@@ -8,7 +8,7 @@
 #include "archive.h"
 #include "reader_internal.h"
 
-static void trace_free(struct trace *t)
+void rd_trace_free(struct trace *t)
 {
 	if (!t)
 		return;
@@ -31,7 +31,10 @@ static void trace_free(struct trace *t)
 	free(t);
 }
 
-static int trace_open(struct ltt_reader *r, const char *path, unsigned index, char *err, size_t errlen)
+/* Opens the trace at path as r->traces[index] (room made by the caller); name: the path reported
+ * (ltt_trace_info.path, problems), NULL for path itself. */
+int rd_trace_open(struct ltt_reader *r, const char *path, const char *name, unsigned index, char *err,
+		  size_t errlen)
 {
 	struct trace *t = calloc(1, sizeof(*t));
 	struct stat st;
@@ -42,7 +45,7 @@ static int trace_open(struct ltt_reader *r, const char *path, unsigned index, ch
 	r->traces[r->ntraces++] = t;
 	t->reader = r;
 	t->info.index = index;
-	t->path = strdup(path);
+	t->path = strdup(name ? name : path);
 	if (!t->path)
 		return -ENOMEM;
 	t->info.path = t->path;
@@ -52,6 +55,7 @@ static int trace_open(struct ltt_reader *r, const char *path, unsigned index, ch
 		return ret;
 	}
 	if (!S_ISDIR(st.st_mode) && ltt_archive_is_packed(path) == 1) {
+		t->final = 1;	/* an archive does not grow: followed, it is read to its end */
 		char aerr[512];
 
 		ret = ltt_archive_unpack_private(path, &t->archive_dir, aerr, sizeof(aerr));
@@ -69,6 +73,8 @@ static int trace_open(struct ltt_reader *r, const char *path, unsigned index, ch
 			return -ENOMEM;
 	}
 	t->info.dir = t->dir;
+	if (!(r->opt.flags & LTT_READ_FOLLOW))
+		t->final = 1;
 	ret = rd_system_load(t, err, errlen);
 	if (!ret)
 		ret = rd_tracefiles_open(t, err, errlen);
@@ -89,23 +95,26 @@ int ltt_reader_open(struct ltt_reader **out, const char *const *paths, unsigned 
 	int ret = 0;
 
 	*out = NULL;
-	if (!npaths) {
+	if (!npaths && !(opt && (opt->flags & LTT_READ_FOLLOW))) {
 		rd_seterr(err, errlen, "no trace given");
 		return -EINVAL;
 	}
 	r = calloc(1, sizeof(*r));
-	if (!r || !(r->traces = calloc(npaths, sizeof(*r->traces)))) {
+	if (!r || !(r->traces = calloc(npaths + 1, sizeof(*r->traces)))) {
 		free(r);
 		rd_seterr(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	if (opt)
 		r->opt = *opt;
+	r->follow = !!(r->opt.flags & LTT_READ_FOLLOW);
+	r->cap_traces = npaths + 1;
 	r->to_ns = UINT64_MAX;
 	for (unsigned i = 0; i < npaths && !ret; i++)
-		ret = trace_open(r, paths[i], i, err, errlen);
+		ret = rd_trace_open(r, paths[i], NULL, i, err, errlen);
 	for (size_t i = 0; i < r->ntraces && !ret; i++)
 		ntf += r->traces[i]->ntf;
+	r->cap_tf = ntf + 1;
 	if (!ret && (!(r->all_tf = calloc(ntf + 1, sizeof(*r->all_tf))) ||
 		     !(r->heap = calloc(ntf + 1, sizeof(*r->heap))))) {
 		rd_seterr(err, errlen, "out of memory");
@@ -121,6 +130,10 @@ int ltt_reader_open(struct ltt_reader **out, const char *const *paths, unsigned 
 		for (size_t k = 0; k < r->traces[i]->ntf; k++) {
 			struct tracefile *tf = r->traces[i]->tf[k];
 
+			if (r->follow) {
+				rd_follow_add_tf(r, tf);	/* room made above */
+				continue;
+			}
 			tf->rank = rank++;
 			r->all_tf[r->nall_tf++] = tf;
 		}
@@ -138,11 +151,12 @@ void ltt_reader_close(struct ltt_reader *r)
 	if (!r)
 		return;
 	for (size_t i = 0; i < r->ntraces; i++)
-		trace_free(r->traces[i]);
+		rd_trace_free(r->traces[i]);
 	free(r->traces);
 	rd_dedupe_free(r);
 	free(r->all_tf);
 	free(r->heap);
+	free(r->live);
 	free(r);
 }
 
@@ -163,7 +177,7 @@ uint64_t ltt_reader_problems(const struct ltt_reader *r)
 
 int ltt_reader_skip_tracefile(struct ltt_reader *r, const struct ltt_tracefile_info *info, int skip)
 {
-	if (r->started)
+	if (r->follow ? ((struct tracefile *)info)->entered : r->started)
 		return -EBUSY;
 	((struct tracefile *)info)->skip = !!skip;
 	return 0;
@@ -171,7 +185,7 @@ int ltt_reader_skip_tracefile(struct ltt_reader *r, const struct ltt_tracefile_i
 
 int ltt_reader_hide_event_type(struct ltt_reader *r, const struct ltt_event_type *type, int hide)
 {
-	if (r->started)
+	if (r->started && !r->follow)
 		return -EBUSY;
 	for (size_t i = 0; i < r->ntraces; i++) {
 		struct trace *t = r->traces[i];
@@ -225,7 +239,7 @@ static inline int before(const struct tracefile *a, const struct tracefile *b)
 	return a->key_ns < b->key_ns || (a->key_ns == b->key_ns && a->rank < b->rank);
 }
 
-static void sift_down(struct tracefile **h, size_t n, size_t i)
+void rd_heap_sift_down(struct tracefile **h, size_t n, size_t i)
 {
 	struct tracefile *x = h[i];
 
@@ -281,7 +295,30 @@ static void start(struct ltt_reader *r)
 			r->heap[r->nheap++] = tf;
 	}
 	for (size_t i = r->nheap / 2; i-- > 0; )
-		sift_down(r->heap, r->nheap, i);
+		rd_heap_sift_down(r->heap, r->nheap, i);
+}
+
+int rd_tf_ready(struct ltt_reader *r, struct tracefile *tf)
+{
+	return tf_ready(r, tf);
+}
+
+/* Adds tf (its key_ns set) to the merge heap. */
+void rd_heap_push(struct ltt_reader *r, struct tracefile *tf)
+{
+	size_t i = r->nheap++;
+
+	/* sift up */
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+
+		if (!before(tf, r->heap[p]))
+			break;
+		r->heap[i] = r->heap[p];
+		i = p;
+	}
+	r->heap[i] = tf;
+	tf->inheap = 1;
 }
 
 static inline void fill_event(struct tracefile *tf, struct ltt_event *ev)
@@ -303,10 +340,17 @@ static inline void fill_event(struct tracefile *tf, struct ltt_event *ev)
 	ev->v1_time = (uint8_t)t->v1;
 }
 
+void rd_fill_event(struct tracefile *tf, struct ltt_event *ev)
+{
+	fill_event(tf, ev);
+}
+
 int ltt_reader_next(struct ltt_reader *r, struct ltt_event *ev)
 {
 	struct tracefile *tf;
 
+	if (r->follow)
+		return rd_follow_next(r, ev);
 	if (unlikely(!r->started))
 		start(r);
 	if (r->opt.flags & LTT_READ_UNORDERED) {
@@ -339,13 +383,13 @@ int ltt_reader_next(struct ltt_reader *r, struct ltt_event *ev)
 		tf->pos++;
 		if (likely(tf->pos < tf->nev) && likely(tf->ev[tf->pos].ns <= r->to_ns)) {
 			tf->key_ns = tf->ev[tf->pos].ns;
-			sift_down(r->heap, r->nheap, 0);
+			rd_heap_sift_down(r->heap, r->nheap, 0);
 		} else if (tf_ready(r, tf)) {
-			sift_down(r->heap, r->nheap, 0);
+			rd_heap_sift_down(r->heap, r->nheap, 0);
 		} else {
 			r->heap[0] = r->heap[--r->nheap];
 			if (r->nheap)
-				sift_down(r->heap, r->nheap, 0);
+				rd_heap_sift_down(r->heap, r->nheap, 0);
 		}
 	}
 	if (!r->nheap)

@@ -52,9 +52,19 @@ struct tracefile {
 	struct trace *trace;
 	char *path;			/* full path */
 	int fd;
-	unsigned rank;			/* merge tie order within the whole set */
+	uint64_t rank;			/* merge tie order within the whole set */
 	int skip;
 	int done;
+	/* following (LTT_READ_FOLLOW, follow.c) */
+	int entered;			/* made ready once: no more skip */
+	int inheap;
+	int stalled;			/* stopped before a block with an id not known yet: retried */
+	int may_stall;
+	uint64_t stall_since;		/* monotonic ns of the first stall on that block */
+	uint64_t mute_below;		/* problems at offsets below it were reported by a stalled pass */
+	uint64_t seen_ns;		/* monotonic ns when the block in blk was first on disk */
+	struct rd_arrival { uint64_t upto, ns; } *arr;	/* blocks below upto were on disk at ns */
+	size_t narr, arr_head;
 	unsigned char *blk;		/* one block, up to the end of its block_end (tracefile.c) */
 	size_t blk_cap;			/* bytes allocated at blk */
 	uint64_t next_block;		/* index of the next block to read */
@@ -96,6 +106,13 @@ struct trace {
 	size_t ntf;
 	struct ltt_bookmark *bookmarks;
 	size_t nbookmarks;
+	/* following (LTT_READ_FOLLOW, follow.c) */
+	int final;			/* the files will not grow any more */
+	uint64_t fl_blocks;		/* blocks of control/facilities whose facility_loads were placed */
+	uint64_t fl_wait_since;		/* monotonic ns since a facility_load waits for its eventdefs */
+	char **defnames;		/* eventdefs/ files parsed (or failed): not parsed again */
+	size_t ndefnames;
+	unsigned ctl_seq;		/* control tracefiles found, for their merge rank */
 	const struct trace *dd_rec;	/* dedupe.c: first snapshot of its recording in the set, or NULL */
 	unsigned long dd_snap;		/* its ltt_snapshot */
 };
@@ -117,6 +134,18 @@ struct ltt_reader {
 	struct tracefile *last;		/* holds the event yielded last; advanced at the next call */
 	struct rd_dedupe *dd;		/* dedupe.c: blocks of snapshots of one recording */
 	int dd_built;
+	/* following (LTT_READ_FOLLOW, follow.c) */
+	int follow;
+	int dirty;			/* refreshed: tracefiles without an event may have one now */
+	size_t cap_tf;			/* entries allocated in all_tf and heap */
+	size_t cap_traces;
+	uint64_t hold_ns;
+	uint64_t wait_ns;		/* the event at the top of the merge is held this long still */
+	const char *mute_name;		/* problems of this tracefile below mute_below are not reported */
+	uint64_t mute_below;
+	struct tracefile **live;	/* tracefiles not done (rebuilt when dirty) */
+	size_t nlive, cap_live;
+	int finished;			/* ltt_reader_finish(r, -1, ...): no trace will be added */
 };
 
 /* dedupe.c: 1 if block bid of tf is read from another snapshot of its recording (or, bid UINT32_MAX,
@@ -135,6 +164,21 @@ static inline int rd_resource_error(int err)
 	return err == -EMFILE || err == -ENFILE;
 }
 
+/* reader.c: the trace set and the merge, shared with follow.c */
+int rd_trace_open(struct ltt_reader *r, const char *path, const char *name, unsigned index, char *err,
+		  size_t errlen);
+void rd_trace_free(struct trace *t);
+int rd_tf_ready(struct ltt_reader *r, struct tracefile *tf);
+void rd_heap_sift_down(struct tracefile **h, size_t n, size_t i);
+void rd_heap_push(struct ltt_reader *r, struct tracefile *tf);
+void rd_fill_event(struct tracefile *tf, struct ltt_event *ev);
+
+/* follow.c */
+int rd_follow_next(struct ltt_reader *r, struct ltt_event *ev);
+uint64_t rd_mono_ns(void);
+/* A tracefile added to the set while following: its merge rank and its place in all_tf. */
+int rd_follow_add_tf(struct ltt_reader *r, struct tracefile *tf);
+
 /* problem.c */
 void rd_problem(struct ltt_reader *r, const struct trace *t, const char *file, int64_t offset, int line,
 		const char *fmt, ...) __attribute__((format(printf, 6, 7)));
@@ -149,10 +193,21 @@ void rd_bookmarks_free(struct trace *t);
 
 /* facilities.c: loads eventdefs/, builtin, control/facilities; builds the id plan. */
 int rd_facilities_load(struct trace *t, char *err, size_t errlen);
+/* Following: places the facilities loaded by blocks of control/facilities added since (parsing the
+ * eventdefs/ files added since); 1 when event types were added. */
+int rd_facilities_follow(struct trace *t);
 void rd_facilities_free(struct trace *t);
 
 /* tracefile.c */
 int rd_tracefiles_open(struct trace *t, char *err, size_t errlen);
+/* Following: adds the tracefiles of control/ and cpu/ not known yet; 1 when some were added. */
+int rd_tracefiles_rescan(struct trace *t);
+/* Following: the file's whole blocks now (a trailing partial block is being written); 1 when more. */
+int rd_tracefile_grow(struct tracefile *tf, uint64_t now_ns);
+/* Following: tf's merge rank, in the order of a trace set opened at once. */
+uint64_t rd_tracefile_merge_key(struct tracefile *tf);
+/* The trailing partial block or short file problems of a tracefile, as opening a trace reports them. */
+void rd_tracefile_size_problems(struct tracefile *tf);
 void rd_tracefile_close(struct tracefile *tf);
 /* Makes tf->ev[tf->pos] the next event (reading blocks as needed): 1, or 0 at the end. */
 int rd_tracefile_fill(struct tracefile *tf);

@@ -79,15 +79,8 @@ static int add_tracefile(struct trace *t, const char *sub, const char *name, int
 	tf->info.file_size = (uint64_t)st.st_size;
 	tf->info.nblocks = (uint64_t)st.st_size / t->info.block_size;
 	tf->last_block = UINT64_MAX;
-	if (st.st_size && (uint64_t)st.st_size < t->info.block_size)
-		rd_problem(t->reader, t, rel, -1, 0, "the file (%llu bytes) is smaller than one block (%u bytes, "
-			   "ltt_block_size of info/system.xml): no block read", (unsigned long long)st.st_size,
-			   t->info.block_size);
-	else if (st.st_size % t->info.block_size)
-		rd_problem(t->reader, t, rel, (int64_t)(tf->info.nblocks * t->info.block_size), 0,
-			   "trailing partial block of %llu bytes ignored (file size %llu is not a multiple "
-			   "of the block size %u)", (unsigned long long)(st.st_size % t->info.block_size),
-			   (unsigned long long)st.st_size, t->info.block_size);
+	if (t->final)	/* following, the last block may be being written: see rd_follow_finish */
+		rd_tracefile_size_problems(tf);
 	v = realloc(t->tf, (t->ntf + 1) * sizeof(*v));
 	if (!v) {
 		rd_tracefile_close(tf);
@@ -95,6 +88,47 @@ static int add_tracefile(struct trace *t, const char *sub, const char *name, int
 	}
 	t->tf = v;
 	v[t->ntf++] = tf;
+	return 0;
+}
+
+void rd_tracefile_size_problems(struct tracefile *tf)
+{
+	const struct trace *t = tf->trace;
+	uint64_t size = tf->info.file_size;
+
+	if (size && size < t->info.block_size)
+		rd_problem(t->reader, t, tf->info.name, -1, 0, "the file (%llu bytes) is smaller than one block "
+			   "(%u bytes, ltt_block_size of info/system.xml): no block read", (unsigned long long)size,
+			   t->info.block_size);
+	else if (size % t->info.block_size)
+		rd_problem(t->reader, t, tf->info.name, (int64_t)(tf->info.nblocks * t->info.block_size), 0,
+			   "trailing partial block of %llu bytes ignored (file size %llu is not a multiple "
+			   "of the block size %u)", (unsigned long long)(size % t->info.block_size),
+			   (unsigned long long)size, t->info.block_size);
+}
+
+uint64_t rd_tracefile_merge_key(struct tracefile *tf)
+{
+	struct trace *t = tf->trace;
+
+	/* the order of cmp_tf within a trace: control files (facilities, processes, interrupts, others
+	 * as found), then cpu/N by N */
+	if (tf->info.cpu >= 0)
+		return (uint64_t)t->info.index << 32 | 0x80000000u | (uint32_t)tf->info.cpu;
+	return (uint64_t)t->info.index << 32 | (uint32_t)control_rank(tf->info.name + 8) << 16 |
+	       (t->ctl_seq++ & 0xffff);
+}
+
+static int known(const struct trace *t, const char *sub, const char *name)
+{
+	size_t n = strlen(sub);
+
+	for (size_t i = 0; i < t->ntf; i++) {
+		const char *x = t->tf[i]->info.name;
+
+		if (!strncmp(x, sub, n) && x[n] == '/' && !strcmp(x + n + 1, name))
+			return 1;
+	}
 	return 0;
 }
 
@@ -117,8 +151,9 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Adds the tracefiles of TRACE/sub, in name order (so that problems come out in a stable order). */
-static int scan_dir(struct trace *t, const char *sub, char *err, size_t errlen)
+/* Adds the tracefiles of TRACE/sub, in name order (so that problems come out in a stable order);
+ * rescan: only those not known yet (following), problems about names not repeated. */
+static int scan_dir(struct trace *t, const char *sub, int rescan, char *err, size_t errlen)
 {
 	char path[4096], **names = NULL;
 	size_t n = 0;
@@ -134,7 +169,7 @@ static int scan_dir(struct trace *t, const char *sub, char *err, size_t errlen)
 			rd_seterr(err, errlen, "%s/%s: %s", t->path, sub, strerror(-ret));
 			return ret;
 		}
-		if (errno != ENOENT)	/* missing control files are for ltt check to report */
+		if (errno != ENOENT && !rescan)	/* missing control files are for ltt check to report */
 			rd_problem(t->reader, t, sub, -1, 0, "cannot open the directory: %s", strerror(errno));
 		return 0;
 	}
@@ -156,10 +191,15 @@ static int scan_dir(struct trace *t, const char *sub, char *err, size_t errlen)
 	if (names)
 		qsort(names, n, sizeof(*names), cmp_name);
 	for (size_t i = 0; i < n && !ret; i++) {
+		size_t before = t->ntf;
 		int cpu = -1;
 
+		if (rescan && known(t, sub, names[i]))
+			continue;
 		if (!strcmp(sub, "cpu")) {
 			cpu = parse_cpu(names[i]);
+			if (cpu < 0 && rescan)
+				continue;
 			if (cpu < 0) {
 				rd_problem(t->reader, t, "cpu", -1, 0, "%s: not a CPU number; file ignored", names[i]);
 				continue;
@@ -169,6 +209,11 @@ static int scan_dir(struct trace *t, const char *sub, char *err, size_t errlen)
 					   "cpu/%d: not below cpu=\"%u\" of info/system.xml", cpu, t->info.ncpus);
 		}
 		ret = add_tracefile(t, sub, names[i], cpu, err, errlen);
+		if (!ret && rescan && t->ntf > before) {
+			ret = rd_follow_add_tf(t->reader, t->tf[t->ntf - 1]);
+			if (!ret)
+				ret = 1;
+		}
 	}
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
@@ -178,10 +223,10 @@ static int scan_dir(struct trace *t, const char *sub, char *err, size_t errlen)
 
 int rd_tracefiles_open(struct trace *t, char *err, size_t errlen)
 {
-	int ret = scan_dir(t, "control", err, errlen);
+	int ret = scan_dir(t, "control", 0, err, errlen);
 
 	if (!ret)
-		ret = scan_dir(t, "cpu", err, errlen);
+		ret = scan_dir(t, "cpu", 0, err, errlen);
 	if (ret) {
 		if (!rd_resource_error(ret))	/* else err names the file */
 			rd_seterr(err, errlen, "%s: %s", t->path, strerror(-ret));
@@ -194,6 +239,58 @@ int rd_tracefiles_open(struct trace *t, char *err, size_t errlen)
 	return 0;
 }
 
+int rd_tracefiles_rescan(struct trace *t)
+{
+	int added = 0, ret = 0;
+
+	for (int i = 0; i < 2 && ret >= 0; i++) {
+		/* scan_dir's return: 1 when the last name added a tracefile; look at the count instead */
+		size_t before = t->ntf;
+
+		ret = scan_dir(t, i ? "cpu" : "control", 1, NULL, 0);
+		added |= t->ntf > before;
+	}
+	if (ret < 0)
+		return ret;
+	if (added) {
+		qsort(t->tf, t->ntf, sizeof(*t->tf), cmp_tf);
+		t->info.tracefiles = (const struct ltt_tracefile_info *const *)t->tf;
+		t->info.ntracefiles = (unsigned)t->ntf;
+	}
+	return added;
+}
+
+int rd_tracefile_grow(struct tracefile *tf, uint64_t now_ns)
+{
+	uint32_t bs = tf->trace->info.block_size;
+	struct stat st;
+	uint64_t nb;
+
+	if (tf->fd < 0 || fstat(tf->fd, &st) < 0)
+		return 0;
+	tf->info.file_size = (uint64_t)st.st_size;
+	nb = (uint64_t)st.st_size / bs;
+	if (nb <= tf->info.nblocks)
+		return 0;
+	if (tf->narr == tf->arr_head && tf->arr_head) {
+		tf->narr = tf->arr_head = 0;	/* every entry used: start again at the front */
+	} else if (tf->arr_head > 64 && tf->arr_head * 2 > tf->narr) {
+		memmove(tf->arr, tf->arr + tf->arr_head, (tf->narr - tf->arr_head) * sizeof(*tf->arr));
+		tf->narr -= tf->arr_head;
+		tf->arr_head = 0;
+	}
+	if (!(tf->narr & (tf->narr + 1)) || !tf->arr) {	/* at 0, 1, 3, 7, ...: grow to a power of two */
+		struct rd_arrival *a = realloc(tf->arr, (tf->narr + 1) * 2 * sizeof(*a));
+
+		if (!a)
+			return -ENOMEM;
+		tf->arr = a;
+	}
+	tf->arr[tf->narr++] = (struct rd_arrival){ nb, now_ns };
+	tf->info.nblocks = nb;
+	return 1;
+}
+
 void rd_tracefile_close(struct tracefile *tf)
 {
 	if (!tf)
@@ -202,6 +299,7 @@ void rd_tracefile_close(struct tracefile *tf)
 		close(tf->fd);
 	free(tf->blk);
 	free(tf->ev);
+	free(tf->arr);
 	free(tf->path);
 	free((char *)tf->info.name);
 	free(tf);
@@ -554,6 +652,13 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 		id = rd_u16(b + p, be);
 		time = rd_u32(b + p + 2, be);
 		if (unlikely(id >= nplan || plan[id].kind == EVK_NONE)) {
+			if (r->follow && !t->final && tf->may_stall) {
+				/* following: its facility_load may not be read yet (rd_tracefile_fill
+				 * undoes this pass and tries again later) */
+				tf->stalled = 1;
+				tf->mute_below = off + p;
+				return;
+			}
 			rd_problem(r, t, name, (int64_t)(off + p), 0, "unknown event id %u; rest of block skipped",
 				   id);
 			goto cut;
@@ -687,9 +792,58 @@ nomem:
 	tf->done = 1;
 }
 
+/* Following: block k with the state before it; a pass stopped at an id not known yet is undone. */
+struct before_block {
+	struct ltt_tracefile_info info;
+	uint64_t prev_cycles, expect_id, last_ns;
+	int have_prev, have_expect;
+};
+
+static void scan_block_follow(struct tracefile *tf, uint64_t k)
+{
+	struct ltt_reader *r = tf->trace->reader;
+	struct before_block b = { tf->info, tf->prev_cycles, tf->expect_id, tf->last_ns, tf->have_prev,
+				  tf->have_expect };
+	int expired = 0;
+
+	while (tf->arr_head < tf->narr && tf->arr[tf->arr_head].upto <= k)
+		tf->arr_head++;
+	if (tf->arr_head < tf->narr)
+		tf->seen_ns = tf->arr[tf->arr_head].ns;
+	/* a block tried before: what it reported before the id it stopped at is not repeated, and
+	 * after 5 s (or once the trace is complete) the id is reported unknown */
+	if (tf->stall_since) {
+		expired = tf->trace->final || rd_mono_ns() - tf->stall_since > 5000000000ull;
+		r->mute_name = tf->info.name;
+		r->mute_below = tf->mute_below;
+	}
+	tf->stalled = 0;
+	tf->may_stall = !expired;
+	scan_block(tf, k);
+	r->mute_name = NULL;
+	if (tf->stalled) {
+		tf->info = b.info;
+		tf->prev_cycles = b.prev_cycles;
+		tf->expect_id = b.expect_id;
+		tf->last_ns = b.last_ns;
+		tf->have_prev = b.have_prev;
+		tf->have_expect = b.have_expect;
+		tf->nev = tf->pos = 0;
+		if (!tf->stall_since)
+			tf->stall_since = rd_mono_ns();
+		return;
+	}
+	tf->stall_since = 0;
+	tf->mute_below = 0;
+	tf->next_block = k + 1;
+}
+
 int rd_tracefile_fill(struct tracefile *tf)
 {
 	while (tf->pos >= tf->nev) {
+		if (tf->trace->reader->follow && !tf->done && !tf->trace->final &&
+		    (tf->next_block >= tf->info.nblocks || tf->stalled))
+			return 0;	/* following: more may come (rd_tracefile_grow, rd_follow_refresh) */
 		if (tf->done || tf->next_block >= tf->info.nblocks || tf->next_block > tf->last_block) {
 			/* the event yielded last from here was consumed: give the buffers back */
 			tf->done = 1;
@@ -699,6 +853,10 @@ int rd_tracefile_fill(struct tracefile *tf)
 			tf->ev = NULL;
 			tf->nev = tf->pos = tf->cap = tf->blk_cap = 0;
 			return 0;
+		}
+		if (tf->trace->reader->follow) {
+			scan_block_follow(tf, tf->next_block);
+			continue;
 		}
 		scan_block(tf, tf->next_block++);
 	}

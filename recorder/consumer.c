@@ -27,7 +27,6 @@
 #define BATCH_MAX	16		/* complete blocks written by one pwritev (at most half a ring) */
 #define IO_ALIGN	4096		/* O_DIRECT: the scratch block's alignment (ring blocks are pages) */
 #define PAGE		4096u		/* a block's unused tail is a hole in whole pages of this size */
-#define DEFAULT_FLUSH_MS 1000
 
 struct out {
 	int fd;			/* -1: not open yet */
@@ -717,7 +716,7 @@ int ltt_consumer_start(struct ltt_trace_state *t)
 	C.resv_fd = -1;
 	C.t = t;
 	C.buffered = io && !strcmp(io, "buffered");
-	C.flush_ns = t->flush_ms < 0 ? 0 : (uint64_t)(t->flush_ms ? t->flush_ms : DEFAULT_FLUSH_MS) * 1000000u;
+	C.flush_ns = t->flush_ms < 0 ? 0 : (uint64_t)(t->flush_ms ? t->flush_ms : LTT_DEFAULT_FLUSH_MS) * 1000000u;
 	snprintf(C.dir, sizeof(C.dir), "%s", t->dir);
 	C.chunk_ns = C.try_ns = now_ns();
 	C.outs = calloc(n, sizeof(*C.outs));

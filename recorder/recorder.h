@@ -15,7 +15,7 @@ struct ltt_trace_state {
 	enum ltt_mode mode;
 	struct ltt_region *rg;
 	uint32_t block_size, blocks, ncpu;
-	int flush_ms;			/* ltt_options.flush_ms */
+	int flush_ms;			/* ltt_options.flush_ms: 0 LTT_DEFAULT_FLUSH_MS, < 0 never */
 	/* Where tracefiles, eventdefs/ and info/ go: path, or with rotation the chunk being written
 	 * (path/chunk-NNNN.part); changed by the consumer under the registry lock (facility.c). */
 	char dir[PATH_MAX];
@@ -24,6 +24,8 @@ struct ltt_trace_state {
 	unsigned rotate_seconds;
 };
 extern struct ltt_trace_state ltt_cur;
+
+#define LTT_DEFAULT_FLUSH_MS 1000	/* LTT_FLUSH_MS when not set (doc/recorder.md "Flush") */
 
 /* Prints "ltt: message" on stderr (one line). */
 void ltt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

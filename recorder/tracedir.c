@@ -142,6 +142,11 @@ int ltt_tracedir_system_xml_in(const struct ltt_trace_state *t, const char *dir,
 	attr(f, "ltt_program", prog);
 	snprintf(num, sizeof(num), "%d", (int)getpid());
 	attr(f, "ltt_pid", num);
+	if (t->mode != LTT_MODE_FLIGHT) {
+		/* what a reader following the trace waits for a quiet tracefile (doc/recorder.md) */
+		snprintf(num, sizeof(num), "%d", t->flush_ms < 0 ? 0 : t->flush_ms ? t->flush_ms : LTT_DEFAULT_FLUSH_MS);
+		attr(f, "ltt_flush_ms", num);
+	}
 	if (chunk) {
 		snprintf(num, sizeof(num), "%u", chunk);
 		attr(f, "ltt_chunk", num);

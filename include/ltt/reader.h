@@ -184,6 +184,7 @@ struct ltt_reader;
 #define LTT_READ_UNORDERED 2u	/* no merge: every event of one tracefile, then the next (faster;
 				 * for statistics) */
 #define LTT_READ_CHECK 4u	/* also check what costs time: zero fill after block_end */
+#define LTT_READ_FOLLOW 8u	/* the traces may still be written: see "following" below */
 
 struct ltt_reader_options {
 	unsigned flags;			/* LTT_READ_* */
@@ -271,8 +272,44 @@ struct ltt_event {
 };
 
 /* Fills ev with the next event in merge order: returns 1, 0 at the end, or a negative errno on an I/O
- * error (reported to the problem callback too). ev and its payload stay valid until the next call. */
+ * error (reported to the problem callback too); -EAGAIN with LTT_READ_FOLLOW: nothing can be yielded
+ * now (see "following" below). ev and its payload stay valid until the next call. */
 int ltt_reader_next(struct ltt_reader *r, struct ltt_event *ev);
+
+/* ---- following a trace being written (doc/reader.md "Following") ------------------------------ */
+
+/* With LTT_READ_FOLLOW, a trace is read while the recorder writes it. Only whole blocks are read
+ * (the recorder writes a block's head before its trailer page, so a block inside the file size is
+ * complete; a trailing partial block is being written, not a problem), tracefiles and facilities that
+ * appear later are taken in at each ltt_reader_refresh(), and ltt_reader_next() returns -EAGAIN when
+ * no event can be yielded now: every tracefile is read up to what is on disk, or the next event in time
+ * order is held back because some tracefile without data past its time may still get an earlier event
+ * (the recorder seals a quiet ring's block within its flush period): an event is held at most
+ * hold_ns (ltt_reader_follow_hold) after its block was first seen on disk. Then refresh, after a pause.
+ * An event yielded after a later one (it reached the disk later than hold_ns) is still yielded.
+ * ltt_reader_open() may be given no path; ltt_reader_next() returns 0 (the end) only once
+ * ltt_reader_finish(r, -1, NULL) was called and everything is read. In this mode
+ * ltt_reader_hide_event_type() may be called at any time (it applies to blocks not read yet; call it
+ * for the types a refresh adds), ltt_reader_skip_tracefile() for a tracefile not read yet, and
+ * ltt_reader_set_time_range() does not seek. */
+
+/* Looks at the files again: new whole blocks, new tracefiles, new facilities (event types). Returns 1
+ * when something was added, 0 when nothing, or a negative errno. */
+int ltt_reader_refresh(struct ltt_reader *r);
+/* Adds a trace (a chunk begun since, doc/format.md section 1) after the others; name: the path
+ * reported for it (ltt_trace_info.path, problems; e.g. its name once sealed), NULL for path. On
+ * failure nothing is added and err says why. */
+int ltt_reader_add_trace(struct ltt_reader *r, const char *path, const char *name, char *err, size_t errlen);
+/* Trace i (or every trace when i < 0; then no trace will be added either) will not grow any more:
+ * looks at its files a last time (in dir when given: the trace was renamed, e.g. chunk-NNNN.part
+ * sealed as chunk-NNNN) and reads them to their end, reporting what remains as an offline reader
+ * does (a trailing partial block, an unknown event id). */
+int ltt_reader_finish(struct ltt_reader *r, int i, const char *dir);
+/* How long an event may be held back for the time order (default 1.25 s). */
+void ltt_reader_follow_hold(struct ltt_reader *r, uint64_t hold_ns);
+/* After -EAGAIN: how long the event at the head of the merge is held still (0: none is held; more
+ * data must reach the disk). */
+uint64_t ltt_reader_follow_wait(const struct ltt_reader *r);
 
 /* ---- reading fields ----------------------------------------------------------------------------- */
 

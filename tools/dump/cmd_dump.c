@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "dump/dump_format.h"
 #include "reader_common.h"
+#include "follow/follow.h"
 #include "par/par.h"
 
 static const struct ltt_dump_format *const formats[] = {
@@ -26,6 +27,7 @@ struct dump_opts {
 	unsigned threads;	/* --threads: 0 automatic, 1 the single-thread path */
 	unsigned time_mode;	/* --time: DUMP_TIME_* */
 	unsigned capture_flags;
+	int follow;
 };
 
 static const struct ltt_dump_format *find_format(const char *name)
@@ -47,6 +49,7 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
 		{ "threads", required_argument, NULL, 'j' },
 		{ "time", required_argument, NULL, 'T' },
 		{ "all-snapshots", no_argument, NULL, 'S' },
+		{ "follow", no_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, f;
@@ -81,6 +84,9 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
 		case 'S':
 			o->capture_flags |= LTT_CAPTURE_ALL_SNAPSHOTS;
 			break;
+		case 'W':
+			o->follow = 1;
+			break;
 		case 'n':
 			if (reader_parse_u64(optarg, &o->limit)) {
 				ltt_tool_error("dump", "--limit %s: expected a number of events", optarg);
@@ -113,6 +119,10 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
 		ltt_tool_error("dump", "no trace given (see ltt dump --help)");
 		return -1;
 	}
+	if (o->follow && argc - optind > 1) {
+		ltt_tool_error("dump", "--follow reads one trace (%d given)", argc - optind);
+		return -1;
+	}
 	return optind;
 }
 
@@ -128,6 +138,91 @@ static int par_event(void *arg, struct dump_out *o, const struct ltt_event *ev)
 
 	pd->ctx->out = o;
 	return pd->fmt->event(pd->ctx, ev);
+}
+
+/* --follow (tools/follow/follow.h): the filters again for what the reader took in (event types,
+ * tracefiles, chunks), the buffered output written out whenever it waits. */
+struct follow_dump {
+	struct dump_opts *o;
+	struct dump_out *out;
+	int bad;		/* a filter's value is bad (reported) */
+};
+
+static void follow_filters(void *arg, struct ltt_reader *r)
+{
+	struct follow_dump *fd = arg;
+
+	if (!fd->bad && reader_filter_apply(r, &fd->o->filter, "dump", NULL, NULL))
+		fd->bad = 1;
+}
+
+static void follow_idle(void *arg)
+{
+	struct follow_dump *fd = arg;
+
+	dump_out_flush(fd->out);
+}
+
+/* ltt dump --follow: prints the events while the recorder writes them, until the recording ended
+ * (and everything is printed) or SIGINT/SIGTERM (then 130). */
+static int run_follow(struct dump_opts *o, const char *path, struct dump_out *out)
+{
+	struct reader_tool tool = { .cmd = "dump" };
+	struct follow_dump fd = { o, out, 0 };
+	struct follow f = { .tool = &tool, .flags = o->filter.all ? LTT_READ_BUILTIN : 0,
+			    .changed = follow_filters, .idle = follow_idle, .arg = &fd };
+	struct ltt_dump_ctx ctx;
+	struct ltt_event ev;
+	uint64_t n = 0, late = 0, last = 0;
+	int ret, status;
+
+	status = follow_open(&f, path);
+	if (status)
+		return status;
+	if (fd.bad) {
+		follow_close(&f);
+		return 2;
+	}
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.out = out;
+	ctx.reader = f.r;
+	ctx.ntraces = f.chunked ? 2 : 1;	/* chunks are named on every line, as when read whole */
+	ctx.all = (unsigned)o->filter.all;
+	ctx.brief = (unsigned)o->brief;
+	ctx.time_mode = o->time_mode;
+	ret = o->fmt->begin ? o->fmt->begin(&ctx) : 0;
+	while (!ret && !fd.bad && (!o->have_limit || n < o->limit) && (ret = follow_next(&f, &ev)) > 0) {
+		if (ret == FOLLOW_TICK) {
+			ret = 0;
+			continue;
+		}
+		if (!n && o->time_mode == DUMP_TIME_REL && ltt_reader_time_bounds(f.r, &ctx.time_base, &last))
+			ctx.time_base = 0;
+		if (ev.time_ns < last)
+			late++;
+		last = ev.time_ns;
+		ret = o->fmt->event(&ctx, &ev);
+		n++;
+	}
+	status = fd.bad ? 2 : ret == -EINTR ? 130 : ret < 0 && !out->error ? 1 : 0;
+	if (ret < 0 && ret != -EINTR && !out->error)
+		ltt_tool_error("dump", "%s: %s", path, strerror(-ret));
+	if (o->fmt->end && o->fmt->end(&ctx) && !status)
+		status = 1;
+	if (dump_out_flush(out)) {
+		if (out->error != -EPIPE)
+			ltt_tool_error("dump", "standard output: %s", strerror(-out->error));
+		if (status != 130)
+			status = 1;
+	}
+	if (late)
+		ltt_tool_error("dump", "%s: %llu events printed after later ones: they reached the disk more than "
+			       "%.2f s after them (the recorder was slow to write them)", path, (unsigned long long)late,
+			       (double)f.hold_ns / 1e9);
+	if ((tool.problems || tool.skipped) && !status)
+		status = 1;
+	follow_close(&f);
+	return status;
 }
 
 static int run(int argc, char **argv)
@@ -147,6 +242,19 @@ static int run(int argc, char **argv)
 	first = parse_args(argc, argv, &o);
 	if (first < 0)
 		return 2;
+	if (o.follow) {
+		out = malloc(sizeof(*out));
+		if (!out) {
+			ltt_tool_error("dump", "out of memory");
+			return 1;
+		}
+		out->fd = STDOUT_FILENO;
+		out->error = 0;
+		out->len = 0;
+		status = run_follow(&o, argv[first], out);
+		free(out);
+		return status;
+	}
 	if (o.filter.all)
 		ropt.flags |= LTT_READ_BUILTIN;
 	tool.capture_flags = o.capture_flags;
@@ -241,6 +349,13 @@ const struct ltt_cmd ltt_cmd_dump = {
 	"                    trace set of 8 MiB or more; 1: this process only); the output is the same\n"
 
 	"  --all-snapshots   every snapshot of a flight-recorder trace directory (default: the newest)\n"
+	"  --follow          print the events while the recorder writes them (one TRACE, recorded in\n"
+	"                    discard mode, with or without rotation), in time order: an event is held\n"
+	"                    until every tracefile has data past it, at most the trace's flush period\n"
+	"                    (ltt_flush_ms, LTT_FLUSH_MS) + 0.25 s; waits for TRACE to appear; ends by\n"
+	"                    itself once the recording process has ended and everything is printed\n"
+	"                    (saying so when it ended without stopping the recording), or on ^C (SIGINT)\n"
+	"                    or SIGTERM: what was printed is written out, exit status 130\n"
 	"\n"
 	"A TRACE holding snapshot-NNNN/ (flight recorder) is read as its newest snapshot; one holding\n"
 	"chunk-NNNN/ (rotation) as all its chunks in order (doc/cli.md).\n",

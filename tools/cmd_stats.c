@@ -280,7 +280,9 @@ static void print_json(struct dump_out *o, struct ltt_reader *r, const struct tr
 			(void)first_tf;
 			dump_out_char(o, '}');
 		}
-		dump_out_str(o, "}}\n");
+		dump_out_char(o, '}');
+		select_print_json(o, t, (struct select_log *)&tc[i].rules);
+		dump_out_str(o, "}\n");
 	}
 }
 
@@ -392,8 +394,9 @@ const struct ltt_cmd ltt_cmd_stats = {
 	"time_heartbeat, facility_load, events_lost, blocks_lost) are not events; core's records are.\n"
 	"Problems found are reported on stderr (exit status 1).\n"
 	"\n"
-	"  --format=json   one JSON object per trace instead of the text tables (with --regions: one\n"
-	"                  object, schema in doc/cli.md; durations in integer ns)\n"
+	"  --format=json   one JSON object per trace instead of the text tables, the same figures with\n"
+	"                  the rules and the trigger (with --regions: one object; schema in doc/cli.md;\n"
+	"                  durations in integer ns)\n"
 	"  --regions       time in the app facility's regions (doc/app-api.md) per category and label,\n"
 	"                  per thread and for all threads: count, children (regions completed directly\n"
 	"                  inside, on the same thread), total, self (total minus the children's time),\n"

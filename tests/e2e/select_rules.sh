@@ -27,6 +27,14 @@ out=$("$prog" check "$tmp/t2" | head -1)
 LTT_TRACE="$tmp/t3" "$prog" counts 5 || fail "t3 run"
 [ "$("$prog" check "$tmp/t3" | head -1)" = "a=5 b=5 c=5 rules=1 lost=0" ] || fail "t3 counts"
 "$LTT" stats "$tmp/t3" | grep -q "^  rules       [0-9.]* '': every event selected$" || fail "stats t3"
+# the same in --format=json: rules (time, settle_ns, rules, not_selected) and trigger null
+command -v jq > /dev/null || fail "jq missing: make deps installs it"
+for t in t1:'["seltest.b"]' t2:'["seltest.a","seltest.b"]' t3:'[]'; do
+	got=$("$LTT" stats --format=json "$tmp/${t%%:*}" | jq -c '[(.rules | length), .rules[0].not_selected, .trigger,
+		(.rules[0].time | test("^[0-9]+\\.[0-9]{9}$")), (.rules[0].settle_ns | type)]') || fail "stats json ${t%%:*}"
+	[ "$got" = "[1,${t#*:},null,true,\"number\"]" ] || fail "stats json ${t%%:*}: $got"
+done
+[ "$("$LTT" stats --format=json "$tmp/t1" | jq -r '.rules[0].rules')" = "seltest.*, -seltest.b" ] || fail "stats json t1 rules"
 
 # rules changed while 2 threads record: each missing a(i) lies where a recorded change deselected it
 LTT_TRACE="$tmp/t4" LTT_BLOCKS=64 "$prog" change 200 || fail "change run"

@@ -21,6 +21,8 @@ case "$out" in "seltest.c: "*"{ thread = 0, seq = 7000000 }") ;; *) fail "trigge
 stats=$("$LTT" stats "$tmp/one/snapshot-0001") || fail "stats"
 printf '%s\n' "$stats" | grep -q "^  trigger     snapshot taken for seltest.c recorded at [0-9]*\.[0-9]\{9\} (LTT_SNAPSHOT_ON)$" ||
 	fail "stats trigger line: $(printf '%s\n' "$stats" | grep trigger)"
+got=$("$LTT" stats --format=json "$tmp/one/snapshot-0001" | jq -r '.trigger.event + " " + .trigger.time') || fail "stats json"
+case "$got" in "seltest.c "[0-9]*.[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]) ;; *) fail "stats json trigger: '$got'" ;; esac
 grep -q 'ltt_trigger="seltest.c"' "$tmp/one/snapshot-0001/info/system.xml" || fail "system.xml"
 
 # a storm: every event a trigger for 600 ms, one snapshot per 100 ms at most, the newest 2 kept

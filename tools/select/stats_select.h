@@ -27,6 +27,9 @@ void select_note(struct select_log *log, const struct ltt_event *ev);
 /* Prints "  rules ..." lines (one per change, with the events of t not selected then) and
  * "  trigger ..." for a snapshot taken by a trigger. */
 void select_print_text(struct dump_out *o, const struct ltt_trace_info *t, struct select_log *log);
+/* The same for --format=json: ',"rules":[{"time","settle_ns","rules","not_selected":[...]}...],
+ * "trigger":{"event","time"}' (trigger null when the trace was not taken by a trigger). */
+void select_print_json(struct dump_out *o, const struct ltt_trace_info *t, struct select_log *log);
 void select_free(struct select_log *log);
 
 #endif

@@ -170,11 +170,49 @@ static void lost_record(char *p, uint64_t c, uint64_t count, uint8_t cause)
 	p[14] = (char)cause;
 }
 
+#define ZPAGE 4096u	/* the unit zero_fill() leaves alone when it reads as zeros */
+
+/* Whether the ZPAGE bytes at p are all zero (p aligned to 8). */
+static int page_is_zero(const char *p)
+{
+	const uint64_t *w = (const uint64_t *)(const void *)p;
+
+	for (size_t i = 0; i < ZPAGE / 8; i += 16) {
+		uint64_t acc = 0;
+
+		for (unsigned k = 0; k < 16; k++)
+			acc |= w[i + k];
+		if (acc)
+			return 0;
+	}
+	return 1;
+}
+
+/* Makes the n bytes at p zero (a sealed block's zero fill, doc/format.md section 4) without writing
+ * the whole pages that already read as zeros: a page of the ring that no writer touched since the
+ * region was mapped is not resident, reading it maps the kernel's zero page, and writing it would
+ * make it resident. A quiet ring sealed by the flush timer every LTT_FLUSH_MS (and every control ring,
+ * sealed at start) then costs the pages its events use, not a whole block per seal. */
+static void zero_fill(char *p, size_t n)
+{
+	char *end = p + n, *pg = (char *)ALIGN_UP((uintptr_t)p, ZPAGE);
+
+	if (pg + ZPAGE > end) {
+		memset(p, 0, n);
+		return;
+	}
+	memset(p, 0, (size_t)(pg - p));
+	for (; pg + ZPAGE <= end; pg += ZPAGE)
+		if (!page_is_zero(pg))
+			memset(pg, 0, ZPAGE);
+	memset(pg, 0, (size_t)(end - pg));
+}
+
 /* Writes block_end at pos, the zero fill and the trailer of block seq (its slot at blk). */
 static void seal(char *blk, uint32_t bs, uint64_t pos, uint64_t c, uint64_t seq)
 {
 	ltt_block_mark(blk + pos, LTT_B_BLOCK_END, c, (uint32_t)seq);
-	memset(blk + pos + LTT_BLOCK_MARK_SIZE, 0, bs - 4 - pos - LTT_BLOCK_MARK_SIZE);
+	zero_fill(blk + pos + LTT_BLOCK_MARK_SIZE, bs - 4 - pos - LTT_BLOCK_MARK_SIZE);
 	put32(blk + bs - 4, (uint32_t)pos);
 }
 

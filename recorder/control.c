@@ -20,7 +20,7 @@
 #include "rules.h"
 #include "threads.h"
 
-#define DEFAULT_BLOCK_SIZE	(1u << 20)
+#define DEFAULT_BLOCK_SIZE	(1u << 20)	/* doc/recorder.md, "Memory": why these sizes */
 #define DEFAULT_BLOCKS		16u
 #define MAX_BLOCKS		65536u
 

@@ -56,7 +56,10 @@ run_mem_ltt() {
 	out=$W/perf-mem
 	rm -rf "$out"
 	[ -x "$LTT_PROG" ] || { RUN_ERR="bench_ltt not built"; return; }
-	max_rss_mib env LTT_TRACE="$out" "$LTT_PROG" int3 "$ncpu" "$MEM_EVENTS"
+	mode=${1:-discard}
+	[ $# -gt 0 ] && shift
+	max_rss_mib env LTT_TRACE="$out" LTT_MODE="$mode" LTT_SNAPSHOT_AT_EXIT=0 "$@" "$LTT_PROG" int3 "$ncpu" \
+		"$MEM_EVENTS"
 	rm -rf "$out"
 }
 
@@ -94,20 +97,24 @@ run_mem_lttng() {
 	rm -rf "$out"
 }
 
-# ltt_region_mib NCPU BLOCK_SIZE BLOCKS: bytes of ltt's region (doc/recorder.md "Memory": a 4 KiB
-# header page with the ring structures, commit words and bases, then (ncpu + 4) rings of blocks) when
-# every block of every ring has been touched, in MiB.
+# ltt_region_mib NCPU BLOCK_SIZE BLOCKS: resident MiB of ltt's region (doc/recorder.md "Memory") when
+# every CPU ring has wrapped: the header pages (region and ring structures, commit words, bases) and
+# the NCPU CPU rings' blocks. The 4 control rings hold what their events use (their blocks are sealed
+# without writing the unused tail): a few pages each, in the measured row, not counted here.
 ltt_region_mib() {
 	awk -v c="$1" -v bs="$2" -v n="$3" 'BEGIN {
 		r = c + 4; hdr = 128 + r * 384; hdr = int((hdr + 63) / 64) * 64
 		hdr += r * n * 8; hdr = int((hdr + 63) / 64) * 64; hdr += r * n * 4
 		hdr = int((hdr + 4095) / 4096) * 4096
-		printf "%.1f", (hdr + r * n * bs) / 1048576 }'
+		printf "%.1f", (hdr + c * n * bs) / 1048576 }'
 }
 
+# The default rings of recorder/control.c (DEFAULT_BLOCK_SIZE, DEFAULT_BLOCKS), both modes.
+LTT_DEF_BS=1048576 LTT_DEF_BLOCKS=16
 run_mem_ltt64() {
-	RUN_VAL=$(ltt_region_mib 64 1048576 16)
-	RUN_NOTE="computed: (64 + 4 control) rings x 16 x 1 MiB when every ring has wrapped (a CPU ring is touched only as threads on that CPU fill it)"
+	b=${1:-$LTT_DEF_BLOCKS}
+	RUN_VAL=$(ltt_region_mib 64 $LTT_DEF_BS "$b")
+	RUN_NOTE="computed: 64 CPU rings x $b x 1 MiB when every ring has wrapped, plus the header; control rings: the few pages they use (a CPU ring is touched only as threads on that CPU fill it)"
 }
 
 run_mem_lttng64() {
@@ -121,8 +128,13 @@ M17="Issue 17: resident memory of a traced program, default ring settings (MiB, 
 measure perf-mem-off "$M17" "bench program, not recording ($ncpu threads)" MiB - run_mem_ltt_off
 measure perf-mem-lttng "$M17" "lttng: default channel ($ncpu CPUs, measured)" MiB - run_mem_lttng
 measure perf-mem-ltt "$M17" "ltt: default rings ($ncpu CPUs, measured)" MiB perf-mem-lttng run_mem_ltt
+measure perf-mem-ltt-flight "$M17" "ltt: flight mode default rings ($ncpu CPUs)" MiB perf-mem-lttng \
+	run_mem_ltt flight
+measure perf-mem-ltt-4 "$M17" "ltt: LTT_BLOCKS=4 ($ncpu CPUs, measured)" MiB perf-mem-lttng \
+	run_mem_ltt discard LTT_BLOCKS=4
 measure perf-mem-lttng64 "$M17" "lttng: default channel, 64 CPUs (computed)" MiB - run_mem_lttng64
 measure perf-mem-ltt64 "$M17" "ltt: default rings, 64 CPUs (computed)" MiB perf-mem-lttng64 run_mem_ltt64
+measure perf-mem-ltt64-4 "$M17" "ltt: LTT_BLOCKS=4, 64 CPUs (computed)" MiB perf-mem-lttng64 run_mem_ltt64 4
 
 # ---- reading: ltt dump with parallel formatting against the single-thread path ---------------------
 # run_read_threads N json|text: ltt dump --threads=N on the reading rows' trace

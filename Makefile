@@ -207,7 +207,7 @@ fuzz: fuzz-build
 asan:
 	@$(MAKE) --no-print-directory check BUILD=$(BUILD)/asan SANITIZE=address,undefined
 tsan:
-	@$(MAKE) --no-print-directory check BUILD=$(BUILD)/tsan SANITIZE=thread LTT_TEST_FILTER="$(or $(LTT_TEST_FILTER),recorder flight)"
+	@$(MAKE) --no-print-directory check BUILD=$(BUILD)/tsan SANITIZE=thread LTT_TEST_FILTER="$(or $(LTT_TEST_FILTER),recorder flight perf_par)"
 
 # ---- install ---------------------------------------------------------------------------------
 LIBDIR ?= $(PREFIX)/lib
@@ -239,7 +239,7 @@ help:
 	@echo "make demo    install what is missing, build, record the demo program, summarize its trace"
 	@echo "make check   every test (unit suites, end-to-end scripts, a short fuzz run)"
 	@echo "make asan    the tests under AddressSanitizer + UndefinedBehaviorSanitizer"
-	@echo "make tsan    the recorder tests under ThreadSanitizer"
+	@echo "make tsan    the recorder tests and the parallel reading tests under ThreadSanitizer"
 	@echo "make fuzz    fuzz longer (FUZZ_SECONDS=600)"
 	@echo "make bench   benchmarks side by side with LTTng-UST and babeltrace2 (BENCH_QUICK=1: short)"
 	@echo "make install PREFIX=/usr/local DESTDIR="

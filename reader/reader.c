@@ -321,30 +321,6 @@ void rd_heap_push(struct ltt_reader *r, struct tracefile *tf)
 	tf->inheap = 1;
 }
 
-static inline void fill_event(struct tracefile *tf, struct ltt_event *ev)
-{
-	const struct blk_event *e = &tf->ev[tf->pos];
-	const struct trace *t = tf->trace;
-
-	ev->type = t->plan[e->id].type;
-	ev->trace = &t->info;
-	ev->tracefile = &tf->info;
-	ev->cycles = e->cycles;
-	ev->time_ns = e->ns;
-	ev->offset = tf->blk_off + e->off;
-	ev->payload = tf->blk + e->off + EV_HEADER;
-	ev->size = e->size;
-	ev->id = e->id;
-	ev->big_endian = (uint8_t)t->info.big_endian;
-	ev->arch = (uint8_t)t->info.arch_size;
-	ev->v1_time = (uint8_t)t->v1;
-}
-
-void rd_fill_event(struct tracefile *tf, struct ltt_event *ev)
-{
-	fill_event(tf, ev);
-}
-
 int ltt_reader_next(struct ltt_reader *r, struct ltt_event *ev)
 {
 	struct tracefile *tf;
@@ -358,7 +334,7 @@ int ltt_reader_next(struct ltt_reader *r, struct ltt_event *ev)
 		if (likely(tf != NULL) && likely(tf->pos + 1 < tf->nev) &&
 		    likely(tf->ev[tf->pos + 1].ns <= r->to_ns)) {
 			tf->pos++;
-			fill_event(tf, ev);
+			rd_fill_event(tf, ev);
 			return 1;
 		}
 		while (r->seq_tf < r->nall_tf) {
@@ -368,7 +344,7 @@ int ltt_reader_next(struct ltt_reader *r, struct ltt_event *ev)
 				r->last = NULL;
 			}
 			if (!tf->done && tf_ready(r, tf)) {
-				fill_event(tf, ev);
+				rd_fill_event(tf, ev);
 				r->last = tf;
 				return 1;
 			}
@@ -395,7 +371,7 @@ int ltt_reader_next(struct ltt_reader *r, struct ltt_event *ev)
 	if (!r->nheap)
 		return 0;
 	tf = r->heap[0];
-	fill_event(tf, ev);
+	rd_fill_event(tf, ev);
 	r->last = tf;
 	return 1;
 }

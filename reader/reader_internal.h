@@ -81,6 +81,9 @@ struct tracefile {
 	uint64_t key_ns;		/* time of ev[pos] */
 	uint64_t dd_supplied;		/* dedupe.c: blocks other snapshots supply, not lost */
 	struct tracefile *dd_newest;	/* dedupe.c: the newest snapshot's copy, when it lacks a block here */
+	int in_range;			/* range.c: a block range's private copy; problems counted, not
+					 * reported */
+	uint64_t range_problems;
 };
 
 struct trace {
@@ -171,7 +174,6 @@ void rd_trace_free(struct trace *t);
 int rd_tf_ready(struct ltt_reader *r, struct tracefile *tf);
 void rd_heap_sift_down(struct tracefile **h, size_t n, size_t i);
 void rd_heap_push(struct ltt_reader *r, struct tracefile *tf);
-void rd_fill_event(struct tracefile *tf, struct ltt_event *ev);
 
 /* follow.c */
 int rd_follow_next(struct ltt_reader *r, struct ltt_event *ev);
@@ -211,6 +213,9 @@ void rd_tracefile_size_problems(struct tracefile *tf);
 void rd_tracefile_close(struct tracefile *tf);
 /* Makes tf->ev[tf->pos] the next event (reading blocks as needed): 1, or 0 at the end. */
 int rd_tracefile_fill(struct tracefile *tf);
+/* Decodes block k into tf->ev (tf->nev events, timed, hidden ones dropped), updating tf's state and
+ * counters; problems reported (or counted, in a range). */
+void rd_tracefile_scan(struct tracefile *tf, uint64_t k);
 /* Positions tf at the first block that may hold events at or after from_ns. */
 void rd_tracefile_seek(struct tracefile *tf, uint64_t from_ns);
 /* Time of the block_start (first=1) or block_end of block k; -1 when damaged. */
@@ -245,6 +250,26 @@ static inline uint64_t rd_u64(const unsigned char *p, int be)
 	if (be != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
 		v = __builtin_bswap64(v);
 	return v;
+}
+
+/* The public view of tf->ev[tf->pos]. */
+static inline void rd_fill_event(struct tracefile *tf, struct ltt_event *ev)
+{
+	const struct blk_event *e = &tf->ev[tf->pos];
+	const struct trace *t = tf->trace;
+
+	ev->type = t->plan[e->id].type;
+	ev->trace = &t->info;
+	ev->tracefile = &tf->info;
+	ev->cycles = e->cycles;
+	ev->time_ns = e->ns;
+	ev->offset = tf->blk_off + e->off;
+	ev->payload = tf->blk + e->off + EV_HEADER;
+	ev->size = e->size;
+	ev->id = e->id;
+	ev->big_endian = (uint8_t)t->info.big_endian;
+	ev->arch = (uint8_t)t->info.arch_size;
+	ev->v1_time = (uint8_t)t->v1;
 }
 
 #endif

@@ -535,6 +535,16 @@ static inline int skew(struct tracefile *tf, uint64_t back)
 	return 1;
 }
 
+/* A problem of the block being decoded: reported, or only counted in a block range's private copy
+ * (range.c), whose caller decides what to do with a range that found any. */
+#define tf_problem(tf, ...)							\
+	do {									\
+		if (unlikely((tf)->in_range))					\
+			(tf)->range_problems++;					\
+		else								\
+			rd_problem((tf)->trace->reader, (tf)->trace, (tf)->info.name, __VA_ARGS__); \
+	} while (0)
+
 /* Decodes block k into tf->ev; problems reported, damaged parts skipped. */
 static void scan_block(struct tracefile *tf, uint64_t k)
 {
@@ -542,7 +552,6 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 	struct ltt_reader *r = t->reader;
 	const int be = t->info.big_endian;
 	const uint32_t bs = t->info.block_size;
-	const char *name = tf->info.name;
 	const struct ev_plan *plan = t->plan;
 	const size_t nplan = t->nplan;
 	const unsigned char *b;
@@ -556,7 +565,7 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 	ret = read_block(tf, k, &trailer, &e);
 	off = k * bs;
 	if (ret) {
-		rd_problem(r, t, name, (int64_t)off, 0, "cannot read block: %s", strerror(-ret));
+		tf_problem(tf, (int64_t)off, 0, "cannot read block: %s", strerror(-ret));
 		tf->done = 1;
 		return;
 	}
@@ -564,25 +573,25 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 	tf->info.blocks_read++;
 	if (e < 0) {
 		e = block_end_offset(t, trailer);
-		rd_problem(r, t, name, (int64_t)off, 0, "block %llu: trailer %u puts block_end at %lld, outside "
+		tf_problem(tf, (int64_t)off, 0, "block %llu: trailer %u puts block_end at %lld, outside "
 			   "[26, %u]; block skipped", (unsigned long long)k, trailer, (long long)e, bs - 30);
 		goto damaged;
 	}
 	end = (uint32_t)e;
 	if (rd_u16(b, be) >= nplan || plan[rd_u16(b, be)].kind != EVK_BLOCK_START) {
-		rd_problem(r, t, name, (int64_t)off, 0, "block %llu: first event is id %u, not block_start; "
+		tf_problem(tf, (int64_t)off, 0, "block %llu: first event is id %u, not block_start; "
 			   "block skipped", (unsigned long long)k, rd_u16(b, be));
 		goto damaged;
 	}
 	if (rd_u16(b + end, be) >= nplan || plan[rd_u16(b + end, be)].kind != EVK_BLOCK_END) {
-		rd_problem(r, t, name, (int64_t)(off + end), 0, "block %llu: the trailer points at id %u, not "
+		tf_problem(tf, (int64_t)(off + end), 0, "block %llu: the trailer points at id %u, not "
 			   "block_end; block skipped", (unsigned long long)k, rd_u16(b + end, be));
 		goto damaged;
 	}
 	bid = rd_u32(b + EV_HEADER + 16, be);
 	bid_end = rd_u32(b + end + EV_HEADER + 16, be);
 	if (bid != bid_end)
-		rd_problem(r, t, name, (int64_t)(off + end), 0, "block %llu: block_end block_id %u differs from "
+		tf_problem(tf, (int64_t)(off + end), 0, "block %llu: block_end block_id %u differs from "
 			   "block_start block_id %u", (unsigned long long)k, bid_end, bid);
 	if (rd_dedupe_skip(tf, bid)) {	/* another snapshot of the recording supplies it */
 		if (bid != UINT32_MAX) {
@@ -598,12 +607,12 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 			if (bid > tf->expect_id) {
 				tf->info.gaps++;
 				tf->info.gap_blocks += bid - tf->expect_id;
-				rd_problem(r, t, name, (int64_t)off, 0, "block %llu: block_id jumps from %llu to %u: "
+				tf_problem(tf, (int64_t)off, 0, "block %llu: block_id jumps from %llu to %u: "
 					   "%llu blocks lost for an unknown reason", (unsigned long long)k,
 					   (unsigned long long)tf->expect_id, bid,
 					   (unsigned long long)(bid - tf->expect_id));
 			} else {
-				rd_problem(r, t, name, (int64_t)off, 0, "block %llu: block_id %u goes back (expected "
+				tf_problem(tf, (int64_t)off, 0, "block %llu: block_id %u goes back (expected "
 					   "%llu)", (unsigned long long)k, bid, (unsigned long long)tf->expect_id);
 			}
 		}
@@ -615,17 +624,17 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 	cyc = rd_u64(b + EV_HEADER + 8, be);
 	if ((r->opt.flags & LTT_READ_CHECK) && !t->v1 && !t->v2) {
 		if (rd_u32(b + 2, be) != (uint32_t)cyc)
-			rd_problem(r, t, name, (int64_t)off, 0, "block %llu: block_start header time 0x%08x is not "
+			tf_problem(tf, (int64_t)off, 0, "block %llu: block_start header time 0x%08x is not "
 				   "the low 32 bits of its cycle count %llu", (unsigned long long)k,
 				   rd_u32(b + 2, be), (unsigned long long)cyc);
 		if (rd_u32(b + end + 2, be) != (uint32_t)rd_u64(b + end + EV_HEADER + 8, be))
-			rd_problem(r, t, name, (int64_t)(off + end), 0, "block %llu: block_end header time 0x%08x "
+			tf_problem(tf, (int64_t)(off + end), 0, "block %llu: block_end header time 0x%08x "
 				   "is not the low 32 bits of its cycle count %llu", (unsigned long long)k,
 				   rd_u32(b + end + 2, be),
 				   (unsigned long long)rd_u64(b + end + EV_HEADER + 8, be));
 	}
 	if (tf->have_prev && cyc < tf->prev_cycles && skew(tf, tf->prev_cycles - cyc))
-		rd_problem(r, t, name, (int64_t)off, 0, "time goes back: block_start cycle count %llu is below "
+		tf_problem(tf, (int64_t)off, 0, "time goes back: block_start cycle count %llu is below "
 			   "the previous event's %llu", (unsigned long long)cyc,
 			   (unsigned long long)tf->prev_cycles);
 	if (!(x = push(tf)))
@@ -645,7 +654,7 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 		int32_t d;
 
 		if (unlikely(p + EV_HEADER > end)) {
-			rd_problem(r, t, name, (int64_t)(off + p), 0, "event header crosses block_end at offset "
+			tf_problem(tf, (int64_t)(off + p), 0, "event header crosses block_end at offset "
 				   "%llu; rest of block skipped", (unsigned long long)(off + end));
 			goto cut;
 		}
@@ -659,7 +668,7 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 				tf->mute_below = off + p;
 				return;
 			}
-			rd_problem(r, t, name, (int64_t)(off + p), 0, "unknown event id %u; rest of block skipped",
+			tf_problem(tf, (int64_t)(off + p), 0, "unknown event id %u; rest of block skipped",
 				   id);
 			goto cut;
 		}
@@ -669,7 +678,7 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 			ret = ltt_type_encoded_size(pl->type->body, t->info.arch_size, be, b + p + EV_HEADER,
 						    end - p - EV_HEADER, &size);
 			if (ret) {
-				rd_problem(r, t, name, (int64_t)(off + p), 0, "event %s.%s: %s before block_end; "
+				tf_problem(tf, (int64_t)(off + p), 0, "event %s.%s: %s before block_end; "
 					   "rest of block skipped", pl->type->facility, pl->type->name,
 					   ret == -ERANGE ? "union type code out of range" :
 					   "a string or sequence runs past its end");
@@ -677,7 +686,7 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 			}
 		}
 		if (unlikely(size > end - p - EV_HEADER)) {
-			rd_problem(r, t, name, (int64_t)(off + p), 0, "event %s.%s (%zu bytes) crosses block_end "
+			tf_problem(tf, (int64_t)(off + p), 0, "event %s.%s (%zu bytes) crosses block_end "
 				   "at offset %llu; rest of block skipped", pl->type->facility, pl->type->name,
 				   size + EV_HEADER, (unsigned long long)(off + end));
 			goto cut;
@@ -700,12 +709,12 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 				if (!t->v1 && !t->v2) {
 					d = 0;
 					if ((r->opt.flags & LTT_READ_CHECK) && time != (uint32_t)rd_u64(q + 8, be))
-						rd_problem(r, t, name, (int64_t)(off + p), 0, "time_heartbeat header "
+						tf_problem(tf, (int64_t)(off + p), 0, "time_heartbeat header "
 							   "time 0x%08x is not the low 32 bits of its cycle count "
 							   "%llu", time, (unsigned long long)rd_u64(q + 8, be));
 					if (rd_u64(q + 8, be) < prev &&
 					    skew(tf, prev - rd_u64(q + 8, be)))
-						rd_problem(r, t, name, (int64_t)(off + p), 0, "time goes back: "
+						tf_problem(tf, (int64_t)(off + p), 0, "time goes back: "
 							   "time_heartbeat cycle count %llu is below the previous "
 							   "event's %llu", (unsigned long long)rd_u64(q + 8, be),
 							   (unsigned long long)prev);
@@ -727,7 +736,7 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 			case EVK_BLOCK_START:
 			case EVK_BLOCK_END:
 				tf->nev--;
-				rd_problem(r, t, name, (int64_t)(off + p), 0, "%s inside a block (block_end is at "
+				tf_problem(tf, (int64_t)(off + p), 0, "%s inside a block (block_end is at "
 					   "offset %llu); rest of block skipped", pl->type->name,
 					   (unsigned long long)(off + end));
 				goto cut;
@@ -736,7 +745,7 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 			}
 		}
 		if (unlikely(d < 0) && skew(tf, (uint64_t)-(int64_t)d)) {
-			rd_problem(r, t, name, (int64_t)(off + p), 0, "time goes back by %lld cycles",
+			tf_problem(tf, (int64_t)(off + p), 0, "time goes back by %lld cycles",
 				   -(long long)d);
 		}
 		prev += (uint64_t)(int64_t)d;
@@ -760,7 +769,7 @@ finish:
 	} else {
 		x->cycles = rd_u64(b + end + EV_HEADER + 8, be);
 		if (x->cycles < prev && skew(tf, prev - x->cycles))
-			rd_problem(r, t, name, (int64_t)(off + end), 0, "time goes back: block_end cycle count %llu "
+			tf_problem(tf, (int64_t)(off + end), 0, "time goes back: block_end cycle count %llu "
 				   "is below the previous event's %llu", (unsigned long long)x->cycles,
 				   (unsigned long long)prev);
 	}
@@ -771,7 +780,7 @@ finish:
 		int64_t z = check_zero_fill(tf, k, end + BLOCK_TS_EVENT, &v);
 
 		if (z >= 0)
-			rd_problem(r, t, name, (int64_t)off + z, 0, "block %llu: nonzero byte 0x%02x in the zero "
+			tf_problem(tf, (int64_t)off + z, 0, "block %llu: nonzero byte 0x%02x in the zero "
 				   "fill after block_end", (unsigned long long)k, v);
 	}
 	tf->prev_cycles = x->cycles;
@@ -787,7 +796,7 @@ damaged:
 	tf->info.blocks_damaged++;
 	return;
 nomem:
-	rd_problem(r, t, name, (int64_t)off, 0, "out of memory; rest of tracefile skipped");
+	tf_problem(tf, (int64_t)off, 0, "out of memory; rest of tracefile skipped");
 	tf->nev = 0;
 	tf->done = 1;
 }
@@ -836,6 +845,11 @@ static void scan_block_follow(struct tracefile *tf, uint64_t k)
 	tf->stall_since = 0;
 	tf->mute_below = 0;
 	tf->next_block = k + 1;
+}
+
+void rd_tracefile_scan(struct tracefile *tf, uint64_t k)
+{
+	scan_block(tf, k);
 }
 
 int rd_tracefile_fill(struct tracefile *tf)

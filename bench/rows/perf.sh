@@ -136,25 +136,45 @@ measure perf-mem-lttng64 "$M17" "lttng: default channel, 64 CPUs (computed)" MiB
 measure perf-mem-ltt64 "$M17" "ltt: default rings, 64 CPUs (computed)" MiB perf-mem-lttng64 run_mem_ltt64
 measure perf-mem-ltt64-4 "$M17" "ltt: LTT_BLOCKS=4, 64 CPUs (computed)" MiB perf-mem-lttng64 run_mem_ltt64 4
 
-# ---- reading: ltt dump with parallel formatting against the single-thread path ---------------------
-# run_read_threads N json|text: ltt dump --threads=N on the reading rows' trace
-# (recorded here by ltt_read_trace when BENCH_ONLY left out the rows that record it).
+# ---- reading in parallel (17.2): stats by block ranges in threads, dump with --threads --------------
+# perf_read_traces: the reading rows' traces (ltt: ltt_read_trace, LTTng: lttng_read_trace), recorded
+# here when BENCH_ONLY left out the rows that record them.
+perf_read_traces() {
+	o=$ONLY; ONLY=
+	[ -n "$LTT_READ" ] || [ -n "$LTT_READ_NA" ] || ltt_read_trace
+	[ -n "$LTTNG_READ" ] || [ -n "$BT2_NA" ] || want_bt2_trace
+	ONLY=$o
+}
+want_bt2_trace() { lttng_read_trace; }
+
+# run_read_threads N stats|json|text: ltt stats / ltt dump --threads=N on the reading rows' trace
 run_read_threads() {
-	if [ -z "$LTT_READ" ] && [ -z "$LTT_READ_NA" ]; then
-		o=$ONLY; ONLY=; ltt_read_trace; ONLY=$o
-	fi
+	perf_read_traces
 	[ -z "$LTT_READ_NA" ] || { RUN_ERR="no ltt trace to read: $LTT_READ_NA"; return; }
-	if ! "$LTT" dump --help 2>&1 | grep -q -- '--threads'; then
-		RUN_ERR="ltt dump has no --threads option"
+	cmd=dump; [ "$2" = stats ] && cmd=stats
+	if ! "$LTT" $cmd --help 2>&1 | grep -q -- '--threads'; then
+		RUN_ERR="ltt $cmd has no --threads option"
 		return
 	fi
 	case $2 in
+	stats) run_cmd_rate "$LTT_READ_EVENTS" "$LTT" stats --threads="$1" "$LTT_READ" ;;
 	json) run_cmd_rate "$LTT_READ_EVENTS" "$LTT" dump --threads="$1" --format=json "$LTT_READ" ;;
 	text) run_cmd_rate "$LTT_READ_EVENTS" "$LTT" dump --threads="$1" "$LTT_READ" ;;
 	esac
+	[ "$2" = stats ] || [ -z "$RUN_VAL" ] ||
+		RUN_NOTE=$(awk -v v="$RUN_VAL" 'BEGIN { printf "%.2fx the target of 20 M events/s", v / 20 }')
 }
 
-R17="Issue 17: ltt dump of $EVENTS int3 events > /dev/null, one process against --threads (M events/s)"
+run_read_bt2() {
+	perf_read_traces
+	run_bt2 dummy
+}
+
+R17="Issue 17.2: reading $EVENTS int3 events in parallel (M events/s; ltt/peer: stats against babeltrace2, --threads=N against --threads=1)"
+measure perf-read-bt2 "$R17" "babeltrace2 --output-format=dummy" "Mev/s" - run_read_bt2
+measure perf-read-stats-1 "$R17" "ltt stats, --threads=1" "Mev/s" perf-read-bt2 run_read_threads 1 stats
+measure perf-read-stats-n "$R17" "ltt stats, --threads=$ncpu (default)" "Mev/s" perf-read-bt2 \
+	run_read_threads "$ncpu" stats
 for what in json text; do
 	measure "perf-read-$what-1" "$R17" "ltt dump $what, --threads=1" "Mev/s" - run_read_threads 1 "$what"
 	measure "perf-read-$what-n" "$R17" "ltt dump $what, --threads=$ncpu (default)" "Mev/s" "perf-read-$what-1" \

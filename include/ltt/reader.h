@@ -311,6 +311,43 @@ void ltt_reader_follow_hold(struct ltt_reader *r, uint64_t hold_ns);
  * data must reach the disk). */
 uint64_t ltt_reader_follow_wait(const struct ltt_reader *r);
 
+/* ---- block ranges: decoding parts of a tracefile in parallel (doc/reader.md) --------------------- */
+
+/* A range decodes blocks [first, end) of one tracefile of a reader with its own buffers, state and
+ * counters, so that the ranges of a reader may be decoded at the same time in different threads (one
+ * thread per range at a time; the reader itself must not be iterated or changed meanwhile). It yields
+ * the events of its blocks in file order, timed and filtered (hidden types) as the reader would, but
+ * ignores the time range and skipped tracefiles. Problems are not reported: they are counted
+ * (ltt_range_problems), and a caller that finds any reads the tracefile again with the reader, which
+ * reports them. A range starting at block k > 0 first decodes block k - 1 to take over what a reader
+ * carries from block to block (previous cycle count, latest time, next block_id); ltt_range_follows()
+ * says whether that worked, i.e. whether consecutive ranges together decoded exactly what one reader
+ * reading the blocks in order decodes. Memory: one block (up to its block_end) per open range. */
+struct ltt_range;
+
+/* Opens a range of tf (a tracefile of r; first <= end <= tf->nblocks). Returns 0, -EINVAL,
+ * -ENOMEM, or -EOPNOTSUPP when r reads several snapshots of one recording (their blocks are shared)
+ * or follows a trace being written (LTT_READ_FOLLOW). */
+int ltt_range_open(struct ltt_reader *r, const struct ltt_tracefile_info *tf, uint64_t first, uint64_t end,
+		   struct ltt_range **out);
+/* The next event of the range: 1, or 0 at its end. ev->tracefile is the reader's tracefile; ev stays
+ * valid until the next call. */
+int ltt_range_next(struct ltt_range *g, struct ltt_event *ev);
+/* The counters (records, events, blocks_read, heartbeats, events_lost, first and last times, ...) of the range's
+ * blocks alone; complete once ltt_range_next returned 0. */
+const struct ltt_tracefile_info *ltt_range_counts(const struct ltt_range *g);
+/* Problems the range found (not reported). */
+uint64_t ltt_range_problems(const struct ltt_range *g);
+/* 1 when b starts where a (read to its end) ends and b's decoding started from the state a ended
+ * with: a then b decoded every event, time and count as one reader reading both would. */
+int ltt_range_follows(const struct ltt_range *a, const struct ltt_range *b);
+/* Adds a range's counters to its tracefile's ltt_tracefile_info (the reader's), as the reader would
+ * have counted the blocks itself: for a tracefile the reader skips (ltt_reader_skip_tracefile), call it
+ * for each of its ranges in block order, from one thread. -EBUSY when the range was not read to its
+ * end. */
+int ltt_range_add_counts(struct ltt_range *g);
+void ltt_range_close(struct ltt_range *g);
+
 /* ---- reading fields ----------------------------------------------------------------------------- */
 
 /* A view of one encoded value inside an event; a plain struct, copied freely, never allocated. */

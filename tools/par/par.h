@@ -34,4 +34,12 @@ unsigned par_default_workers(struct ltt_reader *r, unsigned threads);
  * process, as on the single-thread path. */
 int par_run(struct ltt_reader *r, const struct par_opts *opts, uint64_t *nevents);
 
+/* ltt stats (par_count.c): counts the events of every CPU tracefile of r per (tracefile, id) with
+ * block ranges (ltt_range_open) decoded in `workers` threads. Returns 1 when that was exact (no
+ * problem, every range followed its predecessor): n[trace][k * nids[trace] + id] has the counts of
+ * CPU tracefile k added, the tracefiles' counters are the reader's (ltt_range_add_counts) and r skips
+ * them (read the control tracefiles with r). Returns 0 when the parallel path does not apply or was not
+ * exact (nothing changed: read everything with r, which reports the problems), or -ENOMEM. */
+int par_count(struct ltt_reader *r, unsigned workers, uint64_t *const *n, const unsigned *nids);
+
 #endif

@@ -64,24 +64,64 @@ static inline void dump_out_char(struct dump_out *o, char c)
  * dump_put_time at most 30. Commit with dump_out_commit. */
 extern const char dump_digit_pairs[201];
 
+/* v < 10000 in 1 to 4 digits. */
+static inline char *dump_put_u4(char *p, uint32_t v)
+{
+	if (v < 100) {
+		if (v < 10) {
+			*p = (char)('0' + v);
+			return p + 1;
+		}
+		memcpy(p, dump_digit_pairs + 2 * v, 2);
+		return p + 2;
+	}
+	if (v < 1000) {
+		*p = (char)('0' + v / 100);
+		memcpy(p + 1, dump_digit_pairs + 2 * (v % 100), 2);
+		return p + 3;
+	}
+	memcpy(p, dump_digit_pairs + 2 * (v / 100), 2);
+	memcpy(p + 2, dump_digit_pairs + 2 * (v % 100), 2);
+	return p + 4;
+}
+
+/* v < 10^8 in exactly 8 digits (leading zeros): four independent digit pairs, no chain of divisions. */
+static inline char *dump_put_8(char *p, uint32_t v)
+{
+	uint32_t a = v / 10000, b = v % 10000;
+
+	memcpy(p, dump_digit_pairs + 2 * (a / 100), 2);
+	memcpy(p + 2, dump_digit_pairs + 2 * (a % 100), 2);
+	memcpy(p + 4, dump_digit_pairs + 2 * (b / 100), 2);
+	memcpy(p + 6, dump_digit_pairs + 2 * (b % 100), 2);
+	return p + 8;
+}
+
+/* v < 10^8 without leading zeros. */
+static inline char *dump_put_u8(char *p, uint32_t v)
+{
+	uint32_t lo;
+
+	if (v < 10000)
+		return dump_put_u4(p, v);
+	lo = v % 10000;
+	p = dump_put_u4(p, v / 10000);
+	memcpy(p, dump_digit_pairs + 2 * (lo / 100), 2);
+	memcpy(p + 2, dump_digit_pairs + 2 * (lo % 100), 2);
+	return p + 4;
+}
+
 static inline char *dump_put_u64(char *p, uint64_t v)
 {
-	unsigned n = 1;
-	char *e;
-
-	for (uint64_t x = v; x >= 10; x /= 10)
-		n++;
-	e = p + n;
-	while (v >= 100) {
-		e -= 2;
-		memcpy(e, dump_digit_pairs + 2 * (v % 100), 2);
-		v /= 100;
+	if (v < 100000000u)
+		return dump_put_u8(p, (uint32_t)v);
+	if (v < 10000000000000000ull) {
+		p = dump_put_u8(p, (uint32_t)(v / 100000000u));
+		return dump_put_8(p, (uint32_t)(v % 100000000u));
 	}
-	if (v >= 10)
-		memcpy(e - 2, dump_digit_pairs + 2 * v, 2);
-	else
-		e[-1] = (char)('0' + v);
-	return p + n;
+	p = dump_put_u4(p, (uint32_t)(v / 10000000000000000ull));
+	p = dump_put_8(p, (uint32_t)(v / 100000000u % 100000000u));
+	return dump_put_8(p, (uint32_t)(v % 100000000u));
 }
 
 static inline char *dump_put_time(char *p, uint64_t ns)
@@ -89,13 +129,9 @@ static inline char *dump_put_time(char *p, uint64_t ns)
 	uint32_t frac = (uint32_t)(ns % 1000000000ull);
 
 	p = dump_put_u64(p, ns / 1000000000ull);
-	*p = '.';
-	for (int i = 8; i >= 2; i -= 2) {
-		memcpy(p + i, dump_digit_pairs + 2 * (frac % 100), 2);
-		frac /= 100;
-	}
-	p[1] = (char)('0' + frac);
-	return p + 10;
+	p[0] = '.';
+	p[1] = (char)('0' + frac / 100000000u);
+	return dump_put_8(p + 2, frac % 100000000u);
 }
 
 #define dump_put_lit(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)

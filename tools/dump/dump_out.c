@@ -51,11 +51,7 @@ static inline char *utoa_rev(char *end, uint64_t v)
 
 void dump_out_u64(struct dump_out *o, uint64_t v)
 {
-	char tmp[24], *s = utoa_rev(tmp + sizeof(tmp), v);
-	size_t n = (size_t)(tmp + sizeof(tmp) - s);
-
-	memcpy(dump_out_reserve(o, 24), s, n);
-	o->len += n;
+	dump_out_commit(o, dump_put_u64(dump_out_reserve(o, 20), v));
 }
 
 void dump_out_i64(struct dump_out *o, int64_t v)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -70,6 +71,36 @@ uint64_t ltt_reader_follow_wait(const struct ltt_reader *r)
 	return r->wait_ns;
 }
 
+static uint64_t real_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* A block of tf just found on disk: its block_end's time (the trace's clock) against the real time
+ * now bounds how far the trace's clock is behind the real one (the block was sealed before we saw
+ * it). The least such difference over the last 15 - 30 s is kept: drift is far slower. */
+static void clock_note(struct ltt_reader *r, struct tracefile *tf, uint64_t mono)
+{
+	uint64_t end;
+	int64_t d;
+
+	if (rd_block_anchor_ns(tf, tf->info.nblocks - 1, 0, &end))
+		return;
+	d = (int64_t)(real_ns() - end);
+	if (mono - r->skew_since > 15000000000ull) {
+		r->skew_prev = r->skew_cur;
+		r->have_prev = r->have_cur;
+		r->have_cur = 0;
+		r->skew_since = mono;
+	}
+	if (!r->have_cur || d < r->skew_cur)
+		r->skew_cur = d;
+	r->have_cur = 1;
+}
+
 /* Looks again at the files of trace t: new tracefiles, whole blocks, facilities. */
 static int refresh_trace(struct trace *t, uint64_t now)
 {
@@ -87,6 +118,8 @@ static int refresh_trace(struct trace *t, uint64_t now)
 		ret = rd_tracefile_grow(tf, now);
 		if (ret < 0)
 			return ret;
+		if (ret && !t->v1 && !t->v2)
+			clock_note(t->reader, tf, now);
 		changed |= ret;
 		tf->stalled = 0;	/* a block stopped at an unknown id is tried again */
 	}
@@ -153,6 +186,37 @@ int ltt_reader_add_trace(struct ltt_reader *r, const char *path, const char *nam
 	return 0;
 }
 
+/* A tracefile the recorder removed without writing a block to it (cpu/N of a CPU that recorded
+ * nothing, removed at stop) leaves the trace's list, as a reader opening the finished trace would not
+ * see it; it stays in t->tf (after the others) to be freed at close. */
+static void drop_removed(struct trace *t)
+{
+	size_t keep = 0;
+	struct stat st;
+
+	for (size_t k = 0; k < t->ntf; k++) {
+		struct tracefile *tf = t->tf[k];
+
+		if (!tf->info.nblocks && tf->fd >= 0 && !fstat(tf->fd, &st) && st.st_nlink == 0) {
+			tf->gone = 1;
+			tf->done = 1;
+		} else {
+			keep++;
+		}
+	}
+	if (keep == t->ntf)
+		return;
+	/* keep the order of the others: move the removed ones to the end one by one */
+	for (size_t k = 0, w = 0; k < t->ntf; k++)
+		if (!t->tf[k]->gone) {
+			struct tracefile *x = t->tf[k];
+
+			memmove(t->tf + w + 1, t->tf + w, (k - w) * sizeof(*t->tf));
+			t->tf[w++] = x;
+		}
+	t->info.ntracefiles = (unsigned)keep;
+}
+
 static int finish_trace(struct trace *t, const char *dir)
 {
 	int ret;
@@ -172,7 +236,8 @@ static int finish_trace(struct trace *t, const char *dir)
 	t->final = 1;
 	if (ret >= 0)	/* what still waits (a facility_load without its eventdefs) is reported now */
 		ret = rd_facilities_follow(t);
-	for (size_t k = 0; k < t->ntf; k++)
+	drop_removed(t);
+	for (size_t k = 0; k < t->info.ntracefiles; k++)
 		rd_tracefile_size_problems(t->tf[k]);
 	return ret < 0 ? ret : 0;
 }
@@ -285,8 +350,20 @@ int rd_follow_next(struct ltt_reader *r, struct ltt_event *ev)
 	if (!settled(r, tf)) {
 		now = rd_mono_ns();
 		if (now < tf->seen_ns + r->hold_ns) {
-			r->wait_ns = tf->seen_ns + r->hold_ns - now;
-			return -EAGAIN;
+			/* An earlier event still to come was recorded before this one, in real time at most
+			 * its time + the skew seen: it is on disk hold_ns after that at the latest. */
+			int64_t skew = r->have_cur && (!r->have_prev || r->skew_cur < r->skew_prev) ? r->skew_cur
+												   : r->skew_prev;
+			uint64_t real = real_ns(), due = 0;
+
+			if (r->have_cur || r->have_prev)
+				due = tf->key_ns + (uint64_t)skew + r->hold_ns;
+			if (!due || real < due) {
+				r->wait_ns = tf->seen_ns + r->hold_ns - now;
+				if (due && due - real < r->wait_ns)
+					r->wait_ns = due - real;
+				return -EAGAIN;
+			}
 		}
 	}
 	rd_fill_event(tf, ev);

@@ -57,6 +57,7 @@ struct tracefile {
 	int done;
 	/* following (LTT_READ_FOLLOW, follow.c) */
 	int entered;			/* made ready once: no more skip */
+	int gone;			/* removed by the recorder without a block (not listed) */
 	int inheap;
 	int stalled;			/* stopped before a block with an id not known yet: retried */
 	int may_stall;
@@ -146,6 +147,11 @@ struct ltt_reader {
 	uint64_t wait_ns;		/* the event at the top of the merge is held this long still */
 	const char *mute_name;		/* problems of this tracefile below mute_below are not reported */
 	uint64_t mute_below;
+	/* real time - trace time, at most (follow.c clock_note): the least delay seen between a block's
+	 * block_end and the refresh that found it, over the last two windows of 15 s */
+	int64_t skew_cur, skew_prev;
+	uint64_t skew_since;		/* monotonic ns the current window began */
+	int have_cur, have_prev;
 	struct tracefile **live;	/* tracefiles not done (rebuilt when dirty) */
 	size_t nlive, cap_live;
 	int finished;			/* ltt_reader_finish(r, -1, ...): no trace will be added */

@@ -12,21 +12,11 @@
 #include "profile/profile.h"
 #include "select/stats_select.h"
 #include "par/par.h"
+#include "stats_report.h"
 
-struct trace_counts {
-	unsigned nids;		/* highest id + 1 */
-	uint64_t *n;		/* [tracefile][id] */
-	struct select_log rules;	/* core.event_rules (tools/select/stats_select.c) */
-};
 
-/* threads: --threads (0: the default, par_default_workers) */
-static int count_all(struct ltt_reader *r, struct trace_counts *tc, unsigned threads)
+int stats_counts_alloc(struct ltt_reader *r, struct trace_counts *tc)
 {
-	const struct ltt_tracefile_info *last_tf = NULL;
-	uint64_t *row = NULL;
-	struct ltt_event ev;
-	int ret;
-
 	for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {
 		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
 
@@ -38,6 +28,19 @@ static int count_all(struct ltt_reader *r, struct trace_counts *tc, unsigned thr
 		if (!tc[i].n)
 			return -ENOMEM;
 	}
+	return 0;
+}
+
+/* threads: --threads (0: the default, par_default_workers) */
+static int count_all(struct ltt_reader *r, struct trace_counts *tc, unsigned threads)
+{
+	const struct ltt_tracefile_info *last_tf = NULL;
+	uint64_t *row = NULL;
+	struct ltt_event ev;
+	int ret;
+
+	if (stats_counts_alloc(r, tc))
+		return -ENOMEM;
 	threads = par_default_workers(r, threads);
 	if (threads > 1) {	/* the CPU tracefiles by block ranges in threads, when that is exact */
 		unsigned *nids = calloc(ltt_reader_ntraces(r), sizeof(*nids));
@@ -78,7 +81,7 @@ static double span_s(uint64_t a, uint64_t b)
 	return b > a ? (double)(b - a) / 1e9 : 0.0;
 }
 
-static void print_text(struct dump_out *o, struct ltt_reader *r, const struct trace_counts *tc)
+void stats_print_text(struct dump_out *o, struct ltt_reader *r, const struct trace_counts *tc)
 {
 	char line[512], cell[600];
 
@@ -217,7 +220,7 @@ static void json_u64(struct dump_out *o, const char *key, uint64_t v, int comma)
 	dump_out_u64(o, v);
 }
 
-static void print_json(struct dump_out *o, struct ltt_reader *r, const struct trace_counts *tc)
+void stats_print_json(struct dump_out *o, struct ltt_reader *r, const struct trace_counts *tc)
 {
 	for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {
 		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
@@ -311,6 +314,7 @@ static int run(int argc, char **argv)
 		{ "profile", no_argument, NULL, 'P' },
 		{ "all-snapshots", no_argument, NULL, 'S' },
 		{ "threads", required_argument, NULL, 'T' },
+		{ "follow", no_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct reader_tool tool = { .cmd = "stats" };
@@ -322,7 +326,7 @@ static int run(int argc, char **argv)
 	struct trace_counts *tc = NULL;
 	struct ltt_reader *r;
 	struct dump_out *out = NULL;
-	int json = 0, regions = 0, profile = 0, c, ret, status = 0;
+	int json = 0, regions = 0, profile = 0, follow = 0, c, ret, status = 0;
 	unsigned threads = 0;
 
 	optind = 1;
@@ -344,6 +348,10 @@ static int run(int argc, char **argv)
 			tool.capture_flags |= LTT_CAPTURE_ALL_SNAPSHOTS;
 			continue;
 		}
+		if (c == 'W') {
+			follow = 1;
+			continue;
+		}
 		if (c == 'T') {
 			uint64_t t;
 
@@ -361,6 +369,12 @@ static int run(int argc, char **argv)
 		ltt_tool_error("stats", "no trace given (see ltt stats --help)");
 		return 2;
 	}
+	if (follow && (regions || profile || argc - optind > 1)) {
+		ltt_tool_error("stats", "--follow reads one trace and counts its events (no --regions, --profile)");
+		return 2;
+	}
+	if (follow)
+		return stats_follow(argv[optind], json);
 	if (regions || profile)
 		ropt.flags = 0;	/* merged in time order (tools/regions.h, tools/profile/profile.h) */
 	ret = reader_tool_open(&tool, &r, argv + optind, (unsigned)(argc - optind), &ropt);
@@ -386,9 +400,9 @@ static int run(int argc, char **argv)
 	out->error = 0;
 	out->len = 0;
 	if (json)
-		print_json(out, r, tc);
+		stats_print_json(out, r, tc);
 	else
-		print_text(out, r, tc);
+		stats_print_text(out, r, tc);
 	if (dump_out_flush(out)) {
 		ltt_tool_error("stats", "standard output: %s", strerror(-out->error));
 		status = 1;
@@ -412,6 +426,7 @@ const struct ltt_cmd ltt_cmd_stats = {
 	.summary = "summarize traces: events per type and CPU, time span, rates, lost data",
 	.usage =
 	"usage: ltt stats [--format=text|json] [--regions] [--profile] [--all-snapshots] [--threads=N] TRACE...\n"
+	"       ltt stats --follow [--format=text|json] TRACE\n"
 	"\n"
 	"Reads every event of the traces and prints, per trace: the system, the time span, events and\n"
 	"rate, blocks and heartbeats, lost events by cause, overwritten blocks and their events, blocks\n"
@@ -441,6 +456,12 @@ const struct ltt_cmd ltt_cmd_stats = {
 	"                  a chunked capture (TRACE/chunk-NNNN/) is read as all its chunks in order\n"
 	"  --threads=N     decode the CPU tracefiles in N threads, by ranges of blocks (0, the default:\n"
 	"                  the CPUs online for traces of 8 MiB and more, else 1); the figures are those\n"
-	"                  of one thread, which reads the trace again when a range found a problem\n",
+	"                  of one thread, which reads the trace again when a range found a problem\n"
+	"  --follow        while the recorder writes TRACE (as ltt dump --follow): every second, a\n"
+	"                  summary (events and events/s over the last second per facility.event and per\n"
+	"                  tracefile, lost events), redrawn in place on a terminal, else one block per\n"
+	"                  second, each begun by a line '--- ltt stats --follow: S s ---'; at the end\n"
+	"                  (the recording ended, ^C: exit 130) a line '--- final ---' and the report\n"
+	"                  `ltt stats TRACE` prints (--format=json: its JSON)\n",
 	.run = run,
 };

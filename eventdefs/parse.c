@@ -102,7 +102,7 @@ static int parse_fields(struct pctx *c, const xmlNode *n, struct type_node *t)
 			goto out;
 		}
 		if (!name || !*name) {
-			r = FAIL(c, k, "<field> without name");
+			r = FAIL(c, k, "<field> without name (<field name=\"...\">)");
 			goto out;
 		}
 		if (!names_add(&seen, name, i, NULL)) {
@@ -161,7 +161,11 @@ static int parse_type(struct pctx *c, const xmlNode *n, struct type_node **out)
 	} else if (!strcmp(name, "typeref")) {
 		kind = LTT_TYPE_REF, allowed = ref_attrs;
 	} else {
-		return FAIL(c, n, "unknown type <%s>", name);
+		if (!strcmp(name, "field"))
+			return FAIL(c, n, "<field> where a type belongs: fields go in a <struct> (<event name=\"e\">"
+				    "<struct><field name=\"f\">...</field></struct></event>)");
+		return FAIL(c, n, "unknown type <%s> (a type is <int>, <uint>, <float>, <string>, <enum>, <array>, "
+			    "<sequence>, <struct>, <union> or <typeref>)", name);
 	}
 	if ((r = ed_check_attrs(c, n, allowed)))
 		return r;
@@ -198,11 +202,12 @@ static int parse_type(struct pctx *c, const xmlNode *n, struct type_node **out)
 		if (nomem)
 			return -ENOMEM;
 		if (!v)
-			return FAIL(c, n, "<array> without size");
+			return FAIL(c, n, "<array> without size (size=\"N\": its element count)");
 		if (ed_parse_u64(v, &len))
 			return FAIL(c, n, "bad array size '%s'", v);
 		if (len == 0)
-			return FAIL(c, n, "array of size 0");
+			return FAIL(c, n, "array of size 0 (an array holds 1 to %u elements; a count known only when "
+				    "recording is a <sequence>)", LTT_MAX_ARRAY_LEN);
 		if (len > LTT_MAX_ARRAY_LEN)
 			return FAIL(c, n, "array of %llu elements (at most %u)", (unsigned long long)len,
 				    LTT_MAX_ARRAY_LEN);
@@ -230,7 +235,7 @@ static int parse_type(struct pctx *c, const xmlNode *n, struct type_node **out)
 		if ((r = parse_fields(c, n, t)))
 			return r;
 		if (!t->t.n_fields)
-			return FAIL(c, n, "union without fields");
+			return FAIL(c, n, "union without fields (one <field> per alternative)");
 		if (!ed_fits(t->t.n_fields - 1, ed_min_bytes(size)))
 			return FAIL(c, n, "union of %u fields does not fit typecodesize %s", t->t.n_fields,
 				    ltt_size_name(size));
@@ -240,7 +245,7 @@ static int parse_type(struct pctx *c, const xmlNode *n, struct type_node **out)
 		if (nomem)
 			return -ENOMEM;
 		if (!t->ref || !*t->ref)
-			return FAIL(c, n, "<typeref> without name");
+			return FAIL(c, n, "<typeref> without name (name=\"T\" of a <type name=\"T\">)");
 		r = ed_no_children(c, n);
 		break;
 	}
@@ -329,7 +334,7 @@ static int parse_event(struct pctx *c, const xmlNode *n, struct ltt_event_desc *
 	if (nomem)
 		return -ENOMEM;
 	if (!ev->name || !*ev->name)
-		return FAIL(c, n, "<event> without name");
+		return FAIL(c, n, "<event> without name (<event name=\"...\">)");
 	ev->line = ed_line_of(n);
 	if (persistent && (r = parse_persistent(c, n, persistent, &ev->persistent)))
 		return r;
@@ -364,7 +369,7 @@ int ed_parse_facility(struct pctx *c, const xmlNode *n, struct ltt_facility_desc
 	if (nomem)
 		return -ENOMEM;
 	if (!fac->name || !*fac->name)
-		return FAIL(c, n, "<facility> without name");
+		return FAIL(c, n, "<facility> without name (<facility name=\"...\">)");
 	if (context && (r = parse_context(c, n, context, &context_tid)))
 		return r;
 	fac->file = c->file;
@@ -416,7 +421,7 @@ int ed_parse_facility(struct pctx *c, const xmlNode *n, struct ltt_facility_desc
 				goto out;
 			}
 			if (!types[it].name || !*types[it].name) {
-				r = FAIL(c, k, "<type> without name");
+				r = FAIL(c, k, "<type> without name (<type name=\"...\">)");
 				goto out;
 			}
 			if (!names_add(&seen_types, types[it].name, it, NULL)) {

@@ -17,7 +17,7 @@ static int add_label(struct pctx *c, const xmlNode *n, struct ltt_enum_label *la
 	struct ltt_enum_label *l = &labels[count];
 
 	if (!*name)
-		return FAIL(c, n, "enum label without name");
+		return FAIL(c, n, "enum label without name (<label name=\"...\" value=\"N\"/>)");
 	if (!names_add(seen, name, count, NULL))
 		return FAIL(c, n, "duplicate enum label '%s'", name);
 	l->name = name;
@@ -99,7 +99,7 @@ static int parse_labels(struct pctx *c, const xmlNode *n, struct ltt_enum_label 
 			if (nomem)
 				return -ENOMEM;
 			if (!name)
-				return FAIL(c, k, "enum label without name");
+				return FAIL(c, k, "enum label without name (<label name=\"...\" value=\"N\"/>)");
 			if ((r = add_label(c, k, labels, count, seen, name, value, &next)))
 				return r;
 			count++;

@@ -79,9 +79,17 @@ int ed_check_attrs(struct pctx *c, const xmlNode *n, const char *const *allowed)
 		for (p = allowed; *p; p++)
 			if (!strcmp((const char *)a->name, *p))
 				break;
-		if (!*p)
-			return FAIL(c, n, "unknown attribute '%s' on <%s>", (const char *)a->name,
-				    (const char *)n->name);
+		if (!*p) {
+			char list[256];
+			size_t len = 0;
+
+			list[0] = 0;
+			for (p = allowed; *p && len < sizeof(list); p++)
+				len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", p == allowed ? "" :
+							p[1] ? ", " : " or ", *p);
+			return FAIL(c, n, "unknown attribute '%s' on <%s> (%s%s)", (const char *)a->name,
+				    (const char *)n->name, allowed[0] ? "it takes " : "it takes none", list);
+		}
 	}
 	return 0;
 }
@@ -112,7 +120,8 @@ int ed_size_attr(struct pctx *c, const xmlNode *n, const char *name, unsigned *s
 	if (nomem)
 		return -ENOMEM;
 	if (!v)
-		return FAIL(c, n, "<%s> without %s", (const char *)n->name, name);
+		return FAIL(c, n, "<%s> without %s (%s=\"N\": 1, 2, 4, 8, short, medium or long)",
+			    (const char *)n->name, name, name);
 	if (ltt_size_parse(v, size))
 		return FAIL(c, n, "bad %s '%s' on <%s> (1, 2, 4, 8, short, medium or long)", name, v,
 			    (const char *)n->name);
@@ -124,8 +133,8 @@ int ed_no_children(struct pctx *c, const xmlNode *n)
 	for (const xmlNode *k = n->children; k; k = k->next)
 		if (!ed_is_ignorable(k))
 			return k->type == XML_ELEMENT_NODE ?
-				FAIL(c, k, "unknown element <%s> in <%s>", (const char *)k->name,
-				     (const char *)n->name) :
+				FAIL(c, k, "unknown element <%s> in <%s> (<%s> holds no element)", (const char *)k->name,
+				     (const char *)n->name, (const char *)n->name) :
 				FAIL(c, k, "unexpected text in <%s>", (const char *)n->name);
 	return 0;
 }

@@ -35,7 +35,8 @@ static int follow(struct rctx *r, const struct ltt_type_desc *t, const struct lt
 		struct ltt_named_type *nt = lookup(r, name);
 
 		if (!nt)
-			return RFAIL(r, t->line, "typeref to unknown type '%s'", name);
+			return RFAIL(r, t->line, "typeref to unknown type '%s' (define it in the facility: <type "
+				     "name=\"%s\">...</type>)", name, name);
 		if (hops > r->fac->n_types)
 			return RFAIL(r, first->line, "typeref cycle: type '%s' refers to itself", name);
 		t = nt->type;

@@ -782,7 +782,11 @@ int ltt_archive_unpack(const char *path, const char *target, struct ltt_unpack_o
 	}
 	if (!mkdtemp(tmp)) {
 		ret = -errno;
-		fail(err, errlen, "%s: cannot create a temporary directory beside it: %s", t, strerror(errno));
+		if (errno == ENOENT)
+			fail(err, errlen, "%s: the directory %.*s does not exist (create it first, or give another path)",
+			     t, slash ? (int)(slash - t) + (slash == t) : 1, slash ? t : ".");
+		else
+			fail(err, errlen, "%s: cannot create a temporary directory beside it: %s", t, strerror(errno));
 		free(tmp);
 		tmp = NULL;
 		goto out;

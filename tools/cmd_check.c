@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "reader/archive.h"
+#include "cli_hint.h"
 #include "cmd.h"
 #include "reader_common.h"
 
@@ -79,7 +80,7 @@ static int run(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "q", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":q", lo, NULL)) != -1) {
 		if (c == 'q') {
 			quiet = 1;
 			continue;
@@ -88,8 +89,7 @@ static int run(int argc, char **argv)
 			tool.capture_flags |= LTT_CAPTURE_ALL_SNAPSHOTS;
 			continue;
 		}
-		ltt_tool_error("check", "unknown option '%s' (see ltt check --help)", argv[optind - 1]);
-		return 2;
+		return ltt_cli_option_error("check", ltt_cmd_check.usage, c, argc, argv, lo);
 	}
 	first = optind;
 	if (first >= argc) {

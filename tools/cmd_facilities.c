@@ -14,7 +14,8 @@ static int run(int argc, char **argv)
 		struct ltt_eventdefs *defs;
 
 		if (argv[i][0] == '-' && argv[i][1]) {
-			ltt_tool_error("facilities", "unknown option '%s'", argv[i]);
+			ltt_tool_error("facilities", "unknown option '%s' (it takes only FILE.xml...; see ltt "
+				       "facilities --help)", argv[i]);
 			return 2;
 		}
 		if (ltt_eventdefs_parse_file(argv[i], &defs, err, sizeof(err))) {

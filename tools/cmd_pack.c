@@ -12,6 +12,7 @@
 #include <ltt/reader.h>
 
 #include "reader/archive.h"
+#include "cli_hint.h"
 #include "cmd.h"
 
 #define PROGRESS_MIN_BYTES (64ull << 20)	/* smaller traces pack too fast for a bar to help */
@@ -83,7 +84,8 @@ static int run(int argc, char **argv)
 	struct stat st;
 	int c, force = 0, ret, status = 1;
 
-	while ((c = getopt_long(argc, argv, "o:l:fj:", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:l:fj:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			out = optarg;
@@ -114,12 +116,15 @@ static int run(int argc, char **argv)
 			break;
 		}
 		default:
-			fputs(ltt_cmd_pack.usage, stderr);
-			return 2;
+			return ltt_cli_option_error("pack", ltt_cmd_pack.usage, c, argc, argv, opts);
 		}
 	}
 	if (optind != argc - 1) {
-		fputs(ltt_cmd_pack.usage, stderr);
+		if (optind >= argc)
+			ltt_tool_error("pack", "no trace given: ltt pack TRACE [-o FILE.tar.gz] (see ltt pack --help)");
+		else
+			ltt_tool_error("pack", "'%s': one trace at a time: ltt pack TRACE [-o FILE.tar.gz] (see ltt "
+				       "pack --help)", argv[optind + 1]);
 		return 2;
 	}
 	if (pack_source(argv[optind], &src))

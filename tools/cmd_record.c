@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli_hint.h"
 #include "cmd.h"
 #include "eventdefs/rules_match.h"
 #include "select/forward.h"
@@ -114,7 +115,8 @@ static int run(int argc, char **argv)
 	pid_t pid;
 	FILE *f;
 
-	while ((c = getopt_long(argc, argv, "+o:m:b:n:e:", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:o:m:b:n:e:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'm': mode = optarg; break;
@@ -129,11 +131,7 @@ static int run(int argc, char **argv)
 					passv[i] = optarg;
 			break;
 		default:
-			ltt_tool_error("record", "usage: ltt record [-o DIR] [--mode discard|flight] "
-				       "[--block-size N] [--blocks N] [--cpu-sample MS] [--stack-sample HZ] "
-				       "[--rotate-size N] [--rotate-seconds N] [--max-size N] [--flush-ms N] [--events RULES] "
-				       "-- PROGRAM ARGS...");
-			return 2;
+			return ltt_cli_option_error("record", ltt_cmd_record.usage, c, argc, argv, longopts);
 		}
 	}
 	for (unsigned i = 0; i < 4; i++) {

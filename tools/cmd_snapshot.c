@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli_hint.h"
 #include "cmd.h"
 
 struct target {
@@ -148,7 +149,7 @@ static int run(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "t:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":t:", lo, NULL)) != -1) {
 		if (c == 't') {
 			timeout = strtod(optarg, &end);
 			if (*end || end == optarg || timeout <= 0 || timeout > 86400) {
@@ -157,8 +158,7 @@ static int run(int argc, char **argv)
 			}
 			continue;
 		}
-		ltt_tool_error("snapshot", "%s: unknown option (see ltt snapshot --help)", argv[optind - 1]);
-		return 2;
+		return ltt_cli_option_error("snapshot", ltt_cmd_snapshot.usage, c, argc, argv, lo);
 	}
 	if (optind != argc - 1) {
 		ltt_tool_error("snapshot", "give one PID or TRACE (see ltt snapshot --help)");

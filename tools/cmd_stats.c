@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cli_hint.h"
 #include "cmd.h"
 #include "dump/dump_format.h"
 #include "reader_common.h"
@@ -331,7 +332,7 @@ static int run(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "F:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":F:", lo, NULL)) != -1) {
 		if (c == 'F' && (!strcmp(optarg, "json") || !strcmp(optarg, "text"))) {
 			json = !strcmp(optarg, "json");
 			continue;
@@ -362,8 +363,11 @@ static int run(int argc, char **argv)
 			threads = (unsigned)t;
 			continue;
 		}
-		ltt_tool_error("stats", "%s: unknown option or format (see ltt stats --help)", argv[optind - 1]);
-		return 2;
+		if (c == 'F') {
+			ltt_tool_error("stats", "--format=%s: unknown format (text or json)", optarg);
+			return 2;
+		}
+		return ltt_cli_option_error("stats", ltt_cmd_stats.usage, c, argc, argv, lo);
 	}
 	if (optind >= argc) {
 		ltt_tool_error("stats", "no trace given (see ltt stats --help)");

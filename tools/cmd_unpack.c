@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "reader/archive.h"
+#include "cli_hint.h"
 #include "cmd.h"
 
 static int run(int argc, char **argv)
@@ -22,9 +24,11 @@ static int run(int argc, char **argv)
 	struct ltt_unpack_options uo = { 0 };
 	const char *dir = NULL, *target = NULL;
 	char *name = NULL, *path = NULL, err[1024];
+	struct stat st;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "C:o:f", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":C:o:f", opts, NULL)) != -1) {
 		switch (c) {
 		case 'C':
 			dir = optarg;
@@ -45,13 +49,30 @@ static int run(int argc, char **argv)
 			uo.no_verify = 1;
 			break;
 		default:
-			fputs(ltt_cmd_unpack.usage, stderr);
-			return 2;
+			return ltt_cli_option_error("unpack", ltt_cmd_unpack.usage, c, argc, argv, opts);
 		}
 	}
-	if (optind != argc - 1 || (dir && target)) {
-		fputs(ltt_cmd_unpack.usage, stderr);
+	if (optind != argc - 1) {
+		if (optind >= argc)
+			ltt_tool_error("unpack", "no archive given: ltt unpack FILE.tar.gz [-C DIR | -o TRACE] (see "
+				       "ltt unpack --help)");
+		else
+			ltt_tool_error("unpack", "'%s': one archive at a time: ltt unpack FILE.tar.gz [-C DIR | -o "
+				       "TRACE] (see ltt unpack --help)", argv[optind + 1]);
 		return 2;
+	}
+	if (dir && target) {
+		ltt_tool_error("unpack", "-C and -o: give one (-C DIR extracts under DIR, -o TRACE names the trace)");
+		return 2;
+	}
+	if (dir && stat(dir, &st)) {
+		ltt_tool_error("unpack", "-C %s: %s (create it first: mkdir -p %s)", dir,
+			       errno == ENOENT ? "no such directory" : strerror(errno), dir);
+		return 1;
+	}
+	if (dir && !S_ISDIR(st.st_mode)) {
+		ltt_tool_error("unpack", "-C %s: not a directory (give the directory to extract under)", dir);
+		return 1;
 	}
 	if (!target) {
 		if (ltt_archive_trace_name(argv[optind], &name, err, sizeof(err))) {

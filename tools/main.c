@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_hint.h"
 #include "cmd.h"
 
 static const struct ltt_cmd *const cmds[] = {
@@ -60,6 +61,22 @@ static const struct ltt_cmd *find(const char *name)
 	return NULL;
 }
 
+/* "ltt[ help]: unknown command 'NAME'[; did you mean 'NEAR'?] (see ltt help)" */
+static void unknown_command(const char *who, const char *name)
+{
+	const char *names[sizeof(cmds) / sizeof(cmds[0])];
+	const char *near;
+	size_t n = 0;
+
+	for (; cmds[n]; n++)
+		names[n] = cmds[n]->name;
+	near = ltt_cli_nearest(name, names, n);
+	if (near)
+		fprintf(stderr, "%s: unknown command '%s'; did you mean '%s'? (see ltt help)\n", who, name, near);
+	else
+		fprintf(stderr, "%s: unknown command '%s' (see ltt help)\n", who, name);
+}
+
 int main(int argc, char **argv)
 {
 	const struct ltt_cmd *c;
@@ -74,7 +91,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		if (argc > 2 && !(c = find(argv[2]))) {
-			fprintf(stderr, "ltt help: unknown command '%s' (see ltt help)\n", argv[2]);
+			unknown_command("ltt help", argv[2]);
 			return 2;
 		}
 		if (argc > 2)
@@ -93,8 +110,7 @@ int main(int argc, char **argv)
 	}
 	c = find(argv[1]);
 	if (!c) {
-		fprintf(stderr, "ltt: unknown command '%s'\n", argv[1]);
-		usage(stderr);
+		unknown_command("ltt", argv[1]);
 		return 2;
 	}
 	if (ltt_tool_wants_help(argc - 1, argv + 1)) {

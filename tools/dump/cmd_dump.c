@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "cli_hint.h"
 #include "cmd.h"
 #include "dump/dump_format.h"
 #include "reader_common.h"
@@ -57,7 +58,7 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
 	o->fmt = find_format("text");
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "F:an:" READER_FILTER_SHORTOPTS, lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":F:an:" READER_FILTER_SHORTOPTS, lo, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			o->fmt = find_format(optarg);
@@ -104,6 +105,10 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
 			o->threads = (unsigned)t;
 			break;
 		}
+		case '?':
+		case ':':
+			ltt_cli_option_error("dump", ltt_cmd_dump.usage, c, argc, argv, lo);
+			return -1;
 		default:
 			f = reader_filter_option(&o->filter, "dump", c, optarg);
 			if (f > 0)

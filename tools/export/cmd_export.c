@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli_hint.h"
 #include "cmd.h"
 #include "export/export.h"
 #include "reader_common.h"
@@ -88,7 +89,7 @@ static int parse_args(int argc, char **argv, struct export_opts *o)
 	nfo = fmt_opts_collect(fo, lo, sizeof(base) / sizeof(base[0]));
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "F:o:" READER_FILTER_SHORTOPTS, lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":F:o:" READER_FILTER_SHORTOPTS, lo, NULL)) != -1) {
 		if (c >= FMT_OPT_BASE && c < FMT_OPT_BASE + (int)nfo) {
 			fo[c - FMT_OPT_BASE].value = optarg;
 			continue;
@@ -107,6 +108,10 @@ static int parse_args(int argc, char **argv, struct export_opts *o)
 		case 'O':
 			o->force = 1;
 			break;
+		case '?':
+		case ':':
+			ltt_cli_option_error("export", ltt_cmd_export.usage, c, argc, argv, lo);
+			return -1;
 		default:
 			f = reader_filter_option(&o->filter, "export", c, optarg);
 			if (f > 0)

@@ -13,6 +13,7 @@
 
 #include <ltt/eventdefs.h>
 
+#include "cli_hint.h"
 #include "cmd.h"
 #include "gen/gen.h"
 
@@ -448,8 +449,17 @@ static int run(int argc, char **argv)
 			}
 			prefix = v;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			ltt_tool_error("gen", "unknown option '%s' (ltt gen FILE.xml... [-o DIR] [--header NAME] "
-				       "[--prefix PREFIX])", argv[i]);
+			static const char *const known[] = { "-o", "--header", "--prefix", "--help" };
+			char opt[64];
+			const char *near;
+
+			snprintf(opt, sizeof(opt), "%.*s", (int)strcspn(argv[i], "="), argv[i]);
+			near = ltt_cli_nearest(opt, known, sizeof(known) / sizeof(known[0]));
+			if (near)
+				ltt_tool_error("gen", "unknown option '%s'; did you mean %s? (see ltt gen --help)", opt,
+					       near);
+			else
+				ltt_tool_error("gen", "unknown option '%s' (see ltt gen --help)", opt);
 			status = 2;
 		} else if (ltt_eventdefs_parse_file(argv[i], &defs[n], err, sizeof(err))) {
 			ltt_tool_error("gen", "%s", err);

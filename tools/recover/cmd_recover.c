@@ -11,6 +11,7 @@
 #include <ltt/reader.h>
 
 #include "recorder/shm_layout.h"
+#include "cli_hint.h"
 #include "cmd.h"
 #include "recover/recover.h"
 
@@ -149,11 +150,12 @@ static int run(int argc, char **argv)
 	int do_list = 0, c, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:l", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:l", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'l': do_list = 1; break;
-		default: return 2;
+		default: return ltt_cli_option_error("recover", ltt_cmd_recover.usage, c, argc, argv, opts);
 		}
 	}
 	if (do_list) {

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_hint.h"
 #include "cmd.h"
 #include "sql/sql.h"
 #include "sql/sql_out.h"
@@ -380,7 +381,7 @@ static int parse_args(int argc, char **argv, struct sql_opts *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "e:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":e:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (o->nqueries >= MAX_QUERIES) {
@@ -411,7 +412,7 @@ static int parse_args(int argc, char **argv, struct sql_opts *o)
 			o->stats = 1;
 			break;
 		default:
-			ltt_tool_error("sql", "unknown or incomplete option '%s' (see ltt sql --help)", argv[optind - 1]);
+			ltt_cli_option_error("sql", ltt_cmd_sql.usage, c, argc, argv, lo);
 			return -1;
 		}
 	}

@@ -26,7 +26,8 @@ ends() {
 # lines FILE N SECONDS: waits up to SECONDS for FILE to have N lines
 lines() {
 	i=0
-	while [ "$(wc -l < "$1")" -lt "$2" ]; do
+	# a file not made yet holds 0 lines (a failed wc gave "" and ended the wait at once)
+	while n=$(wc -l < "$1" 2>/dev/null) || n=0; [ "$n" -lt "$2" ]; do
 		[ $i -lt $(($3 * 10)) ] || return 1
 		sleep 0.1
 		i=$((i + 1))

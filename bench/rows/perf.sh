@@ -174,7 +174,8 @@ measure perf-read-stats-1 "$R17" "ltt stats, --threads=1" "Mev/s" perf-read-bt2 
 measure perf-read-stats-n "$R17" "ltt stats, --threads=$ncpu (default)" "Mev/s" perf-read-bt2 \
 	run_read_threads "$ncpu" stats
 for what in json text; do
+	# the default is $ncpu - 1 workers from 3 CPUs on, one process below (tools/par/par.c)
 	measure "perf-read-$what-1" "$R17" "ltt dump $what, --threads=1" "Mev/s" - run_read_threads 1 "$what"
-	measure "perf-read-$what-n" "$R17" "ltt dump $what, --threads=$ncpu (default)" "Mev/s" "perf-read-$what-1" \
+	measure "perf-read-$what-n" "$R17" "ltt dump $what, --threads=$ncpu" "Mev/s" "perf-read-$what-1" \
 		run_read_threads "$ncpu" "$what"
 done

@@ -295,7 +295,7 @@ static int run(int argc, char **argv)
 	ret = o.fmt->begin ? o.fmt->begin(&ctx) : 0;
 	/* --limit and small traces: the single-thread path; formats whose output for an event depends
 	 * on earlier ones: always (tools/par/par.h) */
-	workers = o.fmt->per_event && !o.have_limit && o.time_mode != DUMP_TIME_DELTA ? par_default_workers(r, o.threads) : 1;
+	workers = o.fmt->per_event && !o.have_limit && o.time_mode != DUMP_TIME_DELTA ? par_default_format_workers(r, o.threads) : 1;
 	if (!ret && workers > 1) {
 		struct par_dump pd = { &ctx, o.fmt };
 		struct par_opts po = { .workers = workers, .out_fd = STDOUT_FILENO, .limit = UINT64_MAX,
@@ -350,8 +350,9 @@ const struct ltt_cmd ltt_cmd_dump = {
 	"  --brief           normal, perf, event: leave out time, file and line (Trace2's brief mode)\n"
 	READER_FILTER_HELP
 	"  --limit N         stop after N events\n"
-	"  --threads=N       format events in N processes (text and json; default 0: one per CPU for a\n"
-	"                    trace set of 8 MiB or more; 1: this process only); the output is the same\n"
+	"  --threads=N       format events in N processes (text and json; default 0: one per CPU but\n"
+	"                    one for a trace set of 8 MiB or more on 3 CPUs or more, else 1: this\n"
+	"                    process only); the output is the same\n"
 
 	"  --all-snapshots   every snapshot of a flight-recorder trace directory (default: the newest)\n"
 	"  --follow          print the events while the recorder writes them (one TRACE, recorded in\n"

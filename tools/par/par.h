@@ -26,6 +26,9 @@ struct par_opts {
 /* The number of workers for --threads=0 (the default: the CPUs online) and whether a trace set is
  * worth it (bytes of its tracefiles); 1 means the single-thread path. */
 unsigned par_default_workers(struct ltt_reader *r, unsigned threads);
+/* The same for formatting processes (ltt dump --threads): one CPU fewer (this process reads and
+ * merges), and 1 (the single-thread path) below 2 workers. */
+unsigned par_default_format_workers(struct ltt_reader *r, unsigned threads);
 
 /* Reads every event of r (ltt_reader_next) here and formats them in opts->workers processes.
  * Returns 0; -EPIPE when the output was closed (the single-thread path's dump_out error); another

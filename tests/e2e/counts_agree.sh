@@ -7,12 +7,7 @@
 # (exact values known), the trace of tests/progs/app_golden (core records of a real recording) and a
 # flight snapshot with too_big drops (tests/progs/flight_lost).
 set -u
-: "${BUILD:?}" "${SRCDIR:?}" "${LTT:?}"
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-fail=0
-check() { [ "$2" = "$3" ] || { printf '%s: got\n%s\nwant\n%s\n' "$1" "$2" "$3"; fail=1; }; }
+. "$SRCDIR/tests/e2e/lib/common.sh"
 
 # agree NAME TRACE: checks that every command says the same; sets st to "events lost overwritten"
 agree() {

@@ -9,12 +9,8 @@
 #   - a block damaged in the middle and a block_id gap (problems: the trace is read again by one
 #     thread, which reports them once, in its order).
 set -u
-: "${BUILD:?}" "${SRCDIR:?}" "${LTT:?}"
-MK="$BUILD/tests/progs/mktrace"
-G="$SRCDIR/tests/golden/reader"
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
+. "$SRCDIR/tests/e2e/lib/common.sh"
+tmp=$work
 fail() { echo "FAIL: $*"; exit 1; }
 poke() { printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null; }
 

@@ -8,12 +8,7 @@
 # two job/step of 20 ns; after it, io/wait of 1.5 ms, 999999 ns and 999 ns. Thread 200 (cpu 1):
 # job/work of 1 us and 3 us.
 set -u
-: "${BUILD:?}" "${SRCDIR:?}" "${LTT:?}"
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-fail=0
-check() { [ "$2" = "$3" ] || { printf '%s: got\n%s\nwant\n%s\n' "$1" "$2" "$3"; fail=1; }; }
+. "$SRCDIR/tests/e2e/lib/common.sh"
 
 ev() {	# ev CPU CYCLES enter|leave TID NESTING CATEGORY LABEL
 	echo "ev $1 $2 app.region_$3 $4 \"t.c\" 1 $5 \"$6\" \"$7\" \"\""

@@ -139,6 +139,14 @@ static int inside_trace(const char *path, char *out, size_t outlen)
 	return 0;
 }
 
+/* Makes directory path if it does not exist: 0 made, 1 taken already, or a negative errno. */
+static int make_new(const char *path)
+{
+	if (mkdir(path, 0777) == 0)
+		return 0;
+	return errno == EEXIST ? 1 : -errno;
+}
+
 /* A new directory out = dir/PROGRAM-PID-TIME (-2, -3, ... when taken). */
 static int make_beneath(const char *dir, char *out, size_t outlen)
 {
@@ -157,13 +165,12 @@ static int make_beneath(const char *dir, char *out, size_t outlen)
 						     (int)getpid(), stamp)
 				  : (size_t)snprintf(out, outlen, "%s%s%s-%d-%s-%u", dir, slash ? "" : "/", prog,
 						     (int)getpid(), stamp, i);
+		int r;
 
 		if (n >= outlen)
 			return -ENAMETOOLONG;
-		if (mkdir(out, 0777) == 0)
-			return 0;
-		if (errno != EEXIST)
-			return -errno;
+		if ((r = make_new(out)) <= 0)
+			return r;
 	}
 	return -EEXIST;
 }
@@ -172,12 +179,12 @@ static int make_beneath(const char *dir, char *out, size_t outlen)
 static int make_numbered(const char *base, char *out, size_t outlen)
 {
 	for (unsigned i = 1; i < 100000; i++) {
+		int r;
+
 		if ((size_t)snprintf(out, outlen, "%s.%u", base, i) >= outlen)
 			return -ENAMETOOLONG;
-		if (mkdir(out, 0777) == 0)
-			return 0;
-		if (errno != EEXIST)
-			return -errno;
+		if ((r = make_new(out)) <= 0)
+			return r;
 	}
 	return -EEXIST;
 }

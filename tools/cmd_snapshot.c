@@ -171,7 +171,9 @@ static int run(int argc, char **argv)
 			ltt_tool_error("snapshot", "process %ld does not exist", pid);
 			return 1;
 		}
-		if (read_registry((int)pid, &t)) {
+		/* a registry file whose start time is not this process's was left by an earlier process
+		 * of the same pid that was killed: this one does not record (or has not registered yet) */
+		if (read_registry((int)pid, &t) || start_time((int)pid) != t.start) {
 			ltt_tool_error("snapshot", "process %ld does not record a flight trace (ltt snapshot needs "
 				       "LTT_MODE=flight or ltt record --mode flight)", pid);
 			return 1;
@@ -193,7 +195,7 @@ static int run(int argc, char **argv)
 			return 1;
 		}
 		if (!realpath(arg, real) || read_registry((int)pid, &t) || strcmp(real, t.path) ||
-		    !start_time((int)pid)) {
+		    start_time((int)pid) != t.start) {
 			ltt_tool_error("snapshot", "%s: process %ld no longer records it", arg, pid);
 			return 1;
 		}

@@ -20,12 +20,23 @@ wait_for() {
 		sleep 0.01
 	done
 }
+# wait_registry PID TRACE: until /tmp/ltt-UID/flight-PID names TRACE. A file of that name may be
+# there already: left by a process of the same pid that was killed (pid_max is 32768 on many
+# machines, and killed processes never remove theirs); the new process replaces it atomically.
+wait_registry() {
+	i=0
+	while [ "$(head -1 "$reg/flight-$1" 2>/dev/null)" != "$2" ]; do
+		i=$((i + 1))
+		[ $i -le 1000 ] || fail "$reg/flight-$1 never named $2"
+		sleep 0.01
+	done
+}
 
 # by pid, then by trace directory
 LTT_TRACE="$tmp/f" LTT_MODE=flight LTT_SNAPSHOT_AT_EXIT=0 "$prog" run 30000 &
 p=$!
 pids="$pids $p"
-wait_for "$reg/flight-$p"
+wait_registry "$p" "$tmp/f"
 out=$("$LTT" snapshot "$p") || fail "by pid: $out"
 [ "$out" = "$tmp/f/snapshot-0001" ] || fail "by pid printed '$out'"
 [ "$("$LTT" dump --event seltest.b "$out" | head -1 | cut -d' ' -f1)" = "seltest.b:" ] || fail "by pid: no events"
@@ -49,7 +60,7 @@ until grep -q "^ltt record: pid [0-9]* runs $prog$" "$tmp/rec.err"; do
 done
 cp=$(sed -n 's/^ltt record: pid \([0-9]*\) runs .*/\1/p' "$tmp/rec.err")
 pids="$pids $cp"
-wait_for "$reg/flight-$cp"
+wait_registry "$cp" "$tmp/r"
 kill -USR2 "$rp"
 wait_for "$tmp/r/snapshot-0001"
 kill -0 "$rp" || fail "ltt record died of SIGUSR2"
@@ -74,6 +85,17 @@ out=$("$LTT" snapshot "$tmp/d" 2>&1) && fail "discard trace: $out"
 	fail "discard trace: '$out'"
 kill -TERM "$p"
 wait "$p"
+# a registry file left by a killed process whose pid a live process now has: never signalled
+sleep 30 &
+sp=$!
+pids="$pids $sp"
+mkdir -p "$reg"
+printf '%s\n12\n1\n' "$tmp/f" > "$reg/flight-$sp"
+out=$("$LTT" snapshot "$sp" 2>&1) && fail "stale registry file: $out"
+rm -f "$reg/flight-$sp"
+[ "$out" = "ltt snapshot: process $sp does not record a flight trace (ltt snapshot needs LTT_MODE=flight or ltt record --mode flight)" ] ||
+	fail "stale registry file: '$out'"
+kill -0 "$sp" || fail "the process of a stale registry file was signalled"
 out=$("$LTT" snapshot 2147483646 2>&1) && fail "no such process: $out"
 [ "$out" = "ltt snapshot: process 2147483646 does not exist" ] || fail "no such process: '$out'"
 out=$("$LTT" snapshot "$tmp" 2>&1) && fail "not a trace: $out"

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "dump/dump_plan.h"
 #include "dump/json_fields.h"
 
 /* Per event type: the constant part of the line, and the plan of its fields. */
@@ -53,12 +54,33 @@ static const struct tf_name *tf_json(const struct ltt_tracefile_info *tf)
 	return c;
 }
 
+/* "time":"S.N","ts_ns":N: with --time=abs the digits of ts_ns are those of time without its point. */
+static inline char *json_times(struct ltt_dump_ctx *ctx, char *w, uint64_t ns)
+{
+	char *t = w = dump_put_lit(w, "{\"time\":\"");
+
+	w = dump_put_shown_time(ctx, w, ns);
+	if (ctx->time_mode == DUMP_TIME_ABS && ns >= 1000000000ull) {
+		size_t sec = (size_t)(w - t) - 10;
+
+		w = dump_put_lit(w, "\",\"ts_ns\":");
+		memcpy(w, t, sec);
+		memcpy(w + sec, t + sec + 1, 9);
+		return w + sec + 9;
+	}
+	w = dump_put_lit(w, "\",\"ts_ns\":");
+	return dump_put_u64(w, ns);
+}
+
 static int json_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 {
 	struct dump_out *o = ctx->out;
 	struct ltt_event_type *ty = (struct ltt_event_type *)ev->type;
 	struct jtype *j = ty->user;
+	const struct dump_plan *flat;
 	const struct tf_name *tn;
+	size_t room;
+	int err = 0;
 	char *w;
 
 	if (__builtin_expect(!j, 0)) {
@@ -67,26 +89,36 @@ static int json_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 			return -ENOMEM;
 	}
 	tn = tf_json(ev->tracefile);
-	if (!tn->tf)
+	if (!tn->tf || json_plan_get(ev, &j->plan, &flat))
 		return -ENOMEM;
-	w = dump_out_reserve(o, 110);
-	w = dump_put_lit(w, "{\"time\":\"");
-	w = dump_put_shown_time(ctx, w, ev->time_ns);
-	w = dump_put_lit(w, "\",\"ts_ns\":");
-	w = dump_put_u64(w, ev->time_ns);
+	room = 110 + tn->len + j->head_len + (flat ? flat->room : 0);
+	if (__builtin_expect(ctx->ntraces > 1 || !flat || room > DUMP_OUT_SIZE / 2, 0)) {
+		w = json_times(ctx, dump_out_reserve(o, 110), ev->time_ns);
+		w = dump_put_lit(w, ",\"cycles\":");
+		w = dump_put_u64(w, ev->cycles);
+		dump_out_commit(o, w);
+		if (ctx->ntraces > 1) {
+			dump_out_str(o, ",\"trace\":");
+			dump_out_json_string(o, ev->trace->path, strlen(ev->trace->path));
+		}
+		dump_out_mem(o, tn->json, tn->len);
+		dump_out_mem(o, j->head, j->head_len);
+		if (json_fields(o, ev, &j->plan))
+			return -ENOMEM;
+		dump_out_mem(o, "}\n", 2);
+		return o->error;
+	}
+	/* one reservation for the line (dump_plan_put reserves again only after a string or a float) */
+	w = json_times(ctx, dump_out_reserve(o, room), ev->time_ns);
 	w = dump_put_lit(w, ",\"cycles\":");
 	w = dump_put_u64(w, ev->cycles);
+	memcpy(w, tn->json, tn->len);
+	w += tn->len;
+	memcpy(w, j->head, j->head_len);
+	w = dump_plan_put(o, w + j->head_len, flat, ev, NULL, &err);
+	w = dump_put_lit(w, "}\n");
 	dump_out_commit(o, w);
-	if (ctx->ntraces > 1) {
-		dump_out_str(o, ",\"trace\":");
-		dump_out_json_string(o, ev->trace->path, strlen(ev->trace->path));
-	}
-	dump_out_mem(o, tn->json, tn->len);
-	dump_out_mem(o, j->head, j->head_len);
-	if (json_fields(o, ev, &j->plan))
-		return -ENOMEM;
-	dump_out_mem(o, "}\n", 2);
-	return o->error;
+	return err ? err : o->error;
 }
 
 static int json_end(struct ltt_dump_ctx *ctx)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dump/dump_format.h"
+#include "dump/dump_plan.h"
 #include "select/thread_names.h"
 
 static void text_value(struct dump_out *o, const struct ltt_value *v)
@@ -90,50 +90,120 @@ static void text_body_tid(struct dump_out *o, const struct thread_names *tn, con
 	dump_out_str(o, first ? "}" : " }");
 }
 
-/* "facility.event: " of each type, built once (ltt_event_type.user). */
+/* Per event type, built once (ltt_event_type.user): "facility.event: " and the body's plan. */
 struct text_head {
+	struct dump_plan *plan;	/* NULL: the body is walked (or there is none) */
+	int body;		/* the type has a body */
 	size_t len;
 	char s[];
 };
+
+/* " (tracefile)" of a tracefile (" (trace/tracefile)" with several traces): a small cache keyed by
+ * the tracefile. */
+struct tf_text {
+	const struct ltt_tracefile_info *tf;
+	char *s;
+	size_t len;
+};
+
+#define TF_CACHE 64
+static struct tf_text tf_cache[TF_CACHE];
+
+static const struct tf_text *tf_text(const struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
+{
+	struct tf_text *c = &tf_cache[((uintptr_t)ev->tracefile >> 4) % TF_CACHE];
+
+	if (__builtin_expect(c->tf != ev->tracefile, 0)) {
+		const char *path = ctx->ntraces > 1 ? ev->trace->path : "";
+		size_t n = strlen(path) + strlen(ev->tracefile->name) + 4;
+
+		free(c->s);
+		c->tf = NULL;
+		c->s = malloc(n);
+		if (!c->s)
+			return c;
+		c->len = (size_t)snprintf(c->s, n, " (%s%s%s)", path, *path ? "/" : "", ev->tracefile->name);
+		c->tf = ev->tracefile;
+	}
+	return c;
+}
+
+static struct text_head *make_head(const struct ltt_dump_ctx *ctx, const struct ltt_event_type *ty,
+				   const struct ltt_event *ev)
+{
+	size_t n = strlen(ty->facility) + strlen(ty->name) + 3;
+	struct text_head *h = malloc(sizeof(*h) + n + 1);
+
+	if (!h)
+		return NULL;
+	h->len = (size_t)snprintf(h->s, n + 1, "%s.%s: ", ty->facility, ty->name);
+	h->body = ty->body != NULL;
+	if (dump_plan_make(ev, DUMP_PLAN_TEXT, ctx->priv && strcmp(ty->facility, "core"), &h->plan)) {
+		free(h);
+		return NULL;
+	}
+	return h;
+}
+
+/* The body as the walk writes it (no plan: arrays, sequences, nested structs, unions). */
+static void text_body_walk(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
+{
+	struct dump_out *o = ctx->out;
+	struct ltt_value body;
+
+	if (!ltt_event_body(ev, &body)) {
+		dump_out_char(o, ' ');
+		if (ctx->priv && body.type->kind == LTT_TYPE_STRUCT && strcmp(ev->type->facility, "core"))
+			text_body_tid(o, ctx->priv, ev, &body);
+		else
+			text_value(o, &body);
+	}
+}
 
 static int text_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 {
 	struct dump_out *o = ctx->out;
 	struct ltt_event_type *ty = (struct ltt_event_type *)ev->type;
 	struct text_head *h = ty->user;
-	struct ltt_value body;
-	size_t nlen;
+	const struct tf_text *tf;
+	size_t room;
+	int err = 0;
 	char *w;
 
 	if (__builtin_expect(!h, 0)) {
-		size_t n = strlen(ty->facility) + strlen(ty->name) + 3;
-
-		h = ty->user = malloc(sizeof(*h) + n + 1);
+		h = ty->user = make_head(ctx, ty, ev);
 		if (!h)
 			return -ENOMEM;
-		h->len = (size_t)snprintf(h->s, n + 1, "%s.%s: ", ty->facility, ty->name);
 	}
-	dump_out_mem(o, h->s, h->len);
-	w = dump_out_reserve(o, 40);
-	w = dump_put_shown_time(ctx, w, ev->time_ns);
-	w = dump_put_lit(w, " (");
+	tf = tf_text(ctx, ev);
+	if (!tf->tf)
+		return -ENOMEM;
+	room = h->len + 32 + tf->len + (h->plan ? 1 + h->plan->room : 1);
+	if (__builtin_expect(room > DUMP_OUT_SIZE / 2, 0)) {	/* very long names: in pieces */
+		dump_out_mem(o, h->s, h->len);
+		w = dump_put_shown_time(ctx, dump_out_reserve(o, 32), ev->time_ns);
+		dump_out_commit(o, w);
+		dump_out_mem(o, tf->s, tf->len);
+		text_body_walk(ctx, ev);
+		dump_out_char(o, '\n');
+		return o->error;
+	}
+	w = dump_out_reserve(o, room);
+	memcpy(w, h->s, h->len);
+	w = dump_put_shown_time(ctx, w + h->len, ev->time_ns);
+	memcpy(w, tf->s, tf->len);
+	w += tf->len;
+	if (h->plan) {
+		*w++ = ' ';
+		w = dump_plan_put(o, w, h->plan, ev, ctx->priv, &err);
+	} else if (h->body) {
+		dump_out_commit(o, w);
+		text_body_walk(ctx, ev);
+		w = dump_out_reserve(o, 1);
+	}
+	*w++ = '\n';
 	dump_out_commit(o, w);
-	if (ctx->ntraces > 1) {
-		dump_out_str(o, ev->trace->path);
-		dump_out_char(o, '/');
-	}
-	nlen = strlen(ev->tracefile->name);
-	dump_out_mem(o, ev->tracefile->name, nlen);
-	dump_out_char(o, ')');
-	if (!ltt_event_body(ev, &body)) {
-		dump_out_char(o, ' ');
-		if (ctx->priv && body.type->kind == LTT_TYPE_STRUCT && strcmp(ty->facility, "core"))
-			text_body_tid(o, ctx->priv, ev, &body);
-		else
-			text_value(o, &body);
-	}
-	dump_out_char(o, '\n');
-	return o->error;
+	return err ? err : o->error;
 }
 
 /* Thread names only for traces with context="tid" events: a top-level uint field `tid` outside core. */
@@ -165,9 +235,18 @@ static int text_end(struct ltt_dump_ctx *ctx)
 		for (unsigned k = 0; k < t->nevent_types; k++) {
 			struct ltt_event_type *ty = (struct ltt_event_type *)t->event_types[k];
 
-			free(ty->user);
+			struct text_head *h = ty->user;
+
+			if (h)
+				dump_plan_free(h->plan);
+			free(h);
 			ty->user = NULL;
 		}
+	}
+	for (unsigned i = 0; i < TF_CACHE; i++) {
+		free(tf_cache[i].s);
+		tf_cache[i].s = NULL;
+		tf_cache[i].tf = NULL;
 	}
 	return 0;
 }

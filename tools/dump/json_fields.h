@@ -19,6 +19,12 @@ struct json_plan;
 int json_fields(struct dump_out *o, const struct ltt_event *ev, struct json_plan **plan);
 void json_plan_free(struct json_plan *p);
 
+/* For formats that reserve room once per event (fmt_json.c): the plan of ev's type (made on the first
+ * call, as json_fields does), and its flat plan in *flat, or NULL when the body is walked (then call
+ * json_fields). Returns 0 or -ENOMEM. */
+struct dump_plan;
+int json_plan_get(const struct ltt_event *ev, struct json_plan **plan, const struct dump_plan **flat);
+
 /* The same object as a JSON string literal ("{\"a\":1}"), for engines without a JSON type
  * (`ltt export --format=rows`). A plan is for one of the two functions only. Returns 0, -ENOMEM, or
  * -EFBIG when the object is longer than DUMP_OUT_SIZE (nothing written). */

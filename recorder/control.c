@@ -409,7 +409,7 @@ static int env_io_options(struct ltt_options *o, char *why, size_t n)
 
 static int env_options(struct ltt_options *o, char *why, size_t n)
 {
-	const char *mode = getenv("LTT_MODE");
+	const char *mode = getenv("LTT_MODE"), *io = getenv("LTT_IO");
 	uint64_t v;
 	int rc;
 
@@ -427,6 +427,14 @@ static int env_options(struct ltt_options *o, char *why, size_t n)
 			return -EINVAL;
 		}
 	}
+	/* LTT_IO is read by the consumer (recorder/consumer.c), LTT_RSEQ by recorder/rseq.c: checked
+	 * here so that a misspelt value is refused like any other, never taken as the default */
+	if (io && *io && strcmp(io, "buffered") && strcmp(io, "direct")) {
+		ltt_env_why(why, n, "LTT_IO", io, "not buffered or direct");
+		return -EINVAL;
+	}
+	if ((rc = ltt_env_get(LTT_ENV_RSEQ_ID, &v, why, n)) < 0)
+		return rc;
 	if ((rc = ltt_env_get(LTT_ENV_BLOCK_SIZE_ID, &v, why, n)) < 0)
 		return rc;
 	if (rc)

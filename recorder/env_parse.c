@@ -31,6 +31,8 @@ const struct ltt_env_var ltt_env_vars[LTT_ENV_NVARS] = {
 	[LTT_ENV_SNAPSHOT_KEEP_ID] = { "LTT_SNAPSHOT_KEEP", LTT_ENV_COUNT, 0, 1000000,
 				       "not a count in [0, 1000000] (0: all)" },
 	[LTT_ENV_SNAPSHOT_AT_EXIT_ID] = { "LTT_SNAPSHOT_AT_EXIT", LTT_ENV_BOOL, 0, 1, "not 1 or 0" },
+	/* checked here, read by recorder/rseq.c (0: the locked path) */
+	[LTT_ENV_RSEQ_ID] = { "LTT_RSEQ", LTT_ENV_BOOL, 0, 1, "not 1 or 0" },
 };
 
 void ltt_env_why(char *why, size_t n, const char *name, const char *value, const char *form)

@@ -56,7 +56,16 @@ LTT_FLUSH_MS=1k|LTT_FLUSH_MS=1k: not a number of milliseconds in [0, 86400000]
 LTT_ROTATE_SECONDS=99999999999999999999|LTT_ROTATE_SECONDS=99999999999999999999: not a number of seconds in [1, 31536000]
 LTT_CPU_SAMPLE_MS=+5|LTT_CPU_SAMPLE_MS=+5: not a number of milliseconds in [0, 4294967295]
 LTT_STACK_SAMPLE_HZ=4294967296|LTT_STACK_SAMPLE_HZ=4294967296: not a number of samples per second in [0, 4294967295]
+LTT_IO=bufferd|LTT_IO=bufferd: not buffered or direct
+LTT_RSEQ=off|LTT_RSEQ=off: not 1 or 0
+LTT_RSEQ=2|LTT_RSEQ=2: not 1 or 0
 EOF
+# the accepted values of LTT_IO and LTT_RSEQ trace
+for ok in LTT_IO=buffered LTT_IO=direct LTT_RSEQ=0 LTT_RSEQ=1; do
+	env "$ok" LTT_TRACE="$tmp/ok" "$prog" 1 7 >/dev/null || fail "$ok: run"
+	[ "$("$LTT" dump --event rtest.ev "$tmp/ok" | wc -l)" = 7 ] || fail "$ok: events"
+	rm -rf "$tmp/ok"
+done
 rot=18014398509483008k
 err=$(LTT_ROTATE_SIZE=$rot LTT_TRACE="$tmp/bad" "$prog" 1 10 2>&1 >/dev/null) || fail "rotate overflow: exit status"
 [ "$err" = "ltt: LTT_ROTATE_SIZE=$rot: not a size of at least 1M (bytes, k/M/G suffixes); not tracing" ] ||

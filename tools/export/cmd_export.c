@@ -15,6 +15,7 @@
 #include "cli_hint.h"
 #include "cmd.h"
 #include "export/export.h"
+#include "par/par.h"
 #include "reader_common.h"
 
 static const struct ltt_exporter *const exporters[] = {
@@ -45,6 +46,7 @@ struct export_opts {
 	struct reader_filter filter;
 	const char *out;
 	int force;
+	unsigned threads;	/* --threads (0: automatic) */
 };
 
 #define MAX_FMT_OPTS 32
@@ -78,6 +80,7 @@ static int parse_args(int argc, char **argv, struct export_opts *o)
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'O' },
+		{ "threads", required_argument, NULL, 'T' },
 		READER_FILTER_LONGOPTS,
 	};
 	struct option lo[sizeof(base) / sizeof(base[0]) + MAX_FMT_OPTS + 1];
@@ -108,6 +111,16 @@ static int parse_args(int argc, char **argv, struct export_opts *o)
 		case 'O':
 			o->force = 1;
 			break;
+		case 'T': {
+			uint64_t t;
+
+			if (reader_parse_u64(optarg, &t) || t > 16) {
+				ltt_tool_error("export", "--threads=%s: expected a number from 0 (automatic) to 16", optarg);
+				return -1;
+			}
+			o->threads = (unsigned)t;
+			break;
+		}
 		case '?':
 		case ':':
 			ltt_cli_option_error("export", ltt_cmd_export.usage, c, argc, argv, lo);
@@ -353,7 +366,7 @@ static int run(int argc, char **argv)
 	struct stat st;
 	char *out = NULL, *tmp = NULL;
 	uint64_t n = 0;
-	int first, ret = 0, status = 1, begun = 0, installed = 0, direct, fd = -1;
+	int first, ret = 0, status = 1, begun = 0, installed = 0, direct, fd = -1, whole = 0;
 
 	memset(&o, 0, sizeof(o));
 	first = parse_args(argc, argv, &o);
@@ -414,6 +427,10 @@ static int run(int argc, char **argv)
 	ctx.reader = r;
 	ctx.ntraces = ltt_reader_ntraces(r);
 	ctx.out_name = out;
+	ctx.threads = par_default_workers(r, o.threads);
+	ctx.cpus = o.filter.cpus;
+	ctx.ncpus = o.filter.ncpus;
+	ctx.interrupted = &interrupted;
 
 	/* Caught to remove what was written; a signal ignored by whoever started us (nohup, a background
 	 * job's SIGINT) stays ignored. */
@@ -468,7 +485,16 @@ static int run(int argc, char **argv)
 	begun = !ret;
 	if (ret && !(ctx.out && ctx.out->error))
 		report(&ctx, ret);
-	while (!ret && !interrupted && (ret = ltt_reader_next(r, &ev)) == 1) {
+	/* the whole trace set by the format in threads (export.h); 0: it could not, the loop below */
+	if (!ret && o.exp->parallel && ctx.threads >= 2 && !o.filter.from && !o.filter.to && !direct) {
+		ret = o.exp->parallel(&ctx);
+		whole = ret == 1;
+		if (whole)
+			ret = 0;
+		else if (ret < 0 && !interrupted && !(ctx.out && ctx.out->error))
+			report(&ctx, ret);
+	}
+	while (!whole && !ret && !interrupted && (ret = ltt_reader_next(r, &ev)) == 1) {
 		ret = o.exp->event(&ctx, &ev);
 		if (__builtin_expect(ret < 0, 0) && !(ctx.out && ctx.out->error))
 			report(&ctx, ret);	/* the reader's own errors went to the problem callback */
@@ -525,7 +551,7 @@ const struct ltt_cmd ltt_cmd_export = {
 	.name = "export",
 	.summary = "write traces for other viewers: Perfetto, Chrome JSON, CTF (babeltrace2), SVG, ... (doc/viewing.md)",
 	.usage =
-	"usage: ltt export --format=FORMAT [-o OUT] [--force] [FILTERS] TRACE...\n"
+	"usage: ltt export --format=FORMAT [-o OUT] [--force] [--threads=N] [FILTERS] TRACE...\n"
 	"\n"
 	"Writes the events of the traces (directories, packed .tar.gz traces, or a trace set of several)\n"
 	"in a format other tools read; doc/viewing.md says how to open each and what maps to what.\n"
@@ -545,6 +571,9 @@ const struct ltt_cmd ltt_cmd_export = {
 	"                    in the current directory); - is standard output (file formats)\n"
 	"  --force           replace OUT when it exists (refused otherwise); an existing device or pipe\n"
 	"                    is written directly\n"
+	"  --threads=N       ctf: encode block ranges of the tracefiles in N threads, the same bytes as\n"
+	"                    one (0, the default: one per CPU online when the traces' files hold 8 MiB or\n"
+	"                    more, else 1; --from/--to and damaged traces: one); other formats: one\n"
 	READER_FILTER_HELP
 	"\n"
 	"Exit status: 0 written; 1 written but the traces had problems, or nothing written (an error,\n"

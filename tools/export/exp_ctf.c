@@ -9,7 +9,8 @@
  * and the full 64-bit cycle count on a clock of ltt_cycles_per_second whose offset maps it to the
  * trace's real time (the first block_start's anchor); counts are clamped so that they never go back
  * within a stream, as ltt's reader clamps times. Tracefiles are read one after the other (no merge);
- * memory is one packet buffer per tracefile. */
+ * memory is one packet buffer per tracefile. With --threads, ctf_par.c encodes block ranges of the
+ * tracefiles in threads with the same encoder (ctf_stream_event) into the same bytes. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -23,34 +24,7 @@
 #include "export/export.h"
 
 #define CTF_MAGIC 0xC1FC1FC1u
-#define CTF_HEAD 60		/* packet header (magic, stream_id) + context, bytes */
 #define SUMMARY_BLOCK 0xFFFFFFFFu
-
-struct ctf_stream {
-	const struct ltt_tracefile_info *tf;
-	unsigned trace;
-	int fd;			/* -1 until its first packet */
-	unsigned char *buf;	/* the open packet */
-	size_t len, cap;
-	int open, summary;	/* a packet is open; inside a summary block (no packet) */
-	int have_ts;
-	uint64_t seq, next_seq;	/* packet_seq_num of the open packet, of the next one without block_id */
-	uint64_t discarded;	/* running events_discarded */
-	uint64_t begin, last;	/* cycles: packet begin, last time written (clamped) */
-};
-
-struct ctf_trace {
-	char *dir;
-	int anchored;
-	uint64_t anchor_cycles, anchor_ns;
-};
-
-struct ctf {
-	struct ctf_trace *traces;
-	struct ctf_stream *streams;
-	unsigned nstreams;
-	struct ctf_stream *cur;
-};
 
 static void put_u(unsigned char *p, uint64_t v, unsigned bytes, int be)
 {
@@ -85,24 +59,22 @@ static struct ctf_stream *stream_of(struct ctf *c, const struct ltt_event *ev)
 	return NULL;
 }
 
-/* "cpu/0" -> "cpu_0" */
-static void stream_file(char *buf, size_t len, const char *dir, const char *tf)
+void ctf_stream_path(const struct ctf_stream *s, char *buf, size_t len)
 {
-	size_t n = (size_t)snprintf(buf, len, "%s/", dir);
+	size_t n = (size_t)snprintf(buf, len, "%s/", s->dir);
+	const char *tf = s->tf->name;
 
 	for (; *tf && n + 1 < len; tf++)
 		buf[n++] = *tf == '/' ? '_' : *tf;
 	buf[n] = 0;
 }
 
-static int open_packet(struct ltt_export_ctx *ctx, struct ctf_stream *s, uint64_t seq, uint64_t begin)
+static int open_packet(struct ctf_stream *s, uint64_t seq, uint64_t begin)
 {
-	struct ctf *c = ctx->priv;
-
-	if (s->fd < 0) {
+	if (s->fd < 0 && !s->ahead) {
 		char path[4096];
 
-		stream_file(path, sizeof(path), c->traces[s->trace].dir, s->tf->name);
+		ctf_stream_path(s, path, sizeof(path));
 		s->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 		if (s->fd < 0) {
 			ltt_tool_error("export", "%s: %s", path, strerror(errno));
@@ -111,10 +83,15 @@ static int open_packet(struct ltt_export_ctx *ctx, struct ctf_stream *s, uint64_
 	}
 	if (room(s, CTF_HEAD))
 		return -ENOMEM;
-	s->len = CTF_HEAD;
+	s->pkt = s->len;
+	s->len += CTF_HEAD;
 	s->open = 1;
 	s->seq = seq;
 	s->next_seq = seq + 1;
+	if (!s->opened) {
+		s->opened = 1;
+		s->first_begin = begin;
+	}
 	if (!s->have_ts || begin > s->last) {
 		s->last = begin;
 		s->have_ts = 1;
@@ -123,11 +100,11 @@ static int open_packet(struct ltt_export_ctx *ctx, struct ctf_stream *s, uint64_
 	return 0;
 }
 
-static int close_packet(struct ltt_export_ctx *ctx, struct ctf_stream *s, uint64_t end)
+int ctf_close_packet(struct ctf_stream *s, uint64_t end)
 {
-	int be = (int)ltt_reader_trace(ctx->reader, s->trace)->big_endian;
-	unsigned char *p = s->buf;
-	uint64_t bits = (uint64_t)s->len * 8;
+	unsigned char *p = s->buf + s->pkt;
+	uint64_t bits = (uint64_t)(s->len - s->pkt) * 8;
+	int be = s->be;
 
 	if (!s->open)
 		return 0;
@@ -141,10 +118,23 @@ static int close_packet(struct ltt_export_ctx *ctx, struct ctf_stream *s, uint64
 	put_u(p + 24, bits, 8, be);		/* content_size */
 	put_u(p + 32, bits, 8, be);		/* packet_size */
 	put_u(p + 40, s->seq, 8, be);		/* packet_seq_num */
-	put_u(p + 48, s->discarded, 8, be);	/* events_discarded */
+	put_u(p + CTF_DISCARDED_AT, s->discarded, 8, be);	/* events_discarded */
 	put_u(p + 56, s->tf->cpu < 0 ? UINT32_MAX : (uint32_t)s->tf->cpu, 4, be);	/* cpu_id */
+	if (s->ahead) {		/* kept: its events_discarded gets the ranges before it (ctf_par.c) */
+		if (s->nheads == s->capheads) {
+			size_t n = s->capheads ? 2 * s->capheads : 64;
+			size_t *h = realloc(s->heads, n * sizeof(*h));
+
+			if (!h)
+				return -ENOMEM;
+			s->heads = h;
+			s->capheads = n;
+		}
+		s->heads[s->nheads++] = s->pkt;
+		return 0;
+	}
 	for (size_t off = 0; off < s->len; ) {
-		ssize_t w = write(s->fd, p + off, s->len - off);
+		ssize_t w = write(s->fd, s->buf + off, s->len - off);
 
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -152,6 +142,7 @@ static int close_packet(struct ltt_export_ctx *ctx, struct ctf_stream *s, uint64
 			return w < 0 ? -errno : -EIO;
 		off += (size_t)w;
 	}
+	s->len = 0;
 	return 0;
 }
 
@@ -166,40 +157,34 @@ static uint64_t builtin_uint(const struct ltt_event *ev, const char *path0, cons
 	return ltt_value_uint(path1 ? &w : &v);
 }
 
-static int ctf_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
+int ctf_stream_event(struct ctf_stream *s, struct ctf_anchor *a, const struct ltt_event *ev)
 {
-	struct ctf *c = ctx->priv;
-	struct ctf_stream *s = stream_of(c, ev);
-	struct ctf_trace *t;
 	unsigned char *p;
 	uint64_t ts;
-	int be = ev->big_endian, ret;
+	int be = s->be, ret;
 
-	if (!s)
-		return -EINVAL;
-	t = &c->traces[s->trace];
 	if (__builtin_expect(ev->type->builtin, 0)) {
 		switch (ev->id) {
 		case LTT_ID_BLOCK_START: {
 			uint64_t id = builtin_uint(ev, "block_id", NULL);
 
-			if (!t->anchored) {
-				t->anchored = 1;
-				t->anchor_cycles = ev->cycles;
-				t->anchor_ns = ev->time_ns;
+			if (!a->anchored) {
+				a->anchored = 1;
+				a->cycles = ev->cycles;
+				a->ns = ev->time_ns;
 			}
-			ret = close_packet(ctx, s, 0);
+			ret = ctf_close_packet(s, 0);
 			if (ret)
 				return ret;
 			s->summary = id == SUMMARY_BLOCK;
-			return s->summary ? 0 : open_packet(ctx, s, id, ev->cycles);
+			return s->summary ? 0 : open_packet(s, id, ev->cycles);
 		}
 		case LTT_ID_BLOCK_END:
 			if (s->summary) {
 				s->summary = 0;
 				return 0;
 			}
-			return close_packet(ctx, s, ev->cycles);
+			return ctf_close_packet(s, ev->cycles);
 		case LTT_ID_EVENTS_LOST:
 			s->discarded += builtin_uint(ev, "count", NULL);
 			return 0;
@@ -207,8 +192,12 @@ static int ctf_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 			return 0;
 		}
 	}
-	if (!s->open && (ret = open_packet(ctx, s, s->next_seq, ev->cycles)))
-		return ret;
+	if (!s->open) {
+		if (!s->opened)
+			s->used_next_seq = 1;
+		if ((ret = open_packet(s, s->next_seq, ev->cycles)))
+			return ret;
+	}
 	if (room(s, 10 + ev->size))
 		return -ENOMEM;
 	ts = ev->cycles > s->last ? ev->cycles : s->last;
@@ -219,6 +208,16 @@ static int ctf_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 	memcpy(p + 10, ev->payload, ev->size);
 	s->len += 10 + ev->size;
 	return 0;
+}
+
+static int ctf_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
+{
+	struct ctf *c = ctx->priv;
+	struct ctf_stream *s = stream_of(c, ev);
+
+	if (!s)
+		return -EINVAL;
+	return ctf_stream_event(s, &c->traces[s->trace].anchor, ev);
 }
 
 static int ctf_begin(struct ltt_export_ctx *ctx)
@@ -264,7 +263,9 @@ static int ctf_begin(struct ltt_export_ctx *ctx)
 			struct ctf_stream *s = &c->streams[c->nstreams++];
 
 			s->tf = t->tracefiles[k];
+			s->dir = c->traces[i].dir;
 			s->trace = i;
+			s->be = (int)t->big_endian;
 			s->fd = -1;
 		}
 	}
@@ -294,12 +295,12 @@ static int write_metadata(struct ltt_export_ctx *ctx, unsigned i)
 	char path[4096];
 	FILE *m;
 
-	if (!ct->anchored) {	/* no block at all: the time of the start */
-		ct->anchor_cycles = 0;
-		ct->anchor_ns = ctx->first_ns;
+	if (!ct->anchor.anchored) {	/* no block at all: the time of the start */
+		ct->anchor.cycles = 0;
+		ct->anchor.ns = ctx->first_ns;
 	}
 	/* real time of cycle 0 = offset_s seconds + offset cycles */
-	off_ns = (__int128)ct->anchor_ns - (__int128)ct->anchor_cycles * 1000000000 / cps;
+	off_ns = (__int128)ct->anchor.ns - (__int128)ct->anchor.cycles * 1000000000 / cps;
 	off_s = (int64_t)(off_ns >= 0 ? off_ns / 1000000000 : -((-off_ns + 999999999) / 1000000000));
 	off_cycles = (uint64_t)((off_ns - (__int128)off_s * 1000000000) * cps / 1000000000);
 	snprintf(path, sizeof(path), "%s/metadata", ct->dir);
@@ -362,10 +363,11 @@ static int ctf_end(struct ltt_export_ctx *ctx, int failed)
 		struct ctf_stream *s = &c->streams[i];
 
 		if (!failed && !ret)
-			ret = close_packet(ctx, s, 0);
+			ret = ctf_close_packet(s, 0);
 		if (s->fd >= 0 && close(s->fd) < 0 && !ret)
 			ret = -errno;
 		free(s->buf);
+		free(s->heads);
 	}
 	for (unsigned i = 0; c->traces && i < ctx->ntraces; i++) {
 		if (!failed && !ret && c->traces[i].dir)
@@ -388,4 +390,5 @@ const struct ltt_exporter ltt_exp_ctf = {
 	.begin = ctf_begin,
 	.event = ctf_event,
 	.end = ctf_end,
+	.parallel = ctf_parallel,
 };

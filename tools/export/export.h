@@ -20,6 +20,13 @@
  * (damaged blocks, ...) are printed by the driver as `ltt dump` prints them; the good events are
  * still exported and the exit status is 1.
  *
+ * A format may also export the whole trace set by itself, in threads, instead of the event loop
+ * (`ltt export --threads`): the driver calls parallel(ctx) after begin when ctx->threads >= 2, the
+ * filters select no time range (--from/--to) and the output is not a pipe or device. It returns 1
+ * when it wrote everything (then end(ctx, 0) as usual), 0 when it could not do it exactly as the event
+ * loop would (a damaged trace, time carried over ranges, ...: it removed what it wrote and put its
+ * state back as begin left it; the driver runs the event loop), or a negative errno.
+ *
  * Callbacks return 0 or a negative errno. The driver reports a failure as "ltt export: OUT: error";
  * a callback that printed its own one-line message returns EXPORT_REPORTED instead.
  * Memory must not grow with the number of events: a format keeps bounded state (per thread, per
@@ -28,6 +35,7 @@
 #ifndef LTT_TOOLS_EXPORT_H
 #define LTT_TOOLS_EXPORT_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -60,6 +68,10 @@ struct ltt_export_ctx {
 	uint64_t first_ns, last_ns;	/* time bounds of the trace set (first and last block), within the
 					 * selected range; 0 and 0 when unknown (empty trace) */
 	void *priv;			/* the format's own state, set in begin, freed in end */
+	unsigned threads;		/* --threads: workers for parallel (>= 2 when it is called) */
+	const int *cpus;		/* --cpu: the CPU tracefiles kept (ncpus of them; 0: all) */
+	unsigned ncpus;
+	const volatile sig_atomic_t *interrupted;	/* nonzero once a signal asked to stop */
 };
 
 /* An option of one format, taking a value (`ltt export --format=rows --table regions`): the driver
@@ -82,6 +94,7 @@ struct ltt_exporter {
 	int (*event)(struct ltt_export_ctx *ctx, const struct ltt_event *ev);
 	int (*end)(struct ltt_export_ctx *ctx, int failed);	/* may be NULL; frees priv. failed:
 								 * the output will be removed */
+	int (*parallel)(struct ltt_export_ctx *ctx);		/* may be NULL; see above */
 	const struct export_option *options;	/* the format's own options, ended by a NULL name;
 						 * may be NULL */
 	/* Takes the value of options[i]: 0, or -1 after printing "ltt export: ..." (exit status 2). */
@@ -133,6 +146,10 @@ static inline int export_event_tid(const struct ltt_event *ev, uint32_t *tid)
 typedef int (*export_leaf_fn)(void *arg, const char *name, size_t len, const struct ltt_value *v);
 int export_walk(const struct ltt_value *v, char *name, size_t namelen, size_t used, uint64_t max_elems,
 		export_leaf_fn fn, void *arg);
+
+/* Whether the driver reads tracefile tf (--cpu keeps only some; a parallel path must skip the
+ * others as the reader does). */
+int export_tracefile_kept(const struct ltt_export_ctx *ctx, const struct ltt_tracefile_info *tf);
 
 /* The process name of a trace (system.xml's program, else its directory's name). */
 const char *export_trace_program(const struct ltt_trace_info *t);

@@ -66,3 +66,13 @@ uint32_t export_trace_pid(const struct ltt_trace_info *t)
 
 	return p ? (uint32_t)strtoul(p, NULL, 10) : 0;
 }
+
+int export_tracefile_kept(const struct ltt_export_ctx *ctx, const struct ltt_tracefile_info *tf)
+{
+	if (!ctx->ncpus)
+		return 1;
+	for (unsigned c = 0; c < ctx->ncpus; c++)
+		if (tf->cpu == ctx->cpus[c])
+			return 1;
+	return 0;
+}

@@ -166,6 +166,10 @@ int dump_plan_make(const struct ltt_event *ev, enum dump_plan_style style, int t
 		op->t = t;
 		op->tid = style == DUMP_PLAN_TEXT && tid && k == PLAN_UINT && !strcmp(f->name, "tid");
 		op->brk = k == PLAN_STRING || k == PLAN_FLOAT || op->tid;
+		if ((ev->big_endian != 0) == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) && !op->tid &&
+		    (bytes == 4 || bytes == 8) && (k == PLAN_UINT || k == PLAN_INT))
+			op->kind = (uint8_t)(k == PLAN_UINT ? (bytes == 4 ? PLAN_U32 : PLAN_U64)
+							    : (bytes == 4 ? PLAN_I32 : PLAN_I64));
 		ol[i].key = lits.len;
 		if (style == DUMP_PLAN_TEXT) {
 			if (buf_add(&lits, i ? ", " : "{ ", 2) || buf_add(&lits, f->name, strlen(f->name)) ||
@@ -194,6 +198,12 @@ int dump_plan_make(const struct ltt_event *ev, enum dump_plan_style style, int t
 	if (buf_add_str(&lits, !n ? "{}" : style == DUMP_PLAN_TEXT ? " }" : "}", style, 0))
 		goto fail;
 	p->close_len = (uint32_t)(lits.len - close_off);
+	{
+		static const char pad[DUMP_PAD];	/* dump_put_padded reads this far past a literal */
+
+		if (buf_add(&lits, pad, DUMP_PAD))
+			goto fail;
+	}
 	p->mem = lits.s;
 	lits.s = NULL;
 	p->close = p->mem + close_off;
@@ -210,7 +220,7 @@ int dump_plan_make(const struct ltt_event *ev, enum dump_plan_style style, int t
 		struct dump_plan_op *op = &p->ops[i];
 		size_t v = op->kind == PLAN_ENUM && ol[i].maxlab > 21 ? ol[i].maxlab : 21;
 
-		room = op->brk ? op->klen : op->klen + v + room;
+		room = op->brk ? op->klen + DUMP_PAD : op->klen + v + room;
 		if (room > PLAN_ROOM_MAX) {	/* too wide: walked */
 			dump_plan_free(p);
 			free_lits(ol, n);
@@ -278,9 +288,41 @@ char *dump_plan_put(struct dump_out *o, char *w, const struct dump_plan *p, cons
 		uint64_t v;
 		size_t n;
 
-		memcpy(w, op->key, op->klen);
-		w += op->klen;
+		w = dump_put_padded(w, op->key, op->klen);
 		switch (op->kind) {
+		case PLAN_U32: {
+			uint32_t u;
+
+			memcpy(&u, q, 4);
+			q += 4;
+			w = dump_put_u64(w, u);
+			continue;
+		}
+		case PLAN_U64:
+			memcpy(&v, q, 8);
+			q += 8;
+			w = dump_put_u64(w, v);
+			continue;
+		case PLAN_I32: {
+			int32_t x;
+
+			memcpy(&x, q, 4);
+			q += 4;
+			if (x < 0)
+				*w++ = '-';
+			w = dump_put_u64(w, x < 0 ? (uint64_t)0 - (uint64_t)(int64_t)x : (uint64_t)x);
+			continue;
+		}
+		case PLAN_I64: {
+			int64_t x;
+
+			memcpy(&x, q, 8);
+			q += 8;
+			if (x < 0)
+				*w++ = '-';
+			w = dump_put_u64(w, x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x);
+			continue;
+		}
 		case PLAN_UINT:
 			v = dump_load(q, op->bytes, be);
 			q += op->bytes;
@@ -321,8 +363,7 @@ char *dump_plan_put(struct dump_out *o, char *w, const struct dump_plan *p, cons
 					if (op->t->labels[l].value == v)
 						k = l + 1;
 			if (k) {
-				memcpy(w, op->lab[k - 1], op->lab_len[k - 1]);
-				w += op->lab_len[k - 1];
+				w = dump_put_padded(w, op->lab[k - 1], op->lab_len[k - 1]);
 			} else {
 				w = dump_put_u64(w, v);
 			}
@@ -359,6 +400,5 @@ char *dump_plan_put(struct dump_out *o, char *w, const struct dump_plan *p, cons
 		}
 		w = dump_out_reserve(o, i + 1 < p->n ? p->ops[i + 1].room : p->tail);
 	}
-	memcpy(w, p->close, p->close_len);
-	return w + p->close_len;
+	return dump_put_padded(w, p->close, p->close_len);
 }

@@ -19,8 +19,8 @@ enum dump_plan_style {
 				 * escaped once more; the caller writes the enclosing quotes) */
 };
 
-/* How one field is read and written. */
-enum { PLAN_UINT, PLAN_INT, PLAN_ENUM, PLAN_STRING, PLAN_FLOAT };
+/* How one field is read and written; the last four: the common integers in the host's byte order. */
+enum { PLAN_UINT, PLAN_INT, PLAN_ENUM, PLAN_STRING, PLAN_FLOAT, PLAN_U32, PLAN_U64, PLAN_I32, PLAN_I64 };
 
 struct dump_plan_op {
 	uint8_t kind;			/* PLAN_* */
@@ -30,7 +30,8 @@ struct dump_plan_op {
 	uint8_t tid;			/* text: a uint field named tid, shown with its thread's name */
 	uint32_t klen;
 	uint32_t room;			/* bytes this field and the next up to the next brk field's key
-					 * (or the end, closing and DUMP_PLAN_SLACK included) take at most */
+					 * (or the end, closing and DUMP_PLAN_SLACK included) take at most,
+					 * DUMP_PAD more for dump_put_padded */
 	const char *key;		/* "{ name = " / ", name = " (text), "{\"name\":" / ",\"name\":" */
 	const struct ltt_type_desc *t;
 	/* enums: the literal of each label (index as in t->labels), the label index + 1 of each value
@@ -43,7 +44,7 @@ struct dump_plan_op {
 };
 
 /* Room left after what dump_plan_put wrote, for the caller's line end. */
-#define DUMP_PLAN_SLACK 8
+#define DUMP_PLAN_SLACK (DUMP_PAD + 8)
 
 struct dump_plan {
 	unsigned style;

@@ -13,6 +13,20 @@ struct jtype {
 	struct json_plan *plan;
 };
 
+/* s (len bytes, malloc'ed) with DUMP_PAD zero bytes after it, for dump_put_padded; NULL (s freed) when
+ * out of memory. */
+static char *padded(char *s, size_t len)
+{
+	char *r = s ? realloc(s, len + DUMP_PAD + 1) : NULL;
+
+	if (!r) {
+		free(s);
+		return NULL;
+	}
+	memset(r + len, 0, DUMP_PAD + 1);
+	return r;
+}
+
 static struct jtype *make_jtype(const struct ltt_event *ev)
 {
 	struct jtype *j = calloc(1, sizeof(*j));
@@ -23,6 +37,7 @@ static struct jtype *make_jtype(const struct ltt_event *ev)
 		return NULL;
 	tmp = json_literal(",\"facility\":", ev->type->facility, ",\"event\":", &l1);
 	j->head = tmp ? json_literal(tmp, ev->type->name, ",\"fields\":", &l2) : NULL;
+	j->head = j->head ? padded(j->head, l2) : NULL;
 	free(tmp);
 	if (!j->head) {
 		free(j);
@@ -49,25 +64,36 @@ static const struct tf_name *tf_json(const struct ltt_tracefile_info *tf)
 	if (__builtin_expect(c->tf != tf, 0)) {
 		free(c->json);
 		c->json = json_literal(",\"cpu\":", tf->name, "", &c->len);
+		c->json = c->json ? padded(c->json, c->len) : NULL;
 		c->tf = c->json ? tf : NULL;
 	}
 	return c;
 }
 
-/* "time":"S.N","ts_ns":N: with --time=abs the digits of ts_ns are those of time without its point. */
-static inline char *json_times(struct ltt_dump_ctx *ctx, char *w, uint64_t ns)
+/* {"time":"S.N","ts_ns":N: with --time=abs the digits of ts_ns are those of time without its point,
+ * written from the same registers. */
+DUMP_INLINE char *json_times(struct ltt_dump_ctx *ctx, char *w, uint64_t ns)
 {
-	char *t = w = dump_put_lit(w, "{\"time\":\"");
+	uint32_t frac = dump_shown_time(ctx, ns);
 
-	w = dump_put_shown_time(ctx, w, ns);
-	if (ctx->time_mode == DUMP_TIME_ABS && ns >= 1000000000ull) {
-		size_t sec = (size_t)(w - t) - 10;
+	w = dump_put_lit(w, "{\"time\":\"");
+	memcpy(w, ctx->sec_digits, 16);
+	w += ctx->sec_len;
+	if (ctx->time_mode == DUMP_TIME_ABS && ctx->sec_cached) {
+		uint64_t d = dump_digits8(frac % 100000000u);
+		char f0 = (char)('0' + frac / 100000000u);
 
-		w = dump_put_lit(w, "\",\"ts_ns\":");
-		memcpy(w, t, sec);
-		memcpy(w + sec, t + sec + 1, 9);
-		return w + sec + 9;
+		w[0] = '.';
+		w[1] = f0;
+		memcpy(w + 2, &d, 8);
+		w = dump_put_lit(w + 10, "\",\"ts_ns\":");
+		memcpy(w, ctx->sec_digits, 16);
+		w += ctx->sec_len;
+		w[0] = f0;
+		memcpy(w + 1, &d, 8);
+		return w + 9;
 	}
+	w = dump_put_frac(w, frac);
 	w = dump_put_lit(w, "\",\"ts_ns\":");
 	return dump_put_u64(w, ns);
 }
@@ -91,7 +117,7 @@ static int json_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 	tn = tf_json(ev->tracefile);
 	if (!tn->tf || json_plan_get(ev, &j->plan, &flat))
 		return -ENOMEM;
-	room = 110 + tn->len + j->head_len + (flat ? flat->room : 0);
+	room = 110 + tn->len + j->head_len + DUMP_PAD + (flat ? flat->room : 0);
 	if (__builtin_expect(ctx->ntraces > 1 || !flat || room > DUMP_OUT_SIZE / 2, 0)) {
 		w = json_times(ctx, dump_out_reserve(o, 110), ev->time_ns);
 		w = dump_put_lit(w, ",\"cycles\":");
@@ -112,10 +138,9 @@ static int json_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 	w = json_times(ctx, dump_out_reserve(o, room), ev->time_ns);
 	w = dump_put_lit(w, ",\"cycles\":");
 	w = dump_put_u64(w, ev->cycles);
-	memcpy(w, tn->json, tn->len);
-	w += tn->len;
-	memcpy(w, j->head, j->head_len);
-	w = dump_plan_put(o, w + j->head_len, flat, ev, NULL, &err);
+	w = dump_put_padded(w, tn->json, tn->len);
+	w = dump_put_padded(w, j->head, j->head_len);
+	w = dump_plan_put(o, w, flat, ev, NULL, &err);
 	w = dump_put_lit(w, "}\n");
 	dump_out_commit(o, w);
 	return err ? err : o->error;

@@ -119,7 +119,7 @@ static const struct tf_text *tf_text(const struct ltt_dump_ctx *ctx, const struc
 
 		free(c->s);
 		c->tf = NULL;
-		c->s = malloc(n);
+		c->s = calloc(1, n + DUMP_PAD);	/* dump_put_padded reads DUMP_PAD bytes */
 		if (!c->s)
 			return c;
 		c->len = (size_t)snprintf(c->s, n, " (%s%s%s)", path, *path ? "/" : "", ev->tracefile->name);
@@ -132,7 +132,7 @@ static struct text_head *make_head(const struct ltt_dump_ctx *ctx, const struct 
 				   const struct ltt_event *ev)
 {
 	size_t n = strlen(ty->facility) + strlen(ty->name) + 3;
-	struct text_head *h = malloc(sizeof(*h) + n + 1);
+	struct text_head *h = calloc(1, sizeof(*h) + n + 1 + DUMP_PAD);	/* dump_put_padded */
 
 	if (!h)
 		return NULL;
@@ -178,7 +178,7 @@ static int text_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 	tf = tf_text(ctx, ev);
 	if (!tf->tf)
 		return -ENOMEM;
-	room = h->len + 32 + tf->len + (h->plan ? 1 + h->plan->room : 1);
+	room = h->len + 32 + tf->len + DUMP_PAD + (h->plan ? 1 + h->plan->room : 1);
 	if (__builtin_expect(room > DUMP_OUT_SIZE / 2, 0)) {	/* very long names: in pieces */
 		dump_out_mem(o, h->s, h->len);
 		w = dump_put_shown_time(ctx, dump_out_reserve(o, 32), ev->time_ns);
@@ -189,10 +189,9 @@ static int text_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 		return o->error;
 	}
 	w = dump_out_reserve(o, room);
-	memcpy(w, h->s, h->len);
-	w = dump_put_shown_time(ctx, w + h->len, ev->time_ns);
-	memcpy(w, tf->s, tf->len);
-	w += tf->len;
+	w = dump_put_padded(w, h->s, h->len);
+	w = dump_put_shown_time(ctx, w, ev->time_ns);
+	w = dump_put_padded(w, tf->s, tf->len);
 	if (h->plan) {
 		*w++ = ' ';
 		w = dump_plan_put(o, w, h->plan, ev, ctx->priv, &err);

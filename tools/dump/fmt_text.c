@@ -115,7 +115,7 @@ static const struct tf_text *tf_text(const struct ltt_dump_ctx *ctx, const struc
 
 	if (__builtin_expect(c->tf != ev->tracefile, 0)) {
 		const char *path = ctx->ntraces > 1 ? ev->trace->path : "";
-		size_t n = strlen(path) + strlen(ev->tracefile->name) + 4;
+		size_t n = strlen(path) + strlen(ev->tracefile->name) + 5;	/* " (" "/" ")" NUL */
 
 		free(c->s);
 		c->tf = NULL;

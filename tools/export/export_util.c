@@ -6,6 +6,23 @@
 
 #include "export/export.h"
 
+/* Appends a then b to name at used (as far as namelen - 1 allows, NUL not written); returns the
+ * length of a and b (snprintf's count: the caller clamps). A plain copy: snprintf per leaf was a third
+ * of the CPU of the Chrome JSON export. */
+static size_t name_put(char *name, size_t namelen, size_t used, const char *a, size_t alen, const char *b,
+		       size_t blen)
+{
+	if (used + 1 < namelen) {
+		size_t room = namelen - 1 - used;
+		size_t na = alen < room ? alen : room;
+		size_t nb = blen < room - na ? blen : room - na;
+
+		memcpy(name + used, a, na);
+		memcpy(name + used + na, b, nb);
+	}
+	return alen + blen;
+}
+
 int export_walk(const struct ltt_value *v, char *name, size_t namelen, size_t used, uint64_t max_elems,
 		export_leaf_fn fn, void *arg)
 {
@@ -20,20 +37,29 @@ int export_walk(const struct ltt_value *v, char *name, size_t namelen, size_t us
 	case LTT_TYPE_UNION:
 		break;
 	default:
-		name[used < namelen ? used : namelen - 1] = 0;
-		return fn(arg, name, strlen(name), v);
+		used = used < namelen ? used : namelen - 1;
+		name[used] = 0;
+		return fn(arg, name, used, v);
 	}
 	for (ret = ltt_value_first(v, &c); !ret && i < max_elems; ret = ltt_value_next(v, &c), i++) {
 		size_t n = used;
-		int w;
 
-		if (v->type->kind == LTT_TYPE_ARRAY || v->type->kind == LTT_TYPE_SEQUENCE)
-			w = snprintf(name + used, used < namelen ? namelen - used : 0, "[%llu]",
-				     (unsigned long long)i);
-		else
-			w = snprintf(name + used, used < namelen ? namelen - used : 0, "%s%s",
-				     used ? "." : "", c.name ? c.name : "");
-		n += w > 0 ? (size_t)w : 0;
+		if (v->type->kind == LTT_TYPE_ARRAY || v->type->kind == LTT_TYPE_SEQUENCE) {
+			char d[24];	/* "[" digits "]" */
+			size_t k = sizeof(d);
+			uint64_t x = i;
+
+			d[--k] = ']';
+			do
+				d[--k] = (char)('0' + x % 10);
+			while ((x /= 10) != 0);
+			d[--k] = '[';
+			n += name_put(name, namelen, used, d + k, sizeof(d) - k, "", 0);
+		} else {
+			const char *cn = c.name ? c.name : "";
+
+			n += name_put(name, namelen, used, ".", used ? 1 : 0, cn, strlen(cn));
+		}
 		if (n >= namelen)
 			n = namelen - 1;
 		r = export_walk(&c, name, namelen, n, max_elems, fn, arg);

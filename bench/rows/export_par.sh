@@ -33,7 +33,10 @@ run_export_par() {
 	rm -rf "$W/export-par.out"
 }
 
-if want export-par-; then
+XP_KEYS="export-par-ctf-1 export-par-perfetto-1 export-par-chrome-json-1 export-par-svg-1 export-par-rows-1 export-par-ctf-n"
+XP_ANY=
+for k in $XP_KEYS; do want "$k" && XP_ANY=1; done
+if [ -n "$XP_ANY" ]; then
 	xp_trace
 	for f in ctf perfetto chrome-json svg rows; do
 		measure "export-par-$f-1" "$XP" "ltt export --format=$f, --threads=1" "Mev/s" - run_export_par "$f" 1

@@ -2,11 +2,14 @@
  *
  * The event path only raises a flag: ltt_snapshot_trigger(), called by generated code after it
  * committed an event whose enabled flag has LTT_EVENT_TRIGGER (recorder/rules.c), stores the event id
- * and cycle count in `pending` with one compare-and-swap (one load when a request is already
- * raised: a storm of triggers costs that). The recorder's own thread polls the flag every POLL_NS,
- * takes the snapshot (at most one per LTT_SNAPSHOT_MIN_INTERVAL_MS; triggers inside the interval are
- * ignored) with the trigger named in its info/system.xml, then removes the oldest snapshots beyond
- * LTT_SNAPSHOT_KEEP.
+ * and cycle count in ltt_trigger_pending with one compare-and-swap (one load when a request is already
+ * raised: a storm of triggers costs that), and the raiser that set it holds every CPU ring from the
+ * block before its open one on (ring trig_hold: one store per CPU ring), so that the trigger event is
+ * not overwritten before its snapshot is taken (writers drop instead, counted buffer_full). The
+ * recorder's own thread polls the flag every POLL_NS, takes the snapshot (at most one per
+ * LTT_SNAPSHOT_MIN_INTERVAL_MS; triggers inside the interval are ignored) with the trigger named in
+ * its info/system.xml, then ends the request (the holds apply only while it is raised) and removes
+ * the oldest snapshots beyond LTT_SNAPSHOT_KEEP.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -24,6 +27,7 @@
 #include "clock.h"
 #include "env_parse.h"
 #include "flight.h"
+#include "ring.h"
 #include "rules.h"
 #include "threads.h"
 
@@ -32,21 +36,40 @@
 #define SNAP_WAIT_NS	200000000ull	/* the snapshot waits this long for writers still committing */
 #define LOW48		((1ull << 48) - 1)
 
-/* 0, or event id << 48 | low 48 bits of the trigger's cycle count (ids >= 20: never 0). */
-static uint64_t pending;
+/* 0, or event id << 48 | low 48 bits of the trigger's cycle count (ids >= 20: never 0). Raised by
+ * ltt_snapshot_trigger(), ended by the thread once the request's snapshot is written (or dropped):
+ * triggers meanwhile are part of that request. The CPU rings' trig_hold apply while it is nonzero. */
+uint64_t ltt_trigger_pending;
 static pthread_t thread;
 static int running, stopping, thread_pid;
+static int serving;	/* the thread runs: a request raised will be ended */
 static unsigned pruned_at;	/* snap_no when the thread last pruned */
 
 void ltt_snapshot_trigger(const struct ltt_facility *fac, unsigned event_index)
 {
+	struct ltt_region *rg;
 	uint64_t v;
 
-	if (ltt_read(&pending))
-		return;	/* already raised: the storm costs one load */
+	if (ltt_read(&ltt_trigger_pending) || !ltt_read(&serving))
+		return;	/* already raised: the storm costs one load (or no thread would end it) */
 	v = (uint64_t)(uint16_t)(ltt_read(&fac->base_code) + event_index) << 48 | (ltt_clock_now() & LOW48);
-	/* Full barrier: pairs with the thread's exchange that takes the request. */
-	(void)ltt_cmpxchg(&pending, 0, v);
+	/* Full barrier: pairs with the thread's exchange that ends the request. */
+	if (ltt_cmpxchg(&ltt_trigger_pending, 0, v) != 0)
+		return;	/* another trigger raised it: its holds are in place or on their way */
+	/* Acquire: pairs with ltt_start()'s release of the region (never unmapped). */
+	if (!(rg = ltt_read(&ltt_rt.region)))
+		return;
+	/* Hold each CPU ring (the trigger event's CPU is not known: it was the one this thread ran on
+	 * at its reservation) from the block before its head on: the trigger event, committed before,
+	 * is in the head block, or in the one before if a writer sealed it since. Plain stores, no
+	 * pair: an opener that reads an older value sees an older hold (which protects more blocks, and
+	 * only while this request is raised) or none (the window before this store: a block's worth
+	 * of events). */
+	for (uint32_t i = 0; i < rg->ncpu; i++) {
+		uint64_t head = ltt_ring_head_seq(&rg->rings[i]);
+
+		ltt_set(&rg->rings[i].trig_hold, head ? head : 1);	/* k + 1, k = head - 1 */
+	}
 }
 
 int ltt_flight_trigger_parse(char *why, size_t whylen)
@@ -168,8 +191,9 @@ static void *trigger_main(void *arg)
 		uint64_t v;
 
 		nanosleep(&(struct timespec){ 0, POLL_NS }, NULL);
-		/* Full barrier: pairs with the CAS of ltt_snapshot_trigger(). */
-		v = ltt_read(&pending) ? ltt_xchg(&pending, 0) : 0;
+		/* The request stays raised while its snapshot is taken (the rings hold the trigger's
+		 * blocks meanwhile); only ltt_snapshot_trigger()'s CAS from 0 changes it otherwise. */
+		v = ltt_read(&ltt_trigger_pending);
 		if (v && !ltt_read(&stopping)) {
 			uint64_t t = mono_ns();
 
@@ -179,6 +203,10 @@ static void *trigger_main(void *arg)
 				have_last = 1;
 			}
 		}
+		/* Full barrier: the snapshot is written before openers see the holds gone (pairs with
+		 * the acquire load in ring.c's slot_free()) and before a new trigger's CAS. */
+		if (v)
+			(void)ltt_xchg(&ltt_trigger_pending, 0);
 		/* snapshots by signal or ltt_snapshot() count against LTT_SNAPSHOT_KEEP too */
 		if (ltt_fl.keep && ltt_read(&ltt_fl.snap_no) != pruned_at && ltt_flight_lock(tid, 0) == 1) {
 			pruned_at = ltt_read(&ltt_fl.snap_no);
@@ -196,7 +224,7 @@ void ltt_flight_trigger_start(void)
 
 	if (running && thread_pid == (int)getpid())
 		return;
-	ltt_set(&pending, 0);
+	ltt_set(&ltt_trigger_pending, 0);
 	ltt_set(&stopping, 0);
 	pruned_at = ltt_read(&ltt_fl.snap_no);
 	/* the thread takes no signal of the program's (the snapshot signal included) */
@@ -211,6 +239,7 @@ void ltt_flight_trigger_start(void)
 	}
 	running = 1;
 	thread_pid = (int)getpid();
+	ltt_set(&serving, 1);
 }
 
 void ltt_flight_trigger_stop(void)
@@ -219,7 +248,10 @@ void ltt_flight_trigger_stop(void)
 		running = 0;
 		return;
 	}
+	ltt_set(&serving, 0);
 	ltt_set(&stopping, 1);
 	pthread_join(thread, NULL);
+	/* a request raised since the thread's last look holds the rings: nothing will serve it */
+	ltt_set(&ltt_trigger_pending, 0);
 	running = 0;
 }

@@ -302,8 +302,14 @@ static int slot_free(struct ltt_ring *r, uint64_t nseq, uint64_t *w)
 	uint64_t slot = nseq & r->slot_mask;
 
 	if (r->overwrite) {
-		uint64_t hold = ltt_read(&r->snap_hold);
+		uint64_t hold = ltt_read(&r->snap_hold), th = ltt_read(&r->trig_hold);
 
+		/* A trigger's snapshot is pending: its hold counts as a snapshot's until the snapshot
+		 * is written (both keep blocks >= k: together, the lower k). Acquire: pairs with the
+		 * exchange that ends the request in flight_trigger.c (the snapshot is written before
+		 * an opener sees the request gone). */
+		if (ltt_unlikely(th) && ltt_read(&ltt_trigger_pending) && (!hold || th < hold))
+			hold = th;
 		/* A snapshot is copying block nseq - n: drop rather than overwrite it. Read after
 		 * write_off (acquire), so a snapshot's hold stored before its flush CAS (B6) is seen
 		 * by every opener whose CAS comes after that flush (recorder/snapshot.c, F1). */

@@ -72,6 +72,10 @@ static inline uint64_t ltt_ring_head_seq(const struct ltt_ring *r)
 /* Nonzero when block seq has been opened or passed (write_off beyond its start). */
 int ltt_ring_block_opened(const struct ltt_ring *r, uint64_t seq);
 
+/* recorder/flight_trigger.c: nonzero from a snapshot trigger's request until its snapshot is written
+ * (or the request dropped); the rings' trig_hold apply only meanwhile. */
+extern uint64_t ltt_trigger_pending;
+
 /* Writes a block_start/block_end (id) at p: anchor of cycle count c, block_id. */
 void ltt_block_mark(char *p, uint16_t id, uint64_t c, uint32_t block_id);
 /* Builds in buf (block_size bytes) a summary block (doc/format.md section 7) whose anchor repeats the

@@ -151,8 +151,9 @@ int ltt_snapshot(char *path, size_t len);
 /* Whether ltt_stop() (and so exit) takes a snapshot; overrides LTT_SNAPSHOT_AT_EXIT. */
 void ltt_snapshot_at_exit(int on);
 /* Generated code, after recording an event whose flag has LTT_EVENT_TRIGGER (it matches
- * LTT_SNAPSHOT_ON): raises the snapshot request that the recorder's own thread serves (no system
- * call, no lock; a request already raised costs one load). */
+ * LTT_SNAPSHOT_ON): raises the snapshot request that the recorder's own thread serves, and holds the
+ * CPU rings' blocks from the trigger event's on until that snapshot is written (writers drop instead,
+ * counted). No system call, no lock; a request already raised costs one load. */
 void ltt_snapshot_trigger(const struct ltt_facility *fac, unsigned event_index);
 #pragma GCC visibility pop
 

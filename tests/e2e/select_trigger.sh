@@ -1,6 +1,7 @@
 #!/bin/sh
 # Snapshot triggers (LTT_SNAPSHOT_ON; doc/flight-recorder.md "Triggers"): one trigger event in a 10 M
-# event run gives exactly one snapshot, which holds it and names it (ltt stats); a storm of triggers
+# event run gives exactly one snapshot, which holds it and names it (ltt stats), even when the ring is
+# far too small to keep it until the recorder's thread looks (the rings hold it); a storm of triggers
 # gives at most one snapshot per LTT_SNAPSHOT_MIN_INTERVAL_MS and LTT_SNAPSHOT_KEEP keeps the newest;
 # bad settings are one line and no trace.
 set -u
@@ -24,6 +25,15 @@ printf '%s\n' "$stats" | grep -q "^  trigger     snapshot taken for seltest.c re
 got=$("$LTT" stats --format=json "$tmp/one/snapshot-0001" | jq -r '.trigger.event + " " + .trigger.time') || fail "stats json"
 case "$got" in "seltest.c "[0-9]*.[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]) ;; *) fail "stats json trigger: '$got'" ;; esac
 grep -q 'ltt_trigger="seltest.c"' "$tmp/one/snapshot-0001/info/system.xml" || fail "system.xml"
+
+# the rings hold the trigger's blocks until its snapshot: with 2 blocks of 4 KiB (about 450 events) the
+# 2 M events after the trigger would overwrite it 4000 times over before the thread's next look; they
+# are dropped instead (counted), and the snapshot holds the trigger and the event before it
+LTT_TRACE="$tmp/small" LTT_BLOCKS=2 LTT_BLOCK_SIZE=4096 LTT_SNAPSHOT_ON="seltest.c" "$prog" trigger 3000000 1000000 ||
+	fail "small ring run"
+out=$("$LTT" dump --event seltest.c "$tmp/small/snapshot-0001") || fail "small: dump"
+case "$out" in "seltest.c: "*"{ thread = 0, seq = 1000000 }") ;; *) fail "small: trigger event: '$out'" ;; esac
+"$LTT" dump --event seltest.a "$tmp/small/snapshot-0001" | grep -q "seq = 1000000 }" || fail "small: a(1000000) not in it"
 
 # a storm: every event a trigger for 600 ms, one snapshot per 100 ms at most, the newest 2 kept
 LTT_TRACE="$tmp/storm" LTT_SNAPSHOT_ON="seltest.*" LTT_SNAPSHOT_MIN_INTERVAL_MS=100 LTT_SNAPSHOT_KEEP=2 \

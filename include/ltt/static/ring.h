@@ -73,7 +73,11 @@ struct ltt_ring {
 	/* Flight snapshot in progress: nonzero k + 1 keeps blocks >= k from being overwritten (openers
 	 * drop instead, counted buffer_full); 0: none. Written by the snapshot (recorder/snapshot.c). */
 	uint64_t snap_hold;
-	uint64_t pad3[5];
+	/* Snapshot trigger pending (recorder/flight_trigger.c): nonzero k + 1 keeps blocks >= k (the
+	 * trigger event's block on) from being overwritten while ltt_trigger_pending is nonzero, as
+	 * snap_hold does; a value left when no trigger is pending is ignored. Written by the raiser. */
+	uint64_t trig_hold;
+	uint64_t pad3[4];
 } __attribute__((aligned(64)));
 
 #define LTT_REGION_MAGIC	"LTTRING1"

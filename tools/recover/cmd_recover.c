@@ -192,6 +192,9 @@ static int run(int argc, char **argv)
 			       "(the snapshot at exit is in its trace directory)", file, fi.pid, fi.program);
 		return 1;
 	}
+	/* dead: its `ltt snapshot` entry, if the kill left it, is stale (a process given its pid later
+	 * would meet it) */
+	recover_forget_registry(&fi);
 	rc = recover_rebuild(file, out, &st, err, sizeof(err));
 	if (rc) {
 		ltt_tool_error("recover", "%s: %s", file, err[0] ? err : strerror(-rc));

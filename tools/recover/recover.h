@@ -20,11 +20,17 @@ struct recover_file_info {
 	char program[33];
 	uint32_t ncpu, block_size, blocks;
 	uint64_t size;
+	uint64_t start_ticks;	/* the process's start time (field 22 of /proc/PID/stat), 0: unknown */
+	unsigned uid;		/* the file's owner: the user the process recorded as */
 	char why[256];		/* RECOVER_BAD: what is wrong */
 };
 
 /* Reads the header of a ring file (bounded reads, never trusts it). Returns 0 or a negative errno. */
 int recover_probe(const char *path, struct recover_file_info *info);
+/* A dead process's `ltt snapshot` entry /tmp/ltt-UID/flight-PID (recorder/flight_control.c), left by a
+ * kill: removed when the start time it records is the ring file's (so it is that process's, not a
+ * later one's with the same pid). Returns 1 if removed, else 0. */
+int recover_forget_registry(const struct recover_file_info *info);
 
 struct recover_stats {
 	uint64_t blocks;		/* blocks written, summary blocks included */

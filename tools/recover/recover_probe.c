@@ -1,6 +1,7 @@
 /* tools/recover_probe.c: what a ring file left under LTT_SHM_DIR is, and whether its process still runs
  * (pid and start time, field 22 of /proc/PID/stat). */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +80,8 @@ int recover_probe(const char *path, struct recover_file_info *info)
 	info->block_size = rg.block_size;
 	info->blocks = rg.blocks;
 	info->size = (uint64_t)st.st_size;
+	info->start_ticks = m->start_ticks;
+	info->uid = (unsigned)st.st_uid;
 	if (rg.pid > 0 && m->start_ticks && proc_start_ticks(rg.pid) == m->start_ticks)
 		info->state = RECOVER_RUNNING;
 	else if (m->state == LTT_SHM_STOPPED)
@@ -86,4 +89,31 @@ int recover_probe(const char *path, struct recover_file_info *info)
 	else
 		info->state = RECOVER_DEAD;
 	return 0;
+}
+
+int recover_forget_registry(const struct recover_file_info *info)
+{
+	char path[96], buf[PATH_MAX + 96], *nl, *end;
+	unsigned long long start;
+	ssize_t r;
+	int fd;
+
+	if (info->state != RECOVER_DEAD || info->pid <= 0 || !info->start_ticks)
+		return 0;
+	snprintf(path, sizeof(path), "/tmp/ltt-%u/flight-%d", info->uid, info->pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return 0;
+	r = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (r <= 0)
+		return 0;
+	buf[r] = 0;
+	/* "TRACE\nSIGNAL\nSTART\n": the start time is the third line */
+	if (!(nl = strchr(buf, '\n')) || !(nl = strchr(nl + 1, '\n')))
+		return 0;
+	start = strtoull(nl + 1, &end, 10);
+	if (end == nl + 1 || *end != '\n' || start != info->start_ticks)
+		return 0;
+	return unlink(path) == 0;
 }

@@ -183,6 +183,7 @@ static void registry_add(void)
 	int fd, n;
 
 	snprintf(dir, sizeof(dir), "/tmp/ltt-%u", (unsigned)getuid());
+	ltt_fl.registry[0] = 0;
 	if (mkdir(dir, 0700) && errno != EEXIST)
 		return;
 	/* ours alone: another user's directory of that name is not trusted */
@@ -202,14 +203,15 @@ static void registry_add(void)
 	close(fd);
 	if (rename(tmp, p))
 		unlink(tmp);
+	else
+		memcpy(ltt_fl.registry, p, sizeof(ltt_fl.registry));	/* the fatal-signal handler removes it */
 }
 
-static void registry_remove(void)
+void ltt_flight_registry_remove(void)
 {
-	char p[96];
-
-	registry_path(p, sizeof(p), ltt_fl.pid);
-	unlink(p);
+	if (ltt_fl.registry[0])
+		unlink(ltt_fl.registry);
+	ltt_fl.registry[0] = 0;
 }
 
 int ltt_flight_start(const struct ltt_trace_state *t, int shm_fd)
@@ -290,7 +292,7 @@ void ltt_flight_stop(void)
 		ltt_flight_prune();	/* LTT_SNAPSHOT_KEEP */
 	ltt_flight_signals_restore();
 	if ((int)getpid() == ltt_fl.pid)
-		registry_remove();
+		ltt_flight_registry_remove();
 	ltt_set(&ltt_fl.active, 0);
 	if (ltt_fl.shm_fd >= 0)
 		ltt_shm_stop();

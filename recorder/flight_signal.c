@@ -125,6 +125,9 @@ static void on_fatal_signal(int sig, siginfo_t *si, void *uc)
 			ltt_snapshot_write(NULL, 0, ltt_fl.scratch[1], FATAL_WAIT_NS);
 		if (lk == 1)
 			ltt_flight_unlock();
+		/* the default action follows: the process dies, its `ltt snapshot` entry with it (a
+		 * file left behind would be met by the next process given this pid) */
+		ltt_flight_registry_remove();
 	}
 	errno = saved;
 	/* A fault of this thread: returning restarts the instruction, which faults again and now gets

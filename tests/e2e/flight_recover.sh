@@ -2,13 +2,14 @@
 # kill -9 of a flight-mode program whose rings live in files (LTT_SHM_DIR): `ltt recover --list` sees
 # it dead, `ltt recover` rebuilds a trace that decodes and holds every tick up to the last committed
 # one (the program notes each commit in a mapped file), the overwritten events counted exactly. The
-# file of a live process is refused.
+# file of a live process is refused; recover removes the killed process's `ltt snapshot` registry file.
 set -u
+. "$SRCDIR/tests/e2e/lib/registry.sh"
 prog="$BUILD/tests/progs/flight_prog"
 [ -x "$prog" ] || { echo "skip: $prog not built"; exit 77; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-flight-recover-XXXXXX")
 pid=
-trap '[ -n "$pid" ] && kill -9 $pid 2>/dev/null; rm -rf "$tmp"' EXIT
+trap '[ -n "$pid" ] && kill -9 $pid 2>/dev/null; reg_forget "$tmp/t"; rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 mkdir "$tmp/shm"
 
@@ -25,6 +26,7 @@ ring=$(ls "$tmp"/shm/ltt-*.ring) || fail "no ring file under LTT_SHM_DIR"
 "$LTT" recover "$ring" -o "$tmp/live" 2>"$tmp/err" && fail "recovered the file of a live process"
 grep -q "still running" "$tmp/err" || fail "unexpected message: $(cat "$tmp/err")"
 [ ! -e "$tmp/live" ] || fail "output made for a live process"
+[ -n "$(reg_of "$tmp/t")" ] || fail "no registry file for the live process"
 kill -9 $pid
 wait $pid 2>/dev/null
 pid=
@@ -32,6 +34,8 @@ L=$(od -An -tu8 -N8 "$tmp/progress" | tr -d ' ')
 "$LTT" recover --list "$tmp/shm" | grep -q "	dead	" || fail "--list does not show the file dead"
 rec=$("$LTT" recover "$ring" -o "$tmp/rec" 2>&1) || fail "ltt recover failed: $rec"
 echo "$rec"
+# the process is dead (the file's start time is its): its registry file went with the recovery
+[ -z "$(reg_of "$tmp/t")" ] || fail "ltt recover left the dead process's registry file: $(reg_of "$tmp/t")"
 # the kill may come while a block is being opened (between its opener's reservation and commit,
 # tests/e2e/flight_recover_opening.sh): then exactly that is reported, the opener's event the one torn
 case "$rec" in

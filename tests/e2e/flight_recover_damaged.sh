@@ -5,6 +5,7 @@
 # written with what could not be recovered reported on the last line; and whatever
 # it writes is read by the reader without a crash.
 set -u
+. "$SRCDIR/tests/e2e/lib/registry.sh"
 prog="$BUILD/tests/progs/flight_prog"
 [ -x "$prog" ] || { echo "skip: $prog not built"; exit 77; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-flight-damaged-XXXXXX")
@@ -13,6 +14,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 mkdir "$tmp/shm"
 LTT_MODE=flight LTT_BLOCK_SIZE=4096 LTT_BLOCKS=4 LTT_TRACE="$tmp/t" LTT_SHM_DIR="$tmp/shm" \
 	"$prog" torn 3000 note
+reg_forget "$tmp/t"	# killed by its own SIGKILL: its registry file stays otherwise
 ring=$(ls "$tmp"/shm/ltt-*.ring) || fail "no ring file"
 size=$(stat -c %s "$ring")
 

@@ -3,10 +3,11 @@
 # facility's XML in the ring file's records overwritten with garbage: its events cannot be decoded),
 # with the summary still printed and the last line saying the trace is incomplete.
 set -u
+. "$SRCDIR/tests/e2e/lib/registry.sh"
 prog="$BUILD/tests/progs/flight_prog"
 [ -x "$prog" ] || { echo "skip: $prog not built"; exit 77; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-flight-recexit-XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+trap 'reg_forget "$tmp/t"; rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 mkdir "$tmp/shm"
 LTT_MODE=flight LTT_BLOCK_SIZE=4096 LTT_BLOCKS=4 LTT_TRACE="$tmp/t" LTT_SHM_DIR="$tmp/shm" \

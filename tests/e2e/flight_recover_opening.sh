@@ -8,10 +8,11 @@
 # recover exits 0, says the block was being opened, counts the opener's event torn, and the trace holds
 # ticks first..N-1 with ticks 0..first-1 counted overwritten, exactly.
 set -u
+. "$SRCDIR/tests/e2e/lib/registry.sh"
 prog="$BUILD/tests/progs/flight_prog"
 [ -x "$prog" ] || { echo "skip: $prog not built"; exit 77; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-flight-opening-XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+trap 'for s in cas events blocks; do reg_forget "$tmp/$s/t"; done; rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 N=5000
 

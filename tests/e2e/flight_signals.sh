@@ -3,11 +3,12 @@
 # 134), a return from main (the snapshot at exit, on by default, off with LTT_SNAPSHOT_AT_EXIT=0), and
 # kill -USR2 while the program records (then kill -9).
 set -u
+. "$SRCDIR/tests/e2e/lib/registry.sh"
 prog="$BUILD/tests/progs/flight_prog"
 [ -x "$prog" ] || { echo "skip: $prog not built"; exit 77; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-flight-signals-XXXXXX")
 pid=
-trap '[ -n "$pid" ] && kill -9 $pid 2>/dev/null; rm -rf "$tmp"' EXIT
+trap '[ -n "$pid" ] && kill -9 $pid 2>/dev/null; reg_forget "$tmp/usr2" "$tmp/abort"; rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 v() { echo "$out" | head -n 1 | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 export LTT_MODE=flight LTT_BLOCK_SIZE=4096 LTT_BLOCKS=8
@@ -28,6 +29,7 @@ check_last() {
 LTT_TRACE="$tmp/abort" "$prog" abort 50000 2>/dev/null
 rc=$?
 [ $rc -eq 134 ] || fail "abort: exit status $rc, expected 134 (SIGABRT)"
+[ -z "$(reg_of "$tmp/abort")" ] || fail "abort: the registry file is left: $(reg_of "$tmp/abort")"
 check_last "$tmp/abort/snapshot-0001" 50000
 
 LTT_TRACE="$tmp/exit" "$prog" exit 30000 || fail "exit: status $?"
@@ -47,7 +49,7 @@ i=0
 while [ ! -d "$tmp/usr2/snapshot-0001" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
 [ -d "$tmp/usr2/snapshot-0001" ] || fail "no snapshot after SIGUSR2"
 kill -0 $pid 2>/dev/null || fail "the program did not survive its snapshot signal"
-kill -9 $pid; wait $pid 2>/dev/null; pid=
+kill -9 $pid; wait $pid 2>/dev/null; reg_forget_pid $pid; pid=
 out=$("$prog" check "$tmp/usr2/snapshot-0001") || fail "check failed: $out"
 echo "$out"
 [ "$(v problems)" = 0 ] || fail "usr2: problems: $out"

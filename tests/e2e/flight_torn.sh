@@ -4,10 +4,11 @@
 # cause torn), never decodes it. A fixed-size event with half its payload: exactly one torn event; a
 # string event with no payload written: at least one, and nothing else lost.
 set -u
+. "$SRCDIR/tests/e2e/lib/registry.sh"
 prog="$BUILD/tests/progs/flight_prog"
 [ -x "$prog" ] || { echo "skip: $prog not built"; exit 77; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-flight-torn-XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+trap 'for d in "$tmp"/*/; do reg_forget "${d}t"; done; rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 v() { echo "$out" | head -n 1 | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 export LTT_MODE=flight LTT_BLOCK_SIZE=4096 LTT_BLOCKS=8

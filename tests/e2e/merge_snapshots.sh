@@ -9,7 +9,7 @@ prog="$BUILD/tests/progs/select_flight"
 [ -x "$prog" ] || { echo "skip: $prog not built"; exit 77; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-merge-snapshots-XXXXXX")
 pids=
-trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; rm -rf "$tmp"' EXIT
+trap 'for p in $pids; do kill -9 $p 2>/dev/null && rm -f "/tmp/ltt-$(id -u)/flight-$p"; done; rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 reg=/tmp/ltt-$(id -u)
 wait_for() {

@@ -6,6 +6,7 @@
 # RELIAB_MUTATIONS=N sets the number of mutated files (default 100; `make check` time).
 set -u
 : "${BUILD:?}" "${LTT:?}"
+. "$SRCDIR/tests/e2e/lib/registry.sh"
 prog="$BUILD/tests/progs/flight_prog"
 N=${RELIAB_MUTATIONS:-100}
 tmp=$(mktemp -d) || exit 1
@@ -13,6 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/shm"
 LTT_MODE=flight LTT_BLOCK_SIZE=4096 LTT_BLOCKS=4 LTT_TRACE="$tmp/t" LTT_SHM_DIR="$tmp/shm" \
 	"$prog" torn 3000 note
+reg_forget "$tmp/t"	# killed by its own SIGKILL: its registry file stays otherwise
 ring=$(ls "$tmp"/shm/ltt-*.ring) || { echo "FAIL: no ring file"; exit 1; }
 size=$(stat -c %s "$ring")
 fail=0 ok=0 refused=0 i=0

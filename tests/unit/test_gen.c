@@ -19,9 +19,13 @@ static unsigned last_index, last_flags, reserves, commits, registered;
 static const struct ltt_facility *last_fac;
 static int recording = 1;
 
+static void (*on_reserve)(void);	/* runs between the size pass and the copy (a string changing) */
+
 static int test_reserve(struct ltt_slot *s, struct ltt_facility *f, unsigned index, size_t len,
 			unsigned flags)
 {
+	if (on_reserve)
+		on_reserve();
 	reserves++;
 	last_fac = f;
 	last_index = index;
@@ -346,6 +350,74 @@ START_TEST(sequences)
 }
 END_TEST
 
+/* A string inside a sequence that another thread changes between the size pass and the copy: the
+ * copy is bounded by the characters measured (the event never goes past its reservation), a string
+ * that grew is cut there (the strings after it share what remains: empty here), and when strings
+ * shrank the last one is lengthened with '?' so that the event still fills its reservation exactly
+ * (check_event: exact bytes, 0xa5 just past the reservation, the model's size of it). */
+static char word0[64];
+
+static void grow_word0(void)
+{
+	strcpy(word0, "abcdefghijklmnop");
+}
+
+static void shrink_word0(void)
+{
+	strcpy(word0, "a");
+}
+
+START_TEST(nested_string_changes)
+{
+	const uint32_t vals[1] = { 3 };
+	const char *words[3] = { word0, "de", NULL };
+	struct expect e = { .n = 0 };
+
+	strcpy(word0, "abc");	/* measured: 3 + 2 characters */
+	on_reserve = grow_word0;
+	trace_gentypes_sequences(1, vals, 3, words, 0, NULL, 0, NULL);
+	on_reserve = NULL;
+	PUT(&e, uint16_t, 1);
+	put(&e, vals, sizeof(vals));
+	PUT(&e, uint8_t, 3);
+	put_str(&e, "abcde");	/* cut at the 5 characters measured */
+	put_str(&e, "");	/* nothing left for "de" */
+	put_str(&e, "");
+	PUT(&e, uint32_t, 0);
+	PUT(&e, uint8_t, 0);
+	check_event("sequences", &e);
+
+	strcpy(word0, "abc");
+	on_reserve = shrink_word0;
+	trace_gentypes_sequences(1, vals, 3, words, 0, NULL, 0, NULL);
+	on_reserve = NULL;
+	e.n = 0;
+	PUT(&e, uint16_t, 1);
+	put(&e, vals, sizeof(vals));
+	PUT(&e, uint8_t, 3);
+	put_str(&e, "a");
+	put_str(&e, "de");
+	put_str(&e, "??");	/* the last string takes the 2 characters "abc" lost */
+	PUT(&e, uint32_t, 0);
+	PUT(&e, uint8_t, 0);
+	check_event("sequences", &e);
+
+	/* unchanged: exactly the strings */
+	strcpy(word0, "abc");
+	trace_gentypes_sequences(1, vals, 3, words, 0, NULL, 0, NULL);
+	e.n = 0;
+	PUT(&e, uint16_t, 1);
+	put(&e, vals, sizeof(vals));
+	PUT(&e, uint8_t, 3);
+	put_str(&e, "abc");
+	put_str(&e, "de");
+	put_str(&e, "");
+	PUT(&e, uint32_t, 0);
+	PUT(&e, uint8_t, 0);
+	check_event("sequences", &e);
+}
+END_TEST
+
 START_TEST(nested)
 {
 	struct expect e = { .n = 0 };
@@ -479,6 +551,7 @@ int main(void)
 	tcase_add_test(tc, arrays);
 	tcase_add_test(tc, sequences);
 	tcase_add_test(tc, nested);
+	tcase_add_test(tc, nested_string_changes);
 	tcase_add_test(tc, unions);
 	tcase_add_test(tc, keywords);
 	suite_add_tcase(s, tc);

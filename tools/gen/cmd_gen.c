@@ -59,10 +59,36 @@ static const char helpers[] =
 	"\treturn data ? (len < max ? len : max) : 0;\n"
 	"}\n"
 	"\n"
-	"/* Copies a string and its NUL (NULL records an empty string); returns the end. */\n"
-	"static inline char *ltt_gen_putstr(char *p, const char *s)\n"
+	"/* Copies a string inside an array, sequence or struct and its NUL (NULL records an empty string),\n"
+	" * at most *left characters: *left is what remains of the characters the size pass measured for\n"
+	" * the event's nested strings, so that a string grown since (another thread wrote it) is cut\n"
+	" * there and the event never goes past its reservation. *nul gets the NUL's address; returns the\n"
+	" * end. (memchr: reads at most *left bytes of s.) */\n"
+	"static inline char *ltt_gen_putstrb(char *p, const char *s, size_t *left, char **nul)\n"
 	"{\n"
-	"\treturn ltt_putstrn(p, s, s ? ltt_strlen(s) : 0);\n"
+	"\tconst char *z;\n"
+	"\tsize_t n;\n"
+	"\n"
+	"\t/* memchr stops at the NUL: the compiler, seeing a literal in a caller, would warn about the\n"
+	"\t * bound; it does not see s's origin */\n"
+	"\t__asm__ (\"\" : \"+r\"(s));\n"
+	"\tz = s && *left ? (const char *)memchr(s, 0, *left) : s;\n"
+	"\tn = !s ? 0 : z ? (size_t)(z - s) : *left;\n"
+	"\n"
+	"\t*left -= n;\n"
+	"\tp = ltt_putstrn(p, s, n);\n"
+	"\t*nul = p - 1;\n"
+	"\treturn p;\n"
+	"}\n"
+	"\n"
+	"/* Nested strings shorter than measured (changed since) left `left` bytes of the reservation: the\n"
+	" * last one copied (its NUL at nul) is lengthened by as many '?', the fields after it moved along,\n"
+	" * so that the event fills its reservation exactly. Returns the new end. */\n"
+	"static inline char *ltt_gen_strpad(char *nul, char *p, size_t left)\n"
+	"{\n"
+	"\tmemmove(nul + left, nul, (size_t)(p - nul));\n"
+	"\tmemset(nul, '?', left);\n"
+	"\treturn p + left;\n"
 	"}\n"
 	"\n"
 	"/* Copies the n bytes of a string measured before (s may be NULL when n is 0), then a NUL\n"
@@ -155,7 +181,7 @@ static int emit_event(struct gen *g, const struct ltt_event_desc *ev)
 	const struct ltt_type_desc *b = ev->body;
 	const char *fac = g->fac->name;
 	const char *path, *fn;
-	int r;
+	int r, nested = 0;
 
 	if (!gen_is_ident(ev->name))
 		return gen_fail(g, ev->line, "event name '%s' is not a C identifier", ev->name);
@@ -184,7 +210,13 @@ static int emit_event(struct gen *g, const struct ltt_event_desc *ev)
 	gen_put(&g->o, "\t\tstruct ltt_slot ltt_s_;\n", 26);
 	if (ev->context_tid)	/* context="tid": the thread id from libltt's per-thread cache */
 		gen_pr(&g->o, "\t\tconst uint32_t tid = LTT_GEN_TID();\n");
-	gen_put(&g->o, "\t\tsize_t ltt_len_ = 0;\n\n", 24);
+	gen_put(&g->o, "\t\tsize_t ltt_len_ = 0;\n", 23);
+	for (uint32_t i = 0; b && i < b->n_fields; i++)
+		if (b->fields[i].type->kind != LTT_TYPE_STRING && gen_has_string(b->fields[i].type))
+			nested = 1;
+	if (nested)	/* characters of the strings in arrays, sequences and structs (their copy's bound) */
+		gen_pr(&g->o, "\t\tsize_t ltt_sb_ = 0;\n");
+	gen_put(&g->o, "\n", 1);
 	for (uint32_t i = 0; b && i < b->n_fields; i++) {
 		enum ltt_type_kind k = b->fields[i].type->kind;
 
@@ -209,7 +241,11 @@ static int emit_event(struct gen *g, const struct ltt_event_desc *ev)
 	gen_pr(&g->o, "\t\tif (LTT_GEN_RESERVE(&ltt_s_, &ltt_facility_%s, %u, ltt_len_, %s)) {\n", fac, ev->index,
 	   ev->persistent ? "LTT_EVENT_PERSISTENT" : "0");
 	if (b && b->n_fields)
-		gen_put(&g->o, "\t\t\tchar *ltt_p_ = ltt_s_.payload;\n\n", 35);
+		gen_put(&g->o, "\t\t\tchar *ltt_p_ = ltt_s_.payload;\n", 34);
+	if (nested)
+		gen_pr(&g->o, "\t\t\tchar *ltt_nul_ = NULL;\n");
+	if (b && b->n_fields)
+		gen_put(&g->o, "\n", 1);
 	for (uint32_t i = 0; b && i < b->n_fields; i++) {
 		const struct ltt_type_desc *t = b->fields[i].type;
 		const char *n = gen_cname(g, b->fields[i].name);
@@ -223,6 +259,8 @@ static int emit_event(struct gen *g, const struct ltt_event_desc *ev)
 		a.len = gen_str(g, "%s_len", n);
 		gen_encode_code(g, t, &a, 3, 0);
 	}
+	if (nested)	/* nested strings that shrank since they were measured: ltt_gen_strpad */
+		gen_pr(&g->o, "\t\t\tif (ltt_unlikely(ltt_sb_) && ltt_nul_)\n\t\t\t\tltt_p_ = ltt_gen_strpad(ltt_nul_, ltt_p_, ltt_sb_);\n");
 	if (b && b->n_fields)
 		gen_put(&g->o, "\t\t\t(void)ltt_p_;\n", 17);
 	gen_pr(&g->o, "\t\t\tLTT_GEN_COMMIT(&ltt_s_);\n");

@@ -78,6 +78,8 @@ int gen_emit_types(struct gen *g, const struct ltt_type_desc *t, const char *pat
 /* A constant C expression for the encoded size of fixed-size t on the compiling host. */
 void gen_fixed_size_expr(const struct ltt_type_desc *t, struct out *o);
 /* Statements adding t's encoded size to ltt_len_ (a union code out of range returns). */
+/* Whether t is or contains a string. */
+int gen_has_string(const struct ltt_type_desc *t);
 void gen_size_code(struct gen *g, const struct ltt_type_desc *t, const struct access *a, unsigned level,
 		   unsigned depth);
 /* Statements encoding the value reached by a at ltt_p_, advancing it. */

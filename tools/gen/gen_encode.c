@@ -80,6 +80,25 @@ static void element_access(struct gen *g, const struct access *a, const struct l
 	}
 }
 
+int gen_has_string(const struct ltt_type_desc *t)
+{
+	switch (t->kind) {
+	case LTT_TYPE_STRING:
+		return 1;
+	case LTT_TYPE_ARRAY:
+	case LTT_TYPE_SEQUENCE:
+		return gen_has_string(t->element);
+	case LTT_TYPE_STRUCT:
+	case LTT_TYPE_UNION:
+		for (uint32_t i = 0; i < t->n_fields; i++)
+			if (gen_has_string(t->fields[i].type))
+				return 1;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
 /* Whether t contains a union (whose code the size pass checks). */
 static int has_union(const struct ltt_type_desc *t)
 {
@@ -117,8 +136,19 @@ void gen_size_code(struct gen *g, const struct ltt_type_desc *t, const struct ac
 	}
 	switch (t->kind) {
 	case LTT_TYPE_STRING:
+		/* a string inside an array, sequence or struct (the event's own string fields are
+		 * measured once, cmd_gen.c): its characters are counted in ltt_sb_ too, the bound of
+		 * their copy (ltt_gen_putstrb) */
 		gen_ind(o, level);
-		gen_pr(o, "ltt_len_ += (%s ? ltt_strlen(%s) : 0) + 1;\n", a->expr, a->expr);
+		gen_pr(o, "{\n");
+		gen_ind(o, level + 1);
+		gen_pr(o, "const size_t ltt_n_ = %s ? ltt_strlen(%s) : 0;\n", a->expr, a->expr);
+		gen_ind(o, level + 1);
+		gen_pr(o, "ltt_sb_ += ltt_n_;\n");
+		gen_ind(o, level + 1);
+		gen_pr(o, "ltt_len_ += ltt_n_ + 1;\n");
+		gen_ind(o, level);
+		gen_pr(o, "}\n");
 		break;
 	case LTT_TYPE_ARRAY:
 	case LTT_TYPE_SEQUENCE:
@@ -212,7 +242,7 @@ void gen_encode_code(struct gen *g, const struct ltt_type_desc *t, const struct 
 		break;
 	case LTT_TYPE_STRING:
 		gen_ind(o, level);
-		gen_pr(o, "ltt_p_ = ltt_gen_putstr(ltt_p_, %s);\n", a->expr);
+		gen_pr(o, "ltt_p_ = ltt_gen_putstrb(ltt_p_, %s, &ltt_sb_, &ltt_nul_);\n", a->expr);
 		break;
 	case LTT_TYPE_ARRAY:
 		if (c_layout_is_encoding(t)) {

@@ -207,7 +207,7 @@ fuzz: fuzz-build
 asan:
 	@$(MAKE) --no-print-directory check BUILD=$(BUILD)/asan SANITIZE=address,undefined
 tsan:
-	@$(MAKE) --no-print-directory check BUILD=$(BUILD)/tsan SANITIZE=thread LTT_TEST_FILTER="$(or $(LTT_TEST_FILTER),recorder flight perf_par)"
+	@$(MAKE) --no-print-directory check BUILD=$(BUILD)/tsan SANITIZE=thread LTT_TEST_FILTER="$(or $(LTT_TEST_FILTER),recorder flight perf_par export_par)"
 
 # ---- install ---------------------------------------------------------------------------------
 LIBDIR ?= $(PREFIX)/lib

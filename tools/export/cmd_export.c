@@ -282,6 +282,7 @@ static int types_init(struct ltt_reader *r)
 			}
 			et->tid_offset = -1;
 			et->app = !ty->builtin && !strcmp(ty->facility, "app");
+			et->core = !ty->builtin && !strcmp(ty->facility, "core");
 			et->thread_name = !ty->builtin && !strcmp(ty->facility, "core") &&
 					  (!strcmp(ty->name, "thread_name") || !strcmp(ty->name, "thread_start"));
 			/* a "tid" uint field after fixed-size fields only */

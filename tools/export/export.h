@@ -52,6 +52,7 @@ struct export_type {
 	int tid_offset;		/* byte offset of a leading uint "tid" field of the body, -1 when none */
 	unsigned tid_bytes;
 	unsigned app;		/* an event of the app facility (eventdefs/app.xml) */
+	unsigned core;		/* an event of the core facility (not builtin) */
 	unsigned thread_name;	/* core.thread_name or core.thread_start: names its thread */
 	void *priv;		/* the format's own per type state (freed by the format in end) */
 };

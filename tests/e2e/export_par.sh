@@ -69,7 +69,7 @@ grep -v '^WARNING: Tracer discarded [0-9]* events between' bt.err > bt.other
 [ -s bt.other ] && die "babeltrace2 complained: $(head -n 3 bt.other)"
 rm -rf bt.ctf
 same "two traces" any rec big
-same "--cpu 1" any --cpu 1 rec
+same "--cpu 0" any --cpu 0 rec
 
 # seams SKEW CARRY NAME: heartbeats, lost records, a summary block; with SKEW=1 every block starts
 # 3000 cycles before its predecessor's end (the clamp lifts the first packet of each range: encoded

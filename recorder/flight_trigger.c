@@ -42,7 +42,7 @@
 uint64_t ltt_trigger_pending;
 static pthread_t thread;
 static int running, stopping, thread_pid;
-static int serving;	/* the thread runs: a request raised will be ended */
+static int refused;	/* the thread could not start: no request may be raised (none would end) */
 static unsigned pruned_at;	/* snap_no when the thread last pruned */
 
 void ltt_snapshot_trigger(const struct ltt_facility *fac, unsigned event_index)
@@ -50,12 +50,18 @@ void ltt_snapshot_trigger(const struct ltt_facility *fac, unsigned event_index)
 	struct ltt_region *rg;
 	uint64_t v;
 
-	if (ltt_read(&ltt_trigger_pending) || !ltt_read(&serving))
-		return;	/* already raised: the storm costs one load (or no thread would end it) */
+	if (ltt_read(&ltt_trigger_pending))
+		return;	/* already raised: the storm costs one load */
 	v = (uint64_t)(uint16_t)(ltt_read(&fac->base_code) + event_index) << 48 | (ltt_clock_now() & LOW48);
-	/* Full barrier: pairs with the thread's exchange that ends the request. */
+	/* Full barrier: pairs with the thread's exchange that ends the request, and with the store
+	 * of `refused` before the exchange of a start that failed (either that exchange comes after
+	 * this CAS and ends the request, or the load below sees `refused`). */
 	if (ltt_cmpxchg(&ltt_trigger_pending, 0, v) != 0)
 		return;	/* another trigger raised it: its holds are in place or on their way */
+	if (ltt_unlikely(ltt_read(&refused))) {
+		(void)ltt_cmpxchg(&ltt_trigger_pending, v, 0);	/* no thread would end it */
+		return;
+	}
 	/* Acquire: pairs with ltt_start()'s release of the region (never unmapped). */
 	if (!(rg = ltt_read(&ltt_rt.region)))
 		return;
@@ -226,6 +232,7 @@ void ltt_flight_trigger_start(void)
 		return;
 	ltt_set(&ltt_trigger_pending, 0);
 	ltt_set(&stopping, 0);
+	ltt_set(&refused, 0);
 	pruned_at = ltt_read(&ltt_fl.snap_no);
 	/* the thread takes no signal of the program's (the snapshot signal included) */
 	sigfillset(&all);
@@ -235,11 +242,14 @@ void ltt_flight_trigger_start(void)
 	if (rc) {
 		ltt_warn("LTT_SNAPSHOT_ON: cannot start the recorder's thread: %s; no trigger will take a snapshot",
 			 strerror(rc));
+		/* a request raised meanwhile would hold the rings for good: refuse them, end it (full
+		 * barrier after the store: pairs with the raiser's CAS) */
+		ltt_set(&refused, 1);
+		(void)ltt_xchg(&ltt_trigger_pending, 0);
 		return;
 	}
 	running = 1;
 	thread_pid = (int)getpid();
-	ltt_set(&serving, 1);
 }
 
 void ltt_flight_trigger_stop(void)
@@ -248,7 +258,6 @@ void ltt_flight_trigger_stop(void)
 		running = 0;
 		return;
 	}
-	ltt_set(&serving, 0);
 	ltt_set(&stopping, 1);
 	pthread_join(thread, NULL);
 	/* a request raised since the thread's last look holds the rings: nothing will serve it */

@@ -275,6 +275,35 @@ DUMP_INLINE char *dump_put_shown_time(struct ltt_dump_ctx *ctx, char *p, uint64_
 	return dump_put_frac(p + ctx->sec_len, frac);
 }
 
+/* The shown time, the n bytes of mid (a literal with DUMP_PAD readable bytes after it, n <= DUMP_PAD),
+ * then ns in decimal (the columns time and ts_ns of json and csv; at most 62 + DUMP_PAD bytes). With
+ * --time=abs the digits of ns are those of the time without its point, written from the same
+ * registers. */
+DUMP_INLINE char *dump_put_time_ns(struct ltt_dump_ctx *ctx, char *w, uint64_t ns, const char *mid, size_t n)
+{
+	uint32_t frac = dump_shown_time(ctx, ns);
+
+	memcpy(w, ctx->sec_digits, 16);
+	w += ctx->sec_len;
+	if (ctx->time_mode == DUMP_TIME_ABS && ctx->sec_cached) {
+		uint64_t d = dump_digits8(frac % 100000000u);
+		char f0 = (char)('0' + frac / 100000000u);
+
+		w[0] = '.';
+		w[1] = f0;
+		memcpy(w + 2, &d, 8);
+		w = dump_put_padded(w + 10, mid, n);
+		memcpy(w, ctx->sec_digits, 16);
+		w += ctx->sec_len;
+		w[0] = f0;
+		memcpy(w + 1, &d, 8);
+		return w + 9;
+	}
+	w = dump_put_frac(w, frac);
+	w = dump_put_padded(w, mid, n);
+	return dump_put_u64(w, ns);
+}
+
 #define LTT_FMT(n) extern const struct ltt_dump_format ltt_fmt_##n;
 #include "ltt-fmts.h"
 #undef LTT_FMT

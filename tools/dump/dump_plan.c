@@ -48,7 +48,7 @@ static int buf_add_str(struct plan_buf *b, const char *s, unsigned style, int js
 		lit = json_literal("", s, "", &n);
 	if (!lit)
 		return -ENOMEM;
-	if (style != DUMP_PLAN_JSON_QUOTED) {
+	if (style != DUMP_PLAN_JSON_QUOTED && style != DUMP_PLAN_JSON_CSV) {
 		ret = buf_add(b, lit, strlen(lit));
 		free(lit);
 		return ret;
@@ -60,8 +60,8 @@ static int buf_add_str(struct plan_buf *b, const char *s, unsigned style, int js
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (lit[i] == '"' || lit[i] == '\\')
-			q[k++] = '\\';
+		if (style == DUMP_PLAN_JSON_CSV ? lit[i] == '"' : lit[i] == '"' || lit[i] == '\\')
+			q[k++] = style == DUMP_PLAN_JSON_CSV ? '"' : '\\';
 		q[k++] = lit[i];
 	}
 	ret = buf_add(b, q, k);
@@ -273,7 +273,20 @@ static int plan_string(struct dump_out *o, unsigned style, const char *s, size_t
 	dump_out_json_string(tmp, s, n);
 	if (tmp->error || tmp->len >= DUMP_OUT_SIZE)
 		return -EFBIG;
-	json_quote(o, tmp->buf, tmp->len, 0);
+	if (style == DUMP_PLAN_JSON_QUOTED) {
+		json_quote(o, tmp->buf, tmp->len, 0);
+		return 0;
+	}
+	s = tmp->buf;	/* CSV: every '"' doubled */
+	for (const char *e = s + tmp->len, *q; s < e; s = q + 1) {
+		q = memchr(s, '"', (size_t)(e - s));
+		if (!q) {
+			dump_out_mem(o, s, (size_t)(e - s));
+			break;
+		}
+		dump_out_mem(o, s, (size_t)(q - s + 1));
+		dump_out_char(o, '"');
+	}
 	return 0;
 }
 

@@ -17,6 +17,7 @@ enum dump_plan_style {
 	DUMP_PLAN_JSON,		/* {"a":1,"s":"JSON string","e":"LABEL"}, NaN and infinities as null */
 	DUMP_PLAN_JSON_QUOTED,	/* the same JSON as a JSON string literal's contents ('"' and '\\'
 				 * escaped once more; the caller writes the enclosing quotes) */
+	DUMP_PLAN_JSON_CSV,	/* the same JSON as a quoted CSV field's contents ('"' doubled) */
 };
 
 /* How one field is read and written; the last four: the common integers in the host's byte order. */
@@ -66,8 +67,8 @@ void dump_plan_free(struct dump_plan *p);
 /* Writes the body of ev at w (p->room bytes reserved there by the caller, with dump_out_reserve), and
  * returns the end, not committed, with DUMP_PLAN_SLACK bytes of room after it. Strings, floats and
  * thread names are written through o between (committing first). tn: thread names for tid fields, or
- * NULL. *err: set to -EFBIG (a string of a JSON_QUOTED plan longer than DUMP_OUT_SIZE) or -ENOMEM;
- * the output is then incomplete. */
+ * NULL. *err: set to -EFBIG (a string of a JSON_QUOTED or JSON_CSV plan longer than DUMP_OUT_SIZE as
+ * JSON) or -ENOMEM; the output is then incomplete. */
 char *dump_plan_put(struct dump_out *o, char *w, const struct dump_plan *p, const struct ltt_event *ev,
 		    const struct thread_names *tn, int *err);
 

@@ -11,6 +11,8 @@ struct jtype {
 	char *head;		/* ,"facility":"F","event":"E","fields": */
 	size_t head_len;
 	struct json_plan *plan;
+	const struct dump_plan *flat;	/* the plan of a flat body, or NULL (walked) */
+	size_t room;		/* what a line takes at most but its "cpu" part (with a flat body) */
 };
 
 /* s (len bytes, malloc'ed) with DUMP_PAD zero bytes after it, for dump_put_padded; NULL (s freed) when
@@ -44,6 +46,12 @@ static struct jtype *make_jtype(const struct ltt_event *ev)
 		return NULL;
 	}
 	j->head_len = l2;
+	if (json_plan_get(ev, &j->plan, &j->flat)) {
+		free(j->head);
+		free(j);
+		return NULL;
+	}
+	j->room = 110 + j->head_len + DUMP_PAD + (j->flat ? j->flat->room : 0);
 	return j;
 }
 
@@ -70,32 +78,13 @@ static const struct tf_name *tf_json(const struct ltt_tracefile_info *tf)
 	return c;
 }
 
-/* {"time":"S.N","ts_ns":N: with --time=abs the digits of ts_ns are those of time without its point,
- * written from the same registers. */
+/* {"time":"S.N","ts_ns":N */
 DUMP_INLINE char *json_times(struct ltt_dump_ctx *ctx, char *w, uint64_t ns)
 {
-	uint32_t frac = dump_shown_time(ctx, ns);
+	static const char mid[DUMP_PAD] = "\",\"ts_ns\":";
 
 	w = dump_put_lit(w, "{\"time\":\"");
-	memcpy(w, ctx->sec_digits, 16);
-	w += ctx->sec_len;
-	if (ctx->time_mode == DUMP_TIME_ABS && ctx->sec_cached) {
-		uint64_t d = dump_digits8(frac % 100000000u);
-		char f0 = (char)('0' + frac / 100000000u);
-
-		w[0] = '.';
-		w[1] = f0;
-		memcpy(w + 2, &d, 8);
-		w = dump_put_lit(w + 10, "\",\"ts_ns\":");
-		memcpy(w, ctx->sec_digits, 16);
-		w += ctx->sec_len;
-		w[0] = f0;
-		memcpy(w + 1, &d, 8);
-		return w + 9;
-	}
-	w = dump_put_frac(w, frac);
-	w = dump_put_lit(w, "\",\"ts_ns\":");
-	return dump_put_u64(w, ns);
+	return dump_put_time_ns(ctx, w, ns, mid, 10);
 }
 
 static int json_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
@@ -103,7 +92,6 @@ static int json_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 	struct dump_out *o = ctx->out;
 	struct ltt_event_type *ty = (struct ltt_event_type *)ev->type;
 	struct jtype *j = ty->user;
-	const struct dump_plan *flat;
 	const struct tf_name *tn;
 	size_t room;
 	int err = 0;
@@ -115,10 +103,10 @@ static int json_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 			return -ENOMEM;
 	}
 	tn = tf_json(ev->tracefile);
-	if (!tn->tf || json_plan_get(ev, &j->plan, &flat))
+	if (!tn->tf)
 		return -ENOMEM;
-	room = 110 + tn->len + j->head_len + DUMP_PAD + (flat ? flat->room : 0);
-	if (__builtin_expect(ctx->ntraces > 1 || !flat || room > DUMP_OUT_SIZE / 2, 0)) {
+	room = j->room + tn->len;
+	if (__builtin_expect(ctx->ntraces > 1 || !j->flat || room > DUMP_OUT_SIZE / 2, 0)) {
 		w = json_times(ctx, dump_out_reserve(o, 110), ev->time_ns);
 		w = dump_put_lit(w, ",\"cycles\":");
 		w = dump_put_u64(w, ev->cycles);
@@ -140,7 +128,7 @@ static int json_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 	w = dump_put_u64(w, ev->cycles);
 	w = dump_put_padded(w, tn->json, tn->len);
 	w = dump_put_padded(w, j->head, j->head_len);
-	w = dump_plan_put(o, w, flat, ev, NULL, &err);
+	w = dump_plan_put(o, w, j->flat, ev, NULL, &err);
 	w = dump_put_lit(w, "}\n");
 	dump_out_commit(o, w);
 	return err ? err : o->error;

@@ -93,6 +93,7 @@ static void text_body_tid(struct dump_out *o, const struct thread_names *tn, con
 /* Per event type, built once (ltt_event_type.user): "facility.event: " and the body's plan. */
 struct text_head {
 	struct dump_plan *plan;	/* NULL: the body is walked (or there is none) */
+	size_t room;		/* what a line takes at most but its tracefile part */
 	int body;		/* the type has a body */
 	size_t len;
 	char s[];
@@ -142,6 +143,7 @@ static struct text_head *make_head(const struct ltt_dump_ctx *ctx, const struct 
 		free(h);
 		return NULL;
 	}
+	h->room = h->len + 32 + DUMP_PAD + (h->plan ? 1 + h->plan->room : 1);
 	return h;
 }
 
@@ -178,7 +180,7 @@ static int text_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 	tf = tf_text(ctx, ev);
 	if (!tf->tf)
 		return -ENOMEM;
-	room = h->len + 32 + tf->len + DUMP_PAD + (h->plan ? 1 + h->plan->room : 1);
+	room = h->room + tf->len;
 	if (__builtin_expect(room > DUMP_OUT_SIZE / 2, 0)) {	/* very long names: in pieces */
 		dump_out_mem(o, h->s, h->len);
 		w = dump_put_shown_time(ctx, dump_out_reserve(o, 32), ev->time_ns);

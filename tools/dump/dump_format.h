@@ -154,12 +154,16 @@ DUMP_INLINE char *dump_put_time(char *p, uint64_t ns)
 }
 
 /* n bytes of s at p, for a literal built by the format with DUMP_PAD readable bytes after it, written
- * where DUMP_PAD bytes more than n are reserved: one fixed-size copy (two vector moves) when n is
- * at most DUMP_PAD, instead of a call to memcpy. */
-#define DUMP_PAD 32
+ * where DUMP_PAD bytes more than n are reserved: one fixed-size copy of 16, 32 or 64 bytes (one to
+ * four vector moves) when n is at most DUMP_PAD, instead of a call to memcpy. */
+#define DUMP_PAD 64
 DUMP_INLINE char *dump_put_padded(char *p, const char *s, size_t n)
 {
-	if (__builtin_expect(n <= DUMP_PAD, 1))
+	if (__builtin_expect(n <= 16, 1))
+		memcpy(p, s, 16);
+	else if (__builtin_expect(n <= 32, 1))
+		memcpy(p, s, 32);
+	else if (__builtin_expect(n <= DUMP_PAD, 1))
 		memcpy(p, s, DUMP_PAD);
 	else
 		memcpy(p, s, n);
@@ -234,7 +238,7 @@ struct ltt_dump_format {
 enum { DUMP_TIME_ABS, DUMP_TIME_REL, DUMP_TIME_DELTA };
 
 /* The time --time shows of ns, in pieces: its seconds in ctx->sec_digits (ctx->sec_len digits,
- * DUMP_PAD bytes readable) and its nanoseconds, returned. Called once per event shown, in order (DELTA
+ * 16 bytes readable) and its nanoseconds, returned. Called once per event shown, in order (DELTA
  * keeps the previous time). */
 DUMP_INLINE uint32_t dump_shown_time(struct ltt_dump_ctx *ctx, uint64_t ns)
 {

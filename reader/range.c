@@ -15,21 +15,20 @@
 
 #include "reader_internal.h"
 
-struct seam {
-	uint64_t prev_cycles, last_ns, expect_id;
-	int have_prev, have_expect, done;
-};
+#define seam ltt_range_seam
 
 struct ltt_range {
 	struct tracefile tf;		/* the private copy: its own buffers, counters, state */
 	struct tracefile *orig;
 	uint64_t first, end;
-	struct seam entry, exit;	/* state before block first, after the last block */
+	struct seam entry, exit;	/* state before block first, after block end - 1 */
 	int started, finished;
+	int extended;			/* ltt_range_extend: decoding goes on past end */
 };
 
-static void seam_get(const struct tracefile *tf, struct seam *s)
+static void seam_get(const struct tracefile *tf, struct seam *s, uint64_t block)
 {
+	s->block = block;
 	s->prev_cycles = tf->prev_cycles;
 	s->last_ns = tf->last_ns;
 	s->expect_id = tf->expect_id;
@@ -81,7 +80,7 @@ int ltt_range_open(struct ltt_reader *r, const struct ltt_tracefile_info *info, 
 		g->tf.nev = g->tf.pos = 0;
 		g->tf.done = 0;
 	}
-	seam_get(&g->tf, &g->entry);
+	seam_get(&g->tf, &g->entry, first);
 	g->tf.next_block = first;
 	if (end == first)
 		g->tf.done = 1;
@@ -100,7 +99,7 @@ int ltt_range_next(struct ltt_range *g, struct ltt_event *ev)
 	g->started = 1;
 	if (unlikely(tf->pos >= tf->nev) && !rd_tracefile_fill(tf)) {
 		if (!g->finished) {
-			seam_get(tf, &g->exit);
+			seam_get(tf, &g->exit, g->end);
 			g->exit.done = 0;
 			g->finished = 1;
 		}
@@ -122,14 +121,63 @@ uint64_t ltt_range_problems(const struct ltt_range *g)
 	return g->tf.range_problems;
 }
 
-int ltt_range_follows(const struct ltt_range *a, const struct ltt_range *b)
+int ltt_range_seam_follows(const struct ltt_range_seam *x, const struct ltt_range_seam *y)
 {
-	const struct seam *x = &a->exit, *y = &b->entry;
-
-	return a->finished && a->orig == b->orig && a->end == b->first && !x->done && !y->done &&
+	return x->block == y->block && !x->done && !y->done &&
 	       x->prev_cycles == y->prev_cycles && x->last_ns == y->last_ns &&
 	       x->have_prev == y->have_prev && x->have_expect == y->have_expect &&
 	       (!x->have_expect || x->expect_id == y->expect_id);
+}
+
+int ltt_range_follows(const struct ltt_range *a, const struct ltt_range *b)
+{
+	return a->finished && a->orig == b->orig && ltt_range_seam_follows(&a->exit, &b->entry);
+}
+
+void ltt_range_entry(const struct ltt_range *g, struct ltt_range_seam *s)
+{
+	*s = g->entry;
+}
+
+int ltt_range_exit(const struct ltt_range *g, struct ltt_range_seam *s)
+{
+	if (!g->finished)
+		return -EBUSY;
+	*s = g->exit;
+	return 0;
+}
+
+int ltt_range_extend(struct ltt_range *g, uint64_t end)
+{
+	if (!g->finished || g->extended || end < g->end || end > g->orig->info.nblocks)
+		return -EINVAL;
+	g->extended = 1;
+	if (end == g->end)
+		return 0;
+	g->tf.done = 0;
+	g->tf.next_block = g->end;
+	g->tf.last_block = end - 1;
+	return 0;
+}
+
+uint64_t ltt_range_rank(const struct ltt_range *g)
+{
+	return g->tf.rank;
+}
+
+int ltt_reader_skips_tracefile(const struct ltt_reader *r, const struct ltt_tracefile_info *tf)
+{
+	(void)r;
+	return ((const struct tracefile *)tf)->skip;
+}
+
+int ltt_range_block_time(struct ltt_reader *r, const struct ltt_tracefile_info *tf, uint64_t k, uint64_t *ns)
+{
+	struct tracefile *t = (struct tracefile *)tf;
+
+	if (t->trace->reader != r)
+		return -EINVAL;
+	return rd_block_anchor_ns(t, k, 1, ns) ? -EIO : 0;
 }
 
 int ltt_range_add_counts(struct ltt_range *g)
@@ -139,6 +187,8 @@ int ltt_range_add_counts(struct ltt_range *g)
 
 	if (!g->finished)
 		return -EBUSY;
+	if (g->extended)
+		return -EINVAL;
 	if (p->records) {
 		if (!s->records) {
 			s->first_cycles = p->first_cycles;

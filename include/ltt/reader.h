@@ -348,6 +348,30 @@ int ltt_range_follows(const struct ltt_range *a, const struct ltt_range *b);
 int ltt_range_add_counts(struct ltt_range *g);
 void ltt_range_close(struct ltt_range *g);
 
+/* What a reader carries into a block of a tracefile (see above): taken where a range starts
+ * (ltt_range_entry) and where it ends (ltt_range_exit, -EBUSY before it was read to its end), plain
+ * values that can be compared in another process (ltt dump's windows, tools/par/par_dump.c). */
+struct ltt_range_seam {
+	uint64_t block;			/* the state before this block */
+	uint64_t prev_cycles, last_ns, expect_id;
+	int have_prev, have_expect, done;
+};
+void ltt_range_entry(const struct ltt_range *g, struct ltt_range_seam *s);
+int ltt_range_exit(const struct ltt_range *g, struct ltt_range_seam *s);
+/* 1 when a range ending with exit state x and one starting with entry state y (of the same
+ * tracefile) decode, one after the other, what one reader decodes: ltt_range_follows on seams. */
+int ltt_range_seam_follows(const struct ltt_range_seam *x, const struct ltt_range_seam *y);
+/* A range read to its end goes on decoding blocks [its end, end) (once); its exit state stays the
+ * one at its first end, and its counters can no longer be added (ltt_range_add_counts: -EINVAL). */
+int ltt_range_extend(struct ltt_range *g, uint64_t end);
+/* The tracefile's merge rank: ltt_reader_next yields events of equal times in increasing rank. */
+uint64_t ltt_range_rank(const struct ltt_range *g);
+/* 1 when r skips tf (ltt_reader_skip_tracefile). */
+int ltt_reader_skips_tracefile(const struct ltt_reader *r, const struct ltt_tracefile_info *tf);
+/* The time of block k's block_start as written (the events of a block are never earlier, nor those of
+ * the blocks after it, once the reader's clamp has applied): 0, -EIO when the block is damaged. */
+int ltt_range_block_time(struct ltt_reader *r, const struct ltt_tracefile_info *tf, uint64_t k, uint64_t *ns);
+
 /* ---- reading fields ----------------------------------------------------------------------------- */
 
 /* A view of one encoded value inside an event; a plain struct, copied freely, never allocated. */

@@ -239,7 +239,7 @@ static int run(int argc, char **argv)
 	struct ltt_reader *r;
 	struct ltt_event ev;
 	struct dump_out *out;
-	uint64_t n = 0;
+	uint64_t n = 0, skip = 0;
 	unsigned workers;
 	int first, ret, status = 0;
 
@@ -293,20 +293,38 @@ static int run(int argc, char **argv)
 			ctx.time_base = 0;
 	}
 	ret = o.fmt->begin ? o.fmt->begin(&ctx) : 0;
-	/* --limit and small traces: the single-thread path; formats whose output for an event depends
-	 * on earlier ones: always (tools/par/par.h) */
-	workers = o.fmt->per_event && !o.have_limit && o.time_mode != DUMP_TIME_DELTA ? par_default_format_workers(r, o.threads) : 1;
+	if (!ret)
+		ret = dump_out_flush(out);	/* before any worker writes */
+	/* --limit, delta times and small traces: the single-thread path; formats whose output for an
+	 * event depends on earlier ones: always (tools/par/par.h). Windows of block ranges decoded in
+	 * parallel (par_dump) without a time range, else formatting processes fed by this one (par_run). */
+	workers = o.fmt->per_event && !o.have_limit && o.time_mode != DUMP_TIME_DELTA ? par_default_workers(r, o.threads) : 1;
 	if (!ret && workers > 1) {
 		struct par_dump pd = { &ctx, o.fmt };
 		struct par_opts po = { .workers = workers, .out_fd = STDOUT_FILENO, .limit = UINT64_MAX,
 				       .event = par_event, .arg = &pd };
 
-		ret = par_run(r, &po, &n);
+		if (!o.filter.from && !o.filter.to) {
+			ret = par_dump(r, &po, &skip);
+			if (ret == 1)	/* read with r, after the events written */
+				ret = 0, workers = 1;
+		} else {
+			po.workers = par_default_format_workers(r, o.threads);
+			if (po.workers > 1)
+				ret = par_run(r, &po, &n);
+			else
+				workers = 1;
+		}
+		ctx.out = out;
 		if (ret == -EPIPE)
 			out->error = ret;	/* as the single-thread path: no message, status 1 */
 		else if (ret < 0)
 			ltt_tool_error("dump", "parallel output: %s (--threads=1 reads without workers)",
 				       strerror(-ret));
+	}
+	while (!ret && workers <= 1 && n < skip && (ret = ltt_reader_next(r, &ev)) == 1) {
+		ret = 0;
+		n++;
 	}
 	while (!ret && workers <= 1 && (!o.have_limit || n < o.limit) && (ret = ltt_reader_next(r, &ev)) == 1) {
 		ret = o.fmt->event(&ctx, &ev);
@@ -350,9 +368,9 @@ const struct ltt_cmd ltt_cmd_dump = {
 	"  --brief           normal, perf, event: leave out time, file and line (Trace2's brief mode)\n"
 	READER_FILTER_HELP
 	"  --limit N         stop after N events\n"
-	"  --threads=N       format events in N processes (text and json; default 0: one per CPU but\n"
-	"                    one for a trace set of 8 MiB or more on 3 CPUs or more, else 1: this\n"
-	"                    process only); the output is the same\n"
+	"  --threads=N       decode and format events in N processes (text and json; default 0: one\n"
+	"                    per CPU for a trace set of 8 MiB or more, else 1: this process only); the\n"
+	"                    output is the same\n"
 
 	"  --all-snapshots   every snapshot of a flight-recorder trace directory (default: the newest)\n"
 	"  --follow          print the events while the recorder writes them (one TRACE, recorded in\n"

@@ -26,8 +26,9 @@ struct par_opts {
 /* The number of workers for --threads=0 (the default: the CPUs online) and whether a trace set is
  * worth it (bytes of its tracefiles); 1 means the single-thread path. */
 unsigned par_default_workers(struct ltt_reader *r, unsigned threads);
-/* The same for formatting processes (ltt dump --threads): one CPU fewer (this process reads and
- * merges), and 1 (the single-thread path) below 2 workers. */
+/* The same for formatting processes fed by this process (par_run: ltt dump --threads with a time
+ * range): one CPU fewer (this process reads and merges), and 1 (the single-thread path) below 2
+ * workers. */
 unsigned par_default_format_workers(struct ltt_reader *r, unsigned threads);
 
 /* Reads every event of r (ltt_reader_next) here and formats them in opts->workers processes.
@@ -36,6 +37,16 @@ unsigned par_default_format_workers(struct ltt_reader *r, unsigned threads);
  * reader's own error. *nevents gets the events read. The caller's problem callback runs in this
  * process, as on the single-thread path. */
 int par_run(struct ltt_reader *r, const struct par_opts *opts, uint64_t *nevents);
+
+/* ltt dump by block ranges (par_dump.c): the trace set's time cut into windows at block boundaries,
+ * each window's blocks decoded, merged and formatted (opts->event) by one of opts->workers processes,
+ * the windows' output written to opts->out_fd in order (opts->limit is not used: --limit reads with
+ * the reader). Needs a reader not started, without a time range. Returns 0 when every event was
+ * written (*nevents of them); 1 when the caller must read the trace set with r, skipping the first
+ * *nevents events (already written, the same bytes; 0 when the trace set does not split): a window
+ * found a problem or could not prove it decodes what r decodes, and r then reports the problems;
+ * -EPIPE when the output was closed; another negative errno when the workers failed. */
+int par_dump(struct ltt_reader *r, const struct par_opts *opts, uint64_t *nevents);
 
 /* ltt stats (par_count.c): counts the events of every CPU tracefile of r per (tracefile, id) with
  * block ranges (ltt_range_open) decoded in `workers` threads. Returns 1 when that was exact (no

@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -33,11 +34,16 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "par/par.h"
 
-#define WIN_BYTES	(8ull << 20)	/* trace bytes per window, about */
+/* Trace bytes per window, about: small enough that a window's output fits the buffers (JSON of the
+ * bench's int3 events: 7 bytes of output per byte of trace, 28 MB), large enough that the block a
+ * window decodes before its first one and the block it shares with the next stay a small part (2 of
+ * 4 blocks of 1 MiB). */
+#define WIN_BYTES	(4ull << 20)
 #define WIN_PER_WORKER	4		/* at least, so that a slow worker's share is small */
 #define CHUNKS		128		/* buffered output of a worker: CHUNKS x DUMP_OUT_SIZE (32 MiB) */
 #define CHUNK_FULL	(DUMP_OUT_SIZE - 4096)
@@ -52,6 +58,7 @@ struct pd_shared {
 	uint32_t turn;		/* the window whose output goes out next */
 	uint32_t fail_at;	/* the first window not written whole (NONE) */
 	uint32_t abort;		/* a worker failed: every worker stops */
+	uint64_t wait_ns;	/* time the workers spent waiting for their turn (LTT_PAR_DEBUG) */
 };
 
 struct pd {
@@ -117,17 +124,30 @@ static int stopped(struct pd *p, unsigned w)
 	       __atomic_load_n(&p->sh->abort, __ATOMIC_RELAXED);
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* 0 once window w's turn has come; -1 when it never will (an earlier window failed, or a worker). */
 static int wait_turn(struct pd *p, unsigned w)
 {
+	uint64_t t0 = 0;
+
 	for (;;) {
 		/* pair: the increment in sh_changed */
 		uint32_t s = __atomic_load_n(&p->sh->seq, __ATOMIC_SEQ_CST);
 
-		if (turn_is(p, w))
-			return 0;
-		if (stopped(p, w))
-			return -1;
+		if (turn_is(p, w) || stopped(p, w)) {
+			if (t0)	/* relaxed: a statistic, read after the workers exited */
+				__atomic_add_fetch(&p->sh->wait_ns, mono_ns() - t0, __ATOMIC_RELAXED);
+			return turn_is(p, w) ? 0 : -1;
+		}
+		if (!t0)
+			t0 = mono_ns();
 		syscall(SYS_futex, &p->sh->seq, FUTEX_WAIT, s, NULL, NULL, 0);
 	}
 }
@@ -418,6 +438,10 @@ static void worker(struct pd *p, unsigned i)
 	int rc = 0;
 
 	sigaction(SIGPIPE, &ign, NULL);	/* EPIPE instead: told to the parent by the exit status */
+	/* every window opens ranges whose block buffers (a block each) are freed at their end: kept in
+	 * the heap, their pages are faulted in once, not once per window */
+	mallopt(M_MMAP_THRESHOLD, 64 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	k.s = calloc(p->ntf, sizeof(*k.s));
 	k.heap = calloc(p->ntf, sizeof(*k.heap));
 	k.entry = calloc(p->ntf, sizeof(*k.entry));
@@ -428,6 +452,8 @@ static void worker(struct pd *p, unsigned i)
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (!k.s || !k.heap || !k.entry || !k.copy || k.mfd < 0 || k.chunk == MAP_FAILED)
 		rc = -ENOMEM;
+	else	/* fewer page faults; refused where transparent huge pages are off: no matter */
+		(void)madvise(k.chunk, CHUNKS * sizeof(*k.chunk), MADV_HUGEPAGE);
 	for (unsigned w = i; !rc && w < p->nwin; w += p->workers) {
 		rc = window(&k, w);
 		if (rc == PD_FAIL || rc == PD_STOP)
@@ -584,6 +610,8 @@ static void debug_line(const struct pd *p, int rc, uint64_t n)
 			(unsigned long long)n);
 	else
 		fprintf(stderr, "; %llu events written, result %d\n", (unsigned long long)n, rc);
+	if (getenv("LTT_PAR_DEBUG")[0] == '2')
+		fprintf(stderr, "ltt dump: the workers waited %.3f s for their turn\n", (double)p->sh->wait_ns / 1e9);
 }
 
 int par_dump(struct ltt_reader *r, const struct par_opts *o, uint64_t *nevents)

@@ -524,6 +524,13 @@ static int plan(struct pd *p)
 		return -ENOMEM;
 	bytes = 0;
 	list_tracefiles(p, &bytes, &big);
+	{	/* snapshots read together (their blocks are shared) do not split into ranges */
+		struct ltt_range *g;
+
+		if (ltt_range_open(r, big, 0, 0, &g))
+			return 1;
+		ltt_range_close(g);
+	}
 	nwin = bytes / WIN_BYTES;
 	if (nwin < (uint64_t)WIN_PER_WORKER * p->workers)
 		nwin = (uint64_t)WIN_PER_WORKER * p->workers;

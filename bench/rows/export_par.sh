@@ -41,7 +41,7 @@ if [ -n "$XP_ANY" ]; then
 	for f in ctf perfetto chrome-json svg rows; do
 		measure "export-par-$f-1" "$XP" "ltt export --format=$f, --threads=1" "Mev/s" - run_export_par "$f" 1
 	done
-	measure export-par-ctf-n "$XP" "ltt export --format=ctf, --threads=$ncpu (default)" "Mev/s" export-par-ctf-1 \
+	measure export-par-ctf-n "$XP" "ltt export --format=ctf, --threads=$ncpu" "Mev/s" export-par-ctf-1 \
 		run_export_par ctf "$ncpu"
 	[ -z "$XP_OWN" ] || rm -rf "$XP_TRACE"
 fi

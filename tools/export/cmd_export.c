@@ -324,6 +324,22 @@ static void types_free(struct ltt_reader *r)
 
 /* ---- the export ------------------------------------------------------------------------------------- */
 
+/* --threads: N as given; by default one per CPU online for traces of 8 MiB or more
+ * (par_default_workers), but one when the 1-minute load average says every CPU is taken already
+ * (at least the CPUs online + 1, this command's own share of it aside): threads without a CPU only
+ * add cost (ltt export --format=ctf --threads=2 ran at 0.67x one thread at load 7 on 2 CPUs, 0.94x at
+ * load 3; doc/performance.md "Export in parallel"). The output does not depend on the number. */
+static unsigned default_threads(struct ltt_reader *r, unsigned threads)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned n = par_default_workers(r, threads);
+	double load;
+
+	if (threads || n < 2 || getloadavg(&load, 1) != 1)
+		return n;
+	return load >= (double)ncpu + 1 ? 1 : n;
+}
+
 static void report(const struct ltt_export_ctx *ctx, int err)
 {
 	if (err != EXPORT_REPORTED)
@@ -428,7 +444,7 @@ static int run(int argc, char **argv)
 	ctx.reader = r;
 	ctx.ntraces = ltt_reader_ntraces(r);
 	ctx.out_name = out;
-	ctx.threads = par_default_workers(r, o.threads);
+	ctx.threads = default_threads(r, o.threads);
 	ctx.cpus = o.filter.cpus;
 	ctx.ncpus = o.filter.ncpus;
 	ctx.interrupted = &interrupted;
@@ -573,8 +589,9 @@ const struct ltt_cmd ltt_cmd_export = {
 	"  --force           replace OUT when it exists (refused otherwise); an existing device or pipe\n"
 	"                    is written directly\n"
 	"  --threads=N       ctf: encode block ranges of the tracefiles in N threads, the same bytes as\n"
-	"                    one (0, the default: one per CPU online when the traces' files hold 8 MiB or\n"
-	"                    more, else 1; --from/--to and damaged traces: one); other formats: one\n"
+	"                    one (0, the default: one per CPU online when the traces' files hold 8 MiB\n"
+	"                    or more and the load average is below the CPUs + 1, else 1; --from/--to and\n"
+	"                    damaged traces: one); other formats: one\n"
 	READER_FILTER_HELP
 	"\n"
 	"Exit status: 0 written; 1 written but the traces had problems, or nothing written (an error,\n"

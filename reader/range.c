@@ -48,8 +48,8 @@ static void info_clear(struct ltt_tracefile_info *i)
 	*i = id;
 }
 
-int ltt_range_open(struct ltt_reader *r, const struct ltt_tracefile_info *info, uint64_t first, uint64_t end,
-		   struct ltt_range **out)
+static int range_open(struct ltt_reader *r, const struct ltt_tracefile_info *info, uint64_t first, uint64_t end,
+		      const struct seam *entry, struct ltt_range **out)
 {
 	struct tracefile *orig = (struct tracefile *)info;
 	struct ltt_range *g;
@@ -73,7 +73,13 @@ int ltt_range_open(struct ltt_reader *r, const struct ltt_tracefile_info *info, 
 	g->tf.rank = orig->rank;
 	g->tf.last_block = UINT64_MAX;
 	g->tf.in_range = 1;
-	if (first > 0) {	/* the state a reader has after block first - 1 */
+	if (entry) {		/* given (ltt_range_open_at) */
+		g->tf.prev_cycles = entry->prev_cycles;
+		g->tf.last_ns = entry->last_ns;
+		g->tf.expect_id = entry->expect_id;
+		g->tf.have_prev = entry->have_prev;
+		g->tf.have_expect = entry->have_expect;
+	} else if (first > 0) {	/* the state a reader has after block first - 1 */
 		rd_tracefile_scan(&g->tf, first - 1);
 		info_clear(&g->tf.info);
 		g->tf.range_problems = 0;
@@ -87,6 +93,42 @@ int ltt_range_open(struct ltt_reader *r, const struct ltt_tracefile_info *info, 
 	else
 		g->tf.last_block = end - 1;
 	*out = g;
+	return 0;
+}
+
+int ltt_range_open(struct ltt_reader *r, const struct ltt_tracefile_info *tf, uint64_t first, uint64_t end,
+		   struct ltt_range **out)
+{
+	return range_open(r, tf, first, end, NULL, out);
+}
+
+int ltt_range_open_at(struct ltt_reader *r, const struct ltt_tracefile_info *tf, uint64_t first, uint64_t end,
+		      const struct ltt_range_seam *entry, struct ltt_range **out)
+{
+	*out = NULL;
+	if (entry->block != first || entry->done)
+		return -EINVAL;
+	return range_open(r, tf, first, end, entry, out);
+}
+
+int ltt_range_seam_guess(struct ltt_reader *r, const struct ltt_tracefile_info *info, uint64_t k,
+			 struct ltt_range_seam *s)
+{
+	struct tracefile *tf = (struct tracefile *)info;
+	struct rd_anchor a, b;
+
+	if (tf->trace->reader != r || !k || k > info->nblocks)
+		return -EINVAL;
+	/* 2004 and 2.3-2.9 traces: a block_end's cycle count is not written whole */
+	if (tf->trace->v1 || tf->trace->v2)
+		return -EOPNOTSUPP;
+	if (rd_block_anchor(tf, k - 1, 1, &a) || rd_block_anchor(tf, k - 1, 0, &b) ||
+	    a.block_id != b.block_id || a.block_id == UINT32_MAX)
+		return -EAGAIN;	/* damaged, or a summary block: its block_id says nothing */
+	*s = (struct ltt_range_seam){
+		.block = k, .prev_cycles = b.cycles, .last_ns = b.ns, .expect_id = (uint64_t)a.block_id + 1,
+		.have_prev = 1, .have_expect = 1,
+	};
 	return 0;
 }
 

@@ -226,6 +226,12 @@ void rd_tracefile_scan(struct tracefile *tf, uint64_t k);
 void rd_tracefile_seek(struct tracefile *tf, uint64_t from_ns);
 /* Time of the block_start (first=1) or block_end of block k; -1 when damaged. */
 int rd_block_anchor_ns(struct tracefile *tf, uint64_t k, int first, uint64_t *ns);
+/* The same with the anchor's cycle count and block_id (as written: 2004 traces' are not read so). */
+struct rd_anchor {
+	uint64_t ns, cycles;
+	uint32_t block_id;
+};
+int rd_block_anchor(struct tracefile *tf, uint64_t k, int first, struct rd_anchor *a);
 
 /* Byte-order aware reads from the trace. */
 static inline uint16_t rd_u16(const unsigned char *p, int be)

@@ -879,7 +879,7 @@ int rd_tracefile_fill(struct tracefile *tf)
 
 /* ---- seeking ------------------------------------------------------------------------------------- */
 
-int rd_block_anchor_ns(struct tracefile *tf, uint64_t k, int first, uint64_t *ns)
+int rd_block_anchor(struct tracefile *tf, uint64_t k, int first, struct rd_anchor *a)
 {
 	const struct trace *t = tf->trace;
 	const int be = t->info.big_endian;
@@ -898,7 +898,19 @@ int rd_block_anchor_ns(struct tracefile *tf, uint64_t k, int first, uint64_t *ns
 	id = rd_u16(hdr, be);
 	if (id >= t->nplan || t->plan[id].kind != (first ? EVK_BLOCK_START : EVK_BLOCK_END))
 		return -1;
-	*ns = anchor_ns(t, hdr + EV_HEADER);
+	a->ns = anchor_ns(t, hdr + EV_HEADER);
+	a->cycles = rd_u64(hdr + EV_HEADER + 8, be);
+	a->block_id = rd_u32(hdr + EV_HEADER + 16, be);
+	return 0;
+}
+
+int rd_block_anchor_ns(struct tracefile *tf, uint64_t k, int first, uint64_t *ns)
+{
+	struct rd_anchor a;
+
+	if (rd_block_anchor(tf, k, first, &a))
+		return -1;
+	*ns = a.ns;
 	return 0;
 }
 

@@ -364,6 +364,16 @@ int ltt_range_seam_follows(const struct ltt_range_seam *x, const struct ltt_rang
 /* A range read to its end goes on decoding blocks [its end, end) (once); its exit state stays the
  * one at its first end, and its counters can no longer be added (ltt_range_add_counts: -EINVAL). */
 int ltt_range_extend(struct ltt_range *g, uint64_t end);
+/* The state a reader has before block k (k > 0) of tf as block k - 1's anchors tell it: previous cycle
+ * count and latest time those of its block_end, next block_id its own + 1. Exact unless the clamp
+ * lifted the block's events past its block_end or it holds blocks_lost records: compare it
+ * (ltt_range_seam_follows) with the state a range really ended with. 0; -EAGAIN when block k - 1 is
+ * damaged or a summary block, -EOPNOTSUPP for traces before format 2.10 (ltt_range_open decodes it). */
+int ltt_range_seam_guess(struct ltt_reader *r, const struct ltt_tracefile_info *tf, uint64_t k,
+			 struct ltt_range_seam *s);
+/* ltt_range_open starting from the state s (s->block == first) instead of decoding block first - 1. */
+int ltt_range_open_at(struct ltt_reader *r, const struct ltt_tracefile_info *tf, uint64_t first, uint64_t end,
+		      const struct ltt_range_seam *s, struct ltt_range **out);
 /* The tracefile's merge rank: ltt_reader_next yields events of equal times in increasing rank. */
 uint64_t ltt_range_rank(const struct ltt_range *g);
 /* 1 when r skips tf (ltt_reader_skip_tracefile). */

@@ -59,6 +59,7 @@ struct pd_shared {
 	uint32_t fail_at;	/* the first window not written whole (NONE) */
 	uint32_t abort;		/* a worker failed: every worker stops */
 	uint64_t wait_ns;	/* time the workers spent waiting for their turn (LTT_PAR_DEBUG) */
+	uint32_t redone;	/* windows decoded again from block b0 - 1: the guess was wrong */
 };
 
 struct pd {
@@ -97,7 +98,8 @@ struct pd_worker {
 	char *copy;
 };
 
-enum { PD_OK, PD_FAIL, PD_STOP };	/* window results; errors are negative errnos */
+/* window results; errors are negative errnos */
+enum { PD_OK, PD_FAIL, PD_STOP, PD_RETRY };
 
 /* ---- turn passing --------------------------------------------------------------------------------- */
 
@@ -339,23 +341,43 @@ static int next_chunk(struct pd_worker *k, unsigned w)
 
 /* ---- one window ------------------------------------------------------------------------------------ */
 
-static int window(struct pd_worker *k, unsigned w)
+/* Window w. Its ranges start from the state block b0 - 1's anchors give (ltt_range_seam_guess), which
+ * saves decoding that block; when that guess is not the state the previous window ended with, or a
+ * problem was found before the turn came, the window is done again (PD_RETRY) with `exact`: once its
+ * turn has come, from the states the previous window's ranges ended with (shared memory). */
+static int window(struct pd_worker *k, unsigned w, int exact)
 {
 	struct pd *p = k->p;
 	const struct par_opts *o = p->o;
-	int last = w + 1 == p->nwin, rc = PD_OK, bad = 0;
+	int last = w + 1 == p->nwin, rc = PD_OK, bad = 0, guessed = 0;
 	uint64_t lo = p->t[w], hi = last ? UINT64_MAX : p->t[w + 1], n = 0;
 	size_t nh = 0;
 
+	if (exact && w && wait_turn(p, w))
+		return PD_STOP;
 	for (unsigned f = 0; f < p->ntf; f++) {
 		struct pd_stream *s = &k->s[f];
 		uint64_t first = p->b0[(size_t)w * p->ntf + f], end = p->b0[(size_t)(w + 1) * p->ntf + f];
 		int got;
 
 		*s = (struct pd_stream){ .x_end = last ? end : end + 1, .last = last };
-		if (bad)
+		if (bad || rc)
 			continue;
-		if (ltt_range_open(p->r, p->tf[f], first, end, &s->g)) {
+		if (exact && w) {	/* the previous window's state, unless an event of it was past T_w */
+			const size_t i = (size_t)(w - 1) * p->ntf + f;
+
+			if (!p->exit_ok[i]) {
+				rc = PD_FAIL;
+				continue;
+			}
+			got = ltt_range_open_at(p->r, p->tf[f], first, end, &p->exit[i], &s->g);
+		} else if (!exact && first && !ltt_range_seam_guess(p->r, p->tf[f], first, &k->entry[f])) {
+			guessed = 1;
+			got = ltt_range_open_at(p->r, p->tf[f], first, end, &k->entry[f], &s->g);
+		} else {
+			got = ltt_range_open(p->r, p->tf[f], first, end, &s->g);
+		}
+		if (got) {
 			bad = 1;
 			continue;
 		}
@@ -373,7 +395,9 @@ static int window(struct pd_worker *k, unsigned w)
 	k->from[0] = 0;
 	k->streaming = 0;
 	chunk_init(&k->chunk[0], k->mfd);
-	if (!bad && turn_is(p, w))
+	if (!rc && lseek(k->mfd, 0, SEEK_SET) < 0)	/* what a window done again had spilled */
+		rc = -errno;
+	if (!bad && rc == PD_OK && turn_is(p, w))
 		rc = take_turn(k, w);
 	while (!bad && rc == PD_OK && nh) {
 		struct pd_stream *s = k->heap[0];
@@ -412,6 +436,8 @@ static int window(struct pd_worker *k, unsigned w)
 	}
 	if (rc == PD_STOP)
 		return rc;
+	if ((rc == PD_FAIL || (bad && !k->streaming)) && guessed && !exact)
+		return PD_RETRY;	/* nothing written yet */
 	if (rc == PD_FAIL || (bad && !k->streaming)) {	/* nothing of window w written */
 		set_fail(p, w);
 		return PD_FAIL;
@@ -455,7 +481,11 @@ static void worker(struct pd *p, unsigned i)
 	else	/* fewer page faults; refused where transparent huge pages are off: no matter */
 		(void)madvise(k.chunk, CHUNKS * sizeof(*k.chunk), MADV_HUGEPAGE);
 	for (unsigned w = i; !rc && w < p->nwin; w += p->workers) {
-		rc = window(&k, w);
+		rc = window(&k, w, 0);
+		if (rc == PD_RETRY) {
+			__atomic_add_fetch(&p->sh->redone, 1, __ATOMIC_RELAXED);	/* read after exit */
+			rc = window(&k, w, 1);
+		}
 		if (rc == PD_FAIL || rc == PD_STOP)
 			break;
 	}
@@ -609,7 +639,8 @@ static void debug_line(const struct pd *p, int rc, uint64_t n)
 		fprintf(stderr, "ltt dump: not split (%d)\n", rc);
 		return;
 	}
-	fprintf(stderr, "ltt dump: %u windows in %u workers, cut at", p->nwin, p->workers);
+	fprintf(stderr, "ltt dump: %u windows in %u workers (%u done again), cut at", p->nwin, p->workers,
+		p->sh->redone);
 	for (unsigned i = 1; i < p->nwin; i++)
 		fprintf(stderr, " %llu", (unsigned long long)p->t[i]);
 	if (p->sh->fail_at != NONE)

@@ -12,24 +12,32 @@
 #include "recorder/shm_layout.h"
 #include "recover/recover.h"
 
+/* The first n - 1 bytes of a small file, NUL-terminated: their count, or -1 (missing, empty, unreadable). */
+static ssize_t read_small(const char *path, int flags, char *buf, size_t n)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | flags);
+	ssize_t r;
+
+	if (fd < 0)
+		return -1;
+	r = read(fd, buf, n - 1);
+	close(fd);
+	if (r <= 0)
+		return -1;
+	buf[r] = 0;
+	return r;
+}
+
 /* Start time of process pid in clock ticks since boot; 0 if it does not exist or is a zombie (dead,
  * not yet reaped: its memory and file mappings are gone). */
 static uint64_t proc_start_ticks(int pid)
 {
 	char path[64], buf[1024], *p;
 	unsigned field = 2;
-	ssize_t r;
-	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (read_small(path, 0, buf, sizeof(buf)) < 0)
 		return 0;
-	r = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (r <= 0)
-		return 0;
-	buf[r] = 0;
 	p = strrchr(buf, ')');
 	if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
 		return 0;
@@ -95,20 +103,12 @@ int recover_forget_registry(const struct recover_file_info *info)
 {
 	char path[96], buf[PATH_MAX + 96], *nl, *end;
 	unsigned long long start;
-	ssize_t r;
-	int fd;
 
 	if (info->state != RECOVER_DEAD || info->pid <= 0 || !info->start_ticks)
 		return 0;
 	snprintf(path, sizeof(path), "/tmp/ltt-%u/flight-%d", info->uid, info->pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
+	if (read_small(path, O_NOFOLLOW, buf, sizeof(buf)) < 0)
 		return 0;
-	r = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (r <= 0)
-		return 0;
-	buf[r] = 0;
 	/* "TRACE\nSIGNAL\nSTART\n": the start time is the third line */
 	if (!(nl = strchr(buf, '\n')) || !(nl = strchr(nl + 1, '\n')))
 		return 0;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ltt: one non-recursive Makefile.
 #
 # Sources are found by directory, so adding a file never means editing this file:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Counts what a recorded bench trace holds, through libltt-reader (include/ltt/reader.h), so that
  * bench/run.sh can report lost events and bytes per event without parsing `ltt stats` output, and
  * checks the payloads: a tracer that wrote garbage fast would otherwise look good.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The floor: what any tracer must do per event, and nothing more.
  *
  * Each event reads the time-stamp counter (rdtsc, the cheapest clock on x86-64) and copies a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* An idle traced program for the flush-timer row (bench/rows/io.sh): sleeps SECONDS, then prints the CPU
  * time the whole process used while sleeping (every thread: libltt's consumer included), from
  * getrusage(RUSAGE_SELF):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The traced program of the disk rows (bench/rows/io.sh, issue 17.3): THREADS threads, thread i pinned
  * to CPU i, emit bench.int3 events (the payload bench_count checks) for SECONDS, as fast as they can
  * (RATE 0: the consumer and the disk are the bottleneck) or paced at RATE events per second per

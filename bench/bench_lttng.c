@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The benchmark workload traced by LTTng-UST 2.13 (provider bench/lttng_tp.h).
  * Whether it records is decided outside, by the lttng session bench/run.sh sets up; started with no
  * session enabled it is the "not recording" row. Usage and output: bench/workload.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The price of the primitives a tracer's event path is made of, on this machine: reading the TSC,
  * reading CLOCK_MONOTONIC (LTTng-UST's default clock), a locked add and a compare-and-swap on an
  * uncontended cache line. doc/performance.md uses them to say where the nanoseconds go.

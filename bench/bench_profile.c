@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CPU-bound workload of the stack-sampling rows (bench/rows/profile.sh): ITERATIONS of about a
  * microsecond of arithmetic each, four calls deep (so that samples unwind a few frames), in one thread
  * of a program linked with libltt; whether it records and samples is the environment's business

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The cost of a region enter and leave of the application API (include/ltt/app.h, issue 9).
  * Usage: bench_region PAIRS. Recording or not is decided by the environment (LTT_TRACE).
  * Output, one line: ns_per_event=F pairs=N cpu_ns_per_event=F

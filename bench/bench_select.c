@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The benchmark workload with context="tid" events (facility bench/benchtid.xml: bench/bench.xml's
  * events plus the thread id the generated code takes from libltt's per-thread cache). Compared with
  * bench_ltt, the same events without the tid, by bench/rows/select.sh. Usage and output:

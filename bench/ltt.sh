@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The ltt rows of `make bench`; sourced by bench/run.sh.
 #
 # Recording rows run bench_ltt with LTT_TRACE/LTT_MODE/LTT_BLOCK_SIZE/LTT_BLOCKS; bench_count then

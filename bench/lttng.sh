@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The LTTng-UST and babeltrace2 rows of `make bench`; sourced by bench/run.sh.
 #
 # The session daemon: when one answers already (`lttng list`), it is used; otherwise the bench starts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* LTTng-UST tracepoint provider of the benchmark: the same two payloads as bench/bench.xml.
  * Read several times by lttng-ust's macros (LTTNG_UST_TRACEPOINT_HEADER_MULTI_READ). */
 #undef LTTNG_UST_TRACEPOINT_PROVIDER

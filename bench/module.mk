@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # `make bench`: the benchmarks of ltt side by side with LTTng-UST and babeltrace2 (bench/run.sh,
 # doc/performance.md). Never part of `make check`. The bench programs build with the project's flags
 # into $(BUILD)/bench/; one that cannot build (a peer's headers missing, a piece of ltt not there yet)

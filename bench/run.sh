@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The driver of `make bench`: runs every row RUNS times (default 5), takes the median and the min-max,
 # and prints one table with the ratios ltt/peer. POSIX sh + awk, no Python.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The benchmark workload shared by every tracer's bench program (bench/bench_*.c).
  *
  * A program defines, before including this header,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The facility checksum of the original implementation (doc/format.md section 8). */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a decoder needs for variable-size values: their encoded size, read from the data. */
 #include <errno.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Ownership of a parsed model (one arena per parse), error messages, and look-ups. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Private to libltt-eventdefs: the arena that owns a parsed model, the internal type node, and the
  * passes that run after parsing (resolution, layout, checksum). */
 #ifndef LTT_EVENTDEFS_MODEL_H

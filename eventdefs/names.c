@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A string set with open addressing (FNV-1a hash, linear probing), sized once. */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Private to libltt-eventdefs: a set of names for duplicate checks and look-ups in linear time (a
  * hostile file may hold a million fields in one struct). */
 #ifndef LTT_EVENTDEFS_NAMES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Facility XML to the type model: facilities, events, named types, and the types themselves.
  * Every element and attribute is checked: anything unknown is an error naming its line.
  */

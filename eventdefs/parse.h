@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Private to libltt-eventdefs: the walk of the libxml2 tree (parse.c, parse_xml.c, parse_enum.c,
  * parse_file.c). */
 #ifndef LTT_EVENTDEFS_PARSE_H

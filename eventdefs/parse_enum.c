@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Enum labels: <label> elements and/or words of text, values by C enum rules. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Facility files and buffers: the dialect pre-pass, libxml2 (first error kept), then the walk.
  *
  * libxml2 runs with XML_PARSE_NONET and without XML_PARSE_NOENT (no entity substitution); the

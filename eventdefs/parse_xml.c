@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Helpers of the facility parser over the libxml2 tree: lines, attributes, children, numbers. */
 #include <errno.h>
 #include <stdio.h>

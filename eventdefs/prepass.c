@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The facility dialect to well-formed XML, line for line.
  *
  * Facility files of the original tools were read by a hand-written tokenizer: attribute values may be

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* After parsing a facility: typerefs resolved to their named types, cycles and oversized types
  * rejected, and the layout of every type computed for the four arch_sizes. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* eventdefs/rules_match.h: event rules (LTT_EVENTS, ltt_events_set(), `ltt record --events`,
  * LTT_SNAPSHOT_ON; doc/recorder.md "Choosing events"), checked and matched straight from their text.
  * Header-only and dependency-free: the recorder (recorder/rules.c) and the tools (`ltt stats`) include

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Size keywords and arch_sizes (doc/format.md section 2). */
 #include <errno.h>
 #include <string.h>

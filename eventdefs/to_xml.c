@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A facility model back to canonical XML text (what the generator embeds and the recorder writes). */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # examples: the demo program (a job scheduler traced with its own facility, examples/jobs.xml) and
 # `make demo`, which builds it, records it with `ltt record` (CPU usage and stack sampling on) and
 # summarizes the trace: statistics, app regions, the profile, the first TraceLog lines.

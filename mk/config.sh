@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Prints the compiler and linker flags of the dependencies, as make variables.
 set -e
 pc() { pkg-config "$@" 2>/dev/null || { echo "config: pkg-config cannot find $2" >&2; exit 1; }; }

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Installs the missing Debian packages named as arguments (as root, with apt-get), or fails
 # naming exactly the packages to install.
 missing=

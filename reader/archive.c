@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unpacking packed traces safely: to a named directory (`ltt unpack`) or to a private temporary one
  * (every reader command given a .tar.gz). Entries are checked one by one against the trace layout
  * before anything is written, files are created with O_EXCL | O_NOFOLLOW beneath directory

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Packed traces (doc/format.md section 12, doc/shipping.md): a trace directory as a gzip'd tar with
  * a manifest (info/manifest.xml) inside, written by `ltt pack` and read back by `ltt unpack` and by
  * every reader command through a private temporary directory.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The counts per tracefile for manifests (struct ltt_counts of ltt/reader.h: events, lost,
  * overwritten), read through the public reader API. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Per-tracefile counts (events, lost, overwritten) for the manifest of a packed trace. */
 #ifndef LTT_READER_ARCHIVE_COUNT_H
 #define LTT_READER_ARCHIVE_COUNT_H

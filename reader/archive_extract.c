@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The extraction engine of unpacking (used by archive.c's entry points): reading the tar.gz entry by
  * entry, checking each path and type against the trace layout, writing files beneath directory
  * descriptors we made, and checking the result against its manifest. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gzip decoding for packed traces with zlib (RFC 1952 members, one after the other). */
 #include <errno.h>
 #include <fcntl.h>

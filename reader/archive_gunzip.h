@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A gzip decoder feeding libarchive's tar reader: zlib checks every member's CRC-32 and length,
  * which libarchive's own gzip filter does not (its tar reader stops at the end-of-archive blocks and
  * never reaches the trailer), and the stream must end exactly where the file ends. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Parallel gzip writing for ltt pack: fixed 1 MiB chunks, one gzip member each, written in order.
  *
  * Slot k of the ring holds chunk number seq with seq % nslots == k. The caller fills one slot at a

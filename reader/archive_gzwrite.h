@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A gzip writer that compresses on several threads: the input is cut into fixed-size chunks, each
  * deflated into its own gzip member (RFC 1952 allows members back to back; every gzip reader,
  * ltt's included, reads them as one stream), and the members are written in order. The chunking is

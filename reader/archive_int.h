@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internals shared by archive.c and archive_extract.c (unpacking) and archive_pack.c (packing). */
 #ifndef LTT_READER_ARCHIVE_INT_H
 #define LTT_READER_ARCHIVE_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Packing a trace directory: a gzip'd pax (ustar when nothing needs more) tar whose entries sit under
  * one top-level directory named after the trace, in the layout's canonical order, with
  * info/manifest.xml generated and written last (doc/format.md section 12). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Private temporary directories of archives being read: removed by ltt_archive_remove_private(), and
  * also when the process ends without closing its reader: at exit(), and on SIGINT, SIGTERM, SIGHUP
  * and SIGPIPE while their action is the default one (`ltt dump x.tar.gz | head` ends with SIGPIPE).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* info/bookmarks.xml (doc/format.md section 11): user annotations of time intervals, kept as read. */
 #include <errno.h>
 #include <stdio.h>

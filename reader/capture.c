@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* reader/capture.c: what a path given to a reader holds (doc/reader.md "Captures", doc/format.md
  * section 1): a trace, the top directory of a flight-recorder trace (its snapshot-NNNN/ traces), or a
  * chunked capture (its chunk-NNNN/ traces, in order). Expands it into the traces to read. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The counts every ltt command prints (ltt/reader.h struct ltt_counts, doc/format.md section 7
  * "Counts"): summed here only, from what the tracefile reader counted as it decoded. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Snapshots of one flight recording read together (doc/reader.md "Snapshots of one recording"):
  * every block (recording, tracefile, block_id) is read once, from the newest snapshot that holds it
  * (a later snapshot's copy of a block is never shorter: blocks are only appended to until the ring

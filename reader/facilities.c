@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Facilities of a trace (doc/format.md sections 1, 6, 10): the builtin facility, eventdefs/NAME.xml,
  * control/facilities, and the per-id decode plan built from them. */
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* reader/follow.c: reading traces while the recorder writes them (LTT_READ_FOLLOW, doc/reader.md
  * "Following"): the files are looked at again on ltt_reader_refresh(), tracefiles and chunks join the
  * merge as they appear, and the merge holds an event back while a tracefile without data past its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The trace layout and info/manifest.xml: listing a trace directory, writing, parsing and checking
  * manifests (doc/format.md sections 1 and 12). */
 #include <ctype.h>

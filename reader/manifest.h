@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The trace layout (doc/format.md section 1) and info/manifest.xml (section 12), shared by packing,
  * unpacking and `ltt check`. Private to libltt-reader. */
 #ifndef LTT_READER_MANIFEST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Problems found in a trace: formatted once, passed to the application's callback. */
 #include <errno.h>
 #include <stdio.h>

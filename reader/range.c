@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Block ranges (include/ltt/reader.h, doc/reader.md "Reading block ranges in parallel"): blocks
  * [first, end) of one tracefile decoded by a private copy of the tracefile's state, so that several
  * ranges of a reader can be decoded at once in different threads.

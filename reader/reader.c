@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The trace set: opening traces (directories or packed archives), and the merged iteration of all
  * their tracefiles in time order (doc/format.md section 5, "Merge order"). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libltt-reader internals: the trace, tracefile and reader objects shared by the reader sources. */
 #ifndef LTT_READER_INTERNAL_H
 #define LTT_READER_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* info/system.xml (doc/format.md section 3): libxml2 for well-formed files, and a lenient attribute
  * scanner for the original dialect's bare values. */
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tracefiles: discovery (doc/format.md section 1), block walking and checking (sections 4, 9), full
  * cycle counts and real time (section 5), lost-data accounting (section 7). One block is read at a
  * time; its events are sized and timed in one pass into tf->ev, so memory is bounded by the block. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Typed access to event payloads: struct ltt_value views over the encoded bytes (doc/format.md
  * section 8). The iterator has already sized and bounds-checked each event, so nothing here can read
  * past the event; nothing allocates. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libxml2 as the reader uses it: capped reads, a structured error handler on every parser, streaming
  * (see xml.h). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libxml2 as the reader uses it (info/system.xml, info/bookmarks.xml, info/manifest.xml): files read
  * whole under a size cap, parsed without network access or entity substitution, every libxml2
  * message caught by a structured error handler (libxml2 prints nothing itself; ltt prints one line),

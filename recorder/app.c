@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The app layer, process side: the session (version event, session id passed to children), the
  * command's events, child processes, exec, errors, and the exit and atexit events recorded from an
  * exit handler. Cold paths: none of this runs per region. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The app layer's private state (recorder/app*.c): the calling thread's id and region depth, kept
  * in thread-local storage so that regions nest per thread without a lock. */
 #ifndef LTT_RECORDER_APP_INTERNAL_H

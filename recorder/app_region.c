@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The app layer, thread side: thread names, regions, data, printf, timers and counters. Region
  * enter and leave are the hot calls: a TLS read for the thread id and depth, one generated encoder
  * call, nothing else (no clock read: the event's own timestamp is the region's time). */

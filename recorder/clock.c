@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/clock.c: clock choice, TSC calibration, the cycles -> real time map. */
 #include <stdio.h>
 #include <string.h>

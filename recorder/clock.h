@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/clock.h: the cycle counter, its calibration and the one linear map from cycles to real
  * time that every anchor of a trace uses (doc/format.md section 5, doc/recorder.md "Clock"). */
 #ifndef LTT_RECORDER_CLOCK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/consumer.c: the consumer thread of discard mode: writes each complete block of every ring
  * to its tracefile, in order, never blocking writers; counts blocks that could not be written and
  * announces them with summary blocks (doc/format.md section 7, doc/recorder.md "Faults"). The unused

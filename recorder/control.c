@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/control.c: starting and stopping a trace (from LTT_TRACE or the API), exit and fork, and
  * the out-of-line entry of the event path. */
 #include <errno.h>

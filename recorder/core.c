@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/core.c: the core facility (eventdefs/core.xml), which libltt registers itself, and the
  * recorder's own events of it: processes and interrupts at start, threads and forks while recording.
  * Payloads are encoded here by hand, in the layout of core.xml (doc/format.md section 8). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/env_parse.c: the parsers of the LTT_* settings (recorder/env_parse.h). No state: called
  * by ltt_start()'s checks and by tests/fuzz/fuzz_env.c. */
 #include <errno.h>

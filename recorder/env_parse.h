@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/env_parse.h: the parsers of libltt's LTT_* settings (doc/recorder.md "Using it"), apart
  * from getenv() so that tests/fuzz/fuzz_env.c can drive them. Private to libltt.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/facility.c: the facility registry: base codes from 20 up in registration order
  * (doc/format.md section 6), facility_load events and eventdefs/ files. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/flight.h: flight-recorder mode (doc/flight-recorder.md): snapshots of the rings into numbered
  * trace directories (from code, a signal, exit, a fatal signal), and rings kept in a file under
  * LTT_SHM_DIR for `ltt recover`. Private to libltt; called from control.c and facility.c by one-line

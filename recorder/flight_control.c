@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/flight_control.c: flight-recorder mode's life cycle (settings, start, stop, the snapshot at
  * exit) and the public ltt_snapshot() (doc/flight-recorder.md). */
 #include <errno.h>

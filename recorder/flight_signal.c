@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/flight_signal.c: the signals of flight-recorder mode (doc/flight-recorder.md): a snapshot on
  * LTT_SNAPSHOT_SIGNAL (SIGUSR2 by default), and a last snapshot on SIGSEGV, SIGBUS, SIGILL, SIGFPE and
  * SIGABRT, after which the signal's previous disposition runs (the default: core dump, exit status

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/flight_trigger.c: snapshot triggers (LTT_SNAPSHOT_ON, doc/flight-recorder.md "Triggers").
  *
  * The event path only raises a flag: ltt_snapshot_trigger(), called by generated code after it

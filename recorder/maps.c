@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/maps.c: the executable mappings of the process (/proc/self/maps), each recorded as
  * core.mapping with the GNU build id of its file, at start and again whenever the set of loaded objects
  * changed (dl_iterate_phdr's adds/subs counters, polled by the sampler thread), so that a reader can

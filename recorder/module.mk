@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # recorder: the core facility's XML is compiled into libltt (libltt registers it itself and must not
 # depend on libxml2): $(BUILD)/gen/ltt-core-xml.h holds the <facility> element as a C string.
 $(BUILD)/gen/ltt-core-xml.h: eventdefs/core.xml recorder/module.mk

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/pause.c: ltt_pause() / ltt_resume() and the signal that toggles them (LTT_PAUSE_SIGNAL).
  * While paused no event is recorded: the event path's own "recording" test says no, so a paused event
  * costs what an event costs when nothing records. core.pause is recorded before the gate closes and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/profile.h: profiling of the traced program (private; doc/recorder.md "Profiling"): CPU usage
  * sampling (sample_cpu.c), per-thread stack sampling (sample_stack.c), the memory map (maps.c), pause and
  * resume (pause.c), all run by libltt's sampler thread (sampler.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/recorder.h: what the parts of libltt share (private). */
 #ifndef LTT_RECORDER_RECORDER_H
 #define LTT_RECORDER_RECORDER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/ring.c: the out-of-line half of the ring buffer: opening and sealing blocks, heartbeats,
  * drops, flushes, and the region's memory (doc/recorder.md). */
 #include <errno.h>

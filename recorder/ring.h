@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/ring.h: the ring buffer's out-of-line operations (doc/recorder.md: the block state machine,
  * the barrier pairs). Used by the consumer, the control code and the flight recorder. */
 #ifndef LTT_RECORDER_RING_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/rotate.c: the chunks of a rotating trace (LTT_ROTATE_SIZE / LTT_ROTATE_SECONDS,
  * doc/recorder.md "Rotation", doc/format.md section 1): TRACE/chunk-NNNN.part/ made complete (its
  * directories and info/system.xml), renamed chunk-NNNN when sealed, and the oldest sealed chunks

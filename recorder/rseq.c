@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/rseq.c: the out-of-line half of the per-CPU rings without locked instructions
  * (ltt/static/rseq.h; doc/recorder.md "Per-CPU rings without locked instructions"): whether this
  * process uses them, remote operations (membarrier), and the compare-and-swap / add on a ring's words

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/rseq.h: the out-of-line operations on per-CPU rings (recorder/rseq.c, ltt/static/rseq.h). */
 #ifndef LTT_RECORDER_RSEQ_H
 #define LTT_RECORDER_RSEQ_H

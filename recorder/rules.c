@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/rules.c: event rules and the per-event enabled flags of generated code (contract in
  * recorder/rules.h, syntax in eventdefs/rules_match.h, doc/recorder.md "Choosing events"). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/rules.h: the per-event enabled flags that generated code tests (struct ltt_facility
  * .enabled), the event rules that choose them (LTT_EVENTS, ltt_events_set()) and the snapshot trigger
  * rules (LTT_SNAPSHOT_ON). Private to libltt.

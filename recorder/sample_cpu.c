@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/sample_cpu.c: CPU usage sampling (LTT_CPU_SAMPLE_MS): on each sample, the CPU time the process
  * used since the previous sample (core.process_cpu) and each live thread's (core.thread_cpu), in
  * microseconds, as TraceLog's `prc cpu` / `thr cpu`. Threads are read from /proc/self/task and their CPU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/sample_stack.c: stack sampling (LTT_STACK_SAMPLE_HZ). Each thread of the program gets a POSIX
  * timer on its own CPU-time clock that signals that very thread (SIGEV_THREAD_ID) every 1/hz s of the
  * CPU time it uses; the handler unwinds the interrupted stack with libunwind's local unwinder

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/sampler.c: libltt's sampler thread (doc/recorder.md "Profiling"), started with a trace when
  * CPU usage or stack sampling is on: every cpu_sample_ms it records the CPU usage (sample_cpu.c), at
  * once after a resume (pause.c), and every SCAN_MS it gives new threads their stack-sampling timer and

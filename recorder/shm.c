@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/shm.c: the rings of a flight trace kept in a file under LTT_SHM_DIR (layout in
  * recorder/shm_layout.h), so that `ltt recover` can rebuild a trace after the process was killed. The
  * region is mapped MAP_SHARED from the file; what a trace needs besides the rings (system.xml, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/shm_layout.h: the file a flight recorder keeps its rings in under LTT_SHM_DIR, as both libltt
  * (which writes it) and `ltt recover` (which reads it after the process died) see it. Structures and
  * static inline helpers only: nothing here needs a libltt symbol (doc/flight-recorder.md, "Recovery").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/snapshot.c: writes the retained history of the rings as a complete trace directory
  * TRACE/snapshot-NNNN (doc/flight-recorder.md). Async-signal-safe throughout, so that the same code
  * serves ltt_snapshot(), the snapshot signal and the fatal-signal handler: only open/openat/mkdirat/

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/stackdelta.h: the delta encoding of stack samples (core.stack_sample, TraceLog's `sam str`):
  * a sample keeps the frames, from the bottom, that the thread's previous sample had at the same
  * positions, and carries the rest. Inline and async-signal-safe (used in the sampling handler); the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/threads.c: threads and forks of the traced program, with no registration call: libltt
  * defines pthread_create, pthread_setname_np, prctl and fork, which call the C library's and record
  * core.thread_start / thread_exit / thread_name / process_fork while a trace records. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/threads.h: libltt's wrappers of pthread_create, pthread_setname_np and fork. */
 #ifndef LTT_RECORDER_THREADS_H
 #define LTT_RECORDER_THREADS_H

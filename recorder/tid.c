@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/tid.c: the per-thread cache of the kernel thread id that context="tid" events record
  * (ltt_tid() in ltt/static/event.h; doc/eventdefs.md "Context"). A thread reads gettid() once; a
  * fork child resets the cache of its only thread (its id is new). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/tracedir.c: the trace directory: its name, info/system.xml, eventdefs/ files
  * (doc/format.md sections 1 and 3). */
 #include <errno.h>

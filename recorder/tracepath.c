@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder/tracepath.c: where a trace goes (LTT_TRACE=PATH, ltt_options.path), the rule of
  * doc/recorder.md "Where the trace goes":
  *  - PATH ending in '/', or an existing directory that is not a trace: a new trace beneath it,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Runs every test given: Check suite binaries, end-to-end scripts (*.sh) and libFuzzer targets
 # (fuzz_*). A test passes with exit 0, is skipped with exit 77 (it prints why), fails otherwise.
 # Logs go to $BUILD/test-logs/; a failing test's log tail is printed. Ends with one line:

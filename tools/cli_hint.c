@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/cli_hint.c: one line for a command line that does not parse, naming the option or command at
  * fault and the fix: the nearest name that exists, the value an option needs (doc/cli.md). */
 #include <ctype.h>

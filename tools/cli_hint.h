@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/cli_hint.h: one line for a command line that does not parse (tools/cli_hint.c). */
 #ifndef LTT_TOOLS_CLI_HINT_H
 #define LTT_TOOLS_CLI_HINT_H

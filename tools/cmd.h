@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The ltt command's subcommands and dump formats: each tools/cmd_NAME.c defines one
  * `const struct ltt_cmd ltt_cmd_NAME`, each tools/fmt_NAME.c one `const struct ltt_dump_format
  * ltt_fmt_NAME` (declared in dump_format.h); the Makefile generates the tables from file names. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt check: validates traces completely and prints every problem with its file and offset
  * (doc/cli.md); exit status 0 only for a clean trace. */
 #include <errno.h>

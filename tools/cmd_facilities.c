@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt facilities: the name, checksum and event count of every facility of facility files. */
 #include <stdio.h>
 

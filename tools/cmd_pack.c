@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt pack: a trace directory as one gzip'd tar with a manifest (doc/shipping.md). */
 #include <errno.h>
 #include <getopt.h>

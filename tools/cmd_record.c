@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt record: runs a program linked with libltt with LTT_TRACE and friends set, and prints where its
  * trace (and those of processes it started) went (doc/recorder.md). */
 #include <dirent.h>

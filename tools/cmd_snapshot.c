@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt snapshot PID|TRACE: asks a process that records in flight mode for a snapshot, waits for it and
  * prints its directory (doc/flight-recorder.md "Taking a snapshot").
  *

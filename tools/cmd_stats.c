@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt stats: what a trace holds: events per facility.event and per tracefile, time span, rates,
  * blocks, heartbeats, lost and overwritten events, file sizes (doc/cli.md). */
 #include <errno.h>

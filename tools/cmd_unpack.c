@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt unpack: safe extraction of a packed trace (doc/shipping.md). */
 #include <errno.h>
 #include <getopt.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt version: prints the version of the tool. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt: the command-line tool; dispatches to the subcommands of tools/cmd_*.c. */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Helpers shared by the reader commands. */
 #include <errno.h>
 #include <fnmatch.h>

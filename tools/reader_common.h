@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Helpers shared by the reader commands (dump, stats, check): problem printing, option values. */
 #ifndef LTT_TOOLS_READER_COMMON_H
 #define LTT_TOOLS_READER_COMMON_H

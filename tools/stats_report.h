@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt stats: the report of events counted per trace, tracefile and id (tools/cmd_stats.c), shared with
  * `ltt stats --follow` (tools/follow/stats_follow.c). */
 #ifndef LTT_TOOLS_STATS_REPORT_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Rows of ltt export (issue 12; sourced by bench/run.sh, uses its measure). They read the int3 trace
 # of the reading rows ($LTT_READ) and the LTTng trace of the babeltrace2 rows ($LTTNG_READ); with
 # BENCH_ONLY selecting only these rows, the traces are recorded here the same way.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Rows of ltt export in parallel (issue 17.2, "the same for ltt export"; sourced by bench/run.sh, uses
 # its measure). Every format once with one thread, to a file in the bench's work directory, on the
 # int3 trace of the reading rows ($LTT_READ; recorded here the same way when BENCH_ONLY selects only

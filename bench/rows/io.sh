@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Rows of the recorder's I/O (issues 17.3, 17.4, 19; doc/recorder.md "Flush", "Rotation", "Full disk"),
 # sourced by bench/run.sh. The traces go to $W (the bench's work directory: the file system measured).
 #  - the raw bandwidth of that file system for 1 MiB O_DIRECT writes (dd), in the same run, and the

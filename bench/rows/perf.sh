@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The rows of issue 17 (performance; sourced by bench/run.sh after its own rows):
 #   - the event path against the floor (rdtsc + copy, bench_floor): the per-CPU path (restartable
 #     sequences, the default where rseq works) and the locked path (LTT_RSEQ=0), 1 and 2 threads;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Rows of profiling (issue 15; doc/recorder.md "Profiling"), sourced by bench/run.sh.
 # - CPU usage sampling every 10 ms: the int3 loop of bench_ltt (1 thread, flight mode: no I/O) with and
 #   without LTT_CPU_SAMPLE_MS=10 (target: < 0.5% more).

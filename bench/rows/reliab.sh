@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Rows of the reliability concern (issue 18): `ltt pack` and `ltt unpack` speed, which the SHA-256 of
 # every file (OpenSSL libcrypto) is part of. Sourced by bench/run.sh.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Rows of event selection (issue 13; doc/recorder.md "Choosing events"), sourced by bench/run.sh.
 # An event deselected by a rule must cost what "not recording" costs: one load and one predictable
 # branch (the event's enabled flag). context="tid" adds the thread id from a per-thread cache.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Rows of ltt sql and ltt export --format=rows (issue 16; sourced by bench/run.sh, uses its measure).
 # They read the int3 trace of the reading rows ($LTT_READ, EVENTS events, 1 MiB blocks); with
 # BENCH_ONLY selecting only these rows, that trace is recorded here the same way.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt/app.h: application tracing after Git's Trace2 (doc/app-api.md), part of libltt.
  *
  * A small vocabulary of high-level events (the command line, the command's name, regions of code,

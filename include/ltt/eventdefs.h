@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libltt-eventdefs: the facility model shared by the generator, the recorder and the reader.
  *
  * A facility file (eventdefs/NAME.xml, doc/eventdefs.md) holds one or more <facility> elements. The

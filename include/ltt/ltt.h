@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libltt: the ltt trace recorder, linked into traced programs.
  *
  * A program calls the generated trace_<facility>_<event>() functions (`ltt gen`); while a trace is

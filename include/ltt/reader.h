@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libltt-reader: offline decoding of ltt traces (doc/format.md, doc/reader.md).
  *
  * A reader opens one trace directory or a set of them (a trace set), loads info/system.xml,

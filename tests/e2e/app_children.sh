@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Child processes traced with LTT_TRACE naming a directory: one trace per process (the parent and
 # its two children, tests/progs/app_child.c), and `ltt dump` of the three merges them in time
 # order: each child's events between the parent's child_start and child_exit, children at depth d1

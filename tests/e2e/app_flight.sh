@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Flight-recorder mode with a ring far too small for the run (tests/progs/app_flight.c): the
 # snapshot taken at exit has lost the thread's early events, yet its persistent app events still
 # name the process (version, start), the command (cmd_name, def_param) and the thread (thread_start),

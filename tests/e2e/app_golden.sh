@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The three Trace2 renderings of a program that uses every call of <ltt/app.h>
 # (tests/progs/app_golden.c), in brief mode, against tests/golden/app/*.txt. What still varies from
 # run to run is masked first: seconds (t_abs, t_rel, elapsed) become S.SSSSSS, the event format's

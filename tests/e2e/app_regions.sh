@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `ltt stats --regions` on the trace of tests/progs/app_golden.c: exact counts and children per thread
 # and overall, and self times that are exactly total minus the directly nested regions' totals.
 set -u

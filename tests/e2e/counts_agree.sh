@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # One definition of the counts (doc/format.md section 7, "Counts"): `ltt stats` (text and JSON),
 # `ltt check`'s ok line, the manifest of `ltt pack` and `ltt dump` give the same events, lost and
 # overwritten for the same trace, per trace and per tracefile. Builtin records (block_start/end,

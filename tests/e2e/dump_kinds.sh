@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Every field kind ltt dump writes, at its limits, in the text, JSON and CSV formats: integers of every
 # size and sign (minimum, maximum, -1, digit-count boundaries), enums (labelled, unlabelled, a value
 # with two labels, labels to escape, values of 256 and more), strings (empty, escapes, control

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The facility file of the one surviving 2004 trace (original dialect: bare attribute values) parses:
 # facility core, 22 events. Its checksum is the one ltt computes by doc/format.md section 8 (the
 # trace's control/facilities is empty, so there is no recorded checksum to compare with).

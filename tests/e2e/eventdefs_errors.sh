@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ltt facilities on the corpus of bad facility files: each must fail with exactly the message of
 # tests/golden/eventdefs/errors.txt (one line per file, FILE:LINE: what), never crash.
 set -u

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ltt facilities on good facility files (both dialects, several facilities per file): names,
 # checksums and event counts as in tests/golden/eventdefs/facilities.txt. The test vector of
 # doc/format.md section 8 must give 0xd93ff1ce in both dialects.

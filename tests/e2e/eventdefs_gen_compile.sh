@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ltt gen output: deterministic, and compiles without a warning as C11 and C++ with gcc and clang
 # (-Wall -Wextra -Werror), against libltt's real event path (ltt/ltt.h). Two translation units that
 # include the same header share one struct ltt_facility and register it from both constructors.

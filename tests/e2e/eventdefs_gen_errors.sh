@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ltt gen on facilities that parse but cannot become C (names that are not identifiers, generated
 # names that collide): each fails with exactly the message of tests/golden/eventdefs/gen_errors.txt
 # and writes no header.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ltt export --format=chrome-json on the app trace of tests/progs/app_golden.c and on the trace set of
 # tests/progs/app_child.c: the JSON parses (jq); per thread, "B"/"E" slices nest and their times never
 # go back; the counts of slices, instants, counters and child slices equal ltt dump's events of each

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ltt export --format=ctf, read by babeltrace2: for the type-rich facility (tests/eventdefs/gentypes.xml
 # and the TSDL-keyword names of tests/export/ctfnames.xml, events of tests/export/gentypes.script) in
 # both byte orders and two arch sizes, babeltrace2's events, times and values equal ltt dump's, line for

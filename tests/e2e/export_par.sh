@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ltt export --threads (tools/export/ctf_par.c: CTF stream files encoded by block ranges in threads):
 # the output directory, the messages and the exit status are byte for byte those of --threads=1 for
 #   - one CPU tracefile of many blocks (the bench's shape: ranges inside one tracefile),

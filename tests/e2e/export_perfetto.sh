@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ltt export --format=perfetto, checked by a real consumer: every export decodes with
 # `protoc --decode` against tests/export/perfetto.proto (Perfetto's field numbers) with no unknown
 # field, and tests/export/check_perfetto.awk finds tracks described before use, every interned id

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ltt export --format=svg, rendered by a real browser: headless chromium takes a screenshot of the SVG
 # of the app trace (tests/progs/app_golden.c) and tests/progs/png_colors counts its colours: not
 # blank, the region bars drawn in their colour; the SVG names the threads. The synthetic trace of

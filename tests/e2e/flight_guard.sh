@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Flight mode and a program that handles SIGSEGV itself (installed before the trace starts): the
 # fault reaches the program's handler with its real siginfo (si_addr, si_code, ucontext), with or
 # without SA_SIGINFO, no snapshot is taken for it, and the program goes on to a clean exit (whose

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Flight snapshots report dropped events (events_lost, doc/format.md section 7): too-big events still
 # unreported in the ring are in every snapshot taken before a block reports them, and counted once
 # after (no snapshot counts a drop twice); a full control ring (LTT_BLOCKS=2, 1000 threads) reports its

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `ltt record --mode flight`: prints the snapshot directories (the traces), not the top-level flight
 # directory, which holds only eventdefs/, info/ and the snapshots (no empty control/ or cpu/ that would
 # look like an empty trace); with no snapshot taken it says so.

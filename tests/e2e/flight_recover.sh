@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # kill -9 of a flight-mode program whose rings live in files (LTT_SHM_DIR): `ltt recover --list` sees
 # it dead, `ltt recover` rebuilds a trace that decodes and holds every tick up to the last committed
 # one (the program notes each commit in a mapped file), the overwritten events counted exactly. The

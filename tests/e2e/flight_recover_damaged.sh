@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `ltt recover` on damaged ring files: bytes overwritten in the header, the rings, the commit words,
 # the blocks and the metadata records, a truncated file, an empty one. It must never crash or hang:
 # each run ends with status 0 (everything recovered), or 1: one line naming what is wrong, or a trace

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `ltt recover` exit status: 0 when everything was recovered; 1 when something could not be (here a
 # facility's XML in the ring file's records overwritten with garbage: its events cannot be decoded),
 # with the summary still printed and the last line saying the trace is incomplete.

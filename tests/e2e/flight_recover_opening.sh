@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A flight-mode process killed while a block was being opened (its opener past the reservation, before
 # its block_start: the window flight_recover.sh's kill -9 hit about one run in six under load, which
 # `ltt recover` then reported as "1 damaged blocks left out"). tests/progs/flight_prog `opening` stops

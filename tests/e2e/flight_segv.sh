@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A flight-mode program dies by SIGSEGV: the fatal-signal snapshot exists, decodes, holds the last
 # events up to the one before the crash with the overwritten ones counted exactly, and the process
 # still dies by SIGSEGV (exit status 128 + 11 from the shell), its `ltt snapshot` registry file removed

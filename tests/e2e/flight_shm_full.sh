@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # LTT_SHM_DIR on a file system too small for the rings: the start fails with one line on stderr and the
 # program runs untraced to its normal end (no SIGBUS later, when a writer would touch a page the file
 # system cannot give). Needs a small tmpfs: skipped where mount is not allowed.

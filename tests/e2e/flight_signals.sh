@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Snapshots taken by the process's end and by a signal from outside: abort() (SIGABRT snapshot, status
 # 134), a return from main (the snapshot at exit, on by default, off with LTT_SNAPSHOT_AT_EXIT=0), and
 # kill -USR2 while the program records (then kill -9).

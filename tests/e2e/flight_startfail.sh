@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A start that fails (a bad flight setting, an LTT_SHM_DIR that cannot hold the rings' file) prints one
 # line, the program runs untraced to its end, and nothing is left behind: no trace directory (before:
 # an empty one was created before the settings were checked), no ring file.

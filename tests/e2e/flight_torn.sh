@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A process killed between reserving an event and committing it: `ltt recover` keeps every event
 # committed before (ticks 0 .. N-1, contiguous), drops the reserved one and counts it (events_lost,
 # cause torn), never decodes it. A fixed-size event with half its payload: exactly one torn event; a

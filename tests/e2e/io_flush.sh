@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Quiet programs reach the disk (issue 19.2, 14.9): a program emitting one event every 100 ms has all
 # of them in its trace 2 s after the last one while it still runs (the consumer seals the partly
 # filled block of a ring quiet for LTT_FLUSH_MS, default 1000); LTT_FLUSH_MS=0 turns that off (none

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ltt dump --follow (issue 19.3): prints a trace's events while the recorder writes them.
 #  1. Started before the trace exists (it waits for it), following a program that emits 600 rtest.ev
 #     events over 3 s (seq 0 .. 599) and then waits: all 600 are printed while the program still runs,

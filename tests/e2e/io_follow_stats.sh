@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ltt stats --follow (issue 19.3): a summary every second while the recorder writes the trace, then
 # the report of `ltt stats`.
 #  1. A program emitting 400 rtest.ev events over 2 s with rotation every second (several chunks),

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A disk that stays full never loses events without a record (issue 18.1): discard mode on an 8 MiB
 # tmpfs (mounted here; RLIMIT_FSIZE of 8 MiB per file when mounting is not possible), two threads
 # emitting 5 M events each, 64 KiB and 1 MiB blocks: events in the trace + events_lost counts +

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Rotation (issue 19.1): LTT_ROTATE_SIZE / LTT_ROTATE_SECONDS / LTT_MAX_SIZE make TRACE/chunk-NNNN/
 # directories, each a complete trace.
 #  1. 10 M events (one stream, seq 0 .. 10^7-1) through at least 8 chunks with at most 3 kept by a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Snapshots of one flight recording read together (doc/reader.md "Snapshots of one recording"): three
 # overlapping snapshots of a process whose 8-block ring wraps give each event once (seltest.b's seq
 # counted: no duplicate, the union of the snapshots' events, the newest snapshot's all present), the

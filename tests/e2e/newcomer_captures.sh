@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Reader commands given a capture directory rather than a trace (issue 14 point 2, issue 19's reader
 # side): a flight-recorder directory (snapshot-NNNN/) is read as its newest snapshot, or all with
 # --all-snapshots, saying so in one line; a chunked capture (chunk-NNNN/) as its chunks in order, with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ltt dump --time=abs|rel|delta, the integer ts_ns of --format=json, --format=csv (issue 14 point 6),
 # on a trace of known tm (mktrace: block_start at 1700000000.000000000).
 set -u

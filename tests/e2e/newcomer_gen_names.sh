@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ltt gen --header NAME / --prefix PREFIX (issue 14 point 10): the header's file name and what starts
 # the C names a program uses are chosen; the default stays DIR/FACILITY.h with trace_FACILITY_event().
 # A program with its own yarn.h and yarn_* names includes the header generated with

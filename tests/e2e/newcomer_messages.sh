@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Messages that name the cause and the fix (issue 14 point 8): ltt unpack into a missing directory,
 # facility files with <field> outside <struct> and other faults (FILE:LINE, what is wrong, what to
 # write), the CLI's unknown commands and options (the nearest one that exists), options without their

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Installing into a non-system prefix (issue 14 point 4): `make install PREFIX=DIR`, then a program
 # built with `pkg-config --cflags --libs ltt` (PKG_CONFIG_PATH=DIR/lib/pkgconfig) runs without
 # LD_LIBRARY_PATH and records a trace; so does its static link (the static_libs variable), and a

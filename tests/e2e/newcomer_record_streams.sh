@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ltt record leaves the traced program's stdout and exit status alone (issue 14 point 1): its own
 # messages (and libltt's) go to stderr, binary data on stdout passes byte for byte, the exit status is
 # the program's code, or 128 + the signal that killed it.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Where the trace goes (issue 14 point 3, doc/recorder.md "Where the trace goes"): PATH ending in '/'
 # or an existing directory that is not a trace: a trace beneath it, PROGRAM-PID-TIME (never a hidden
 # name); PATH missing: PATH is the trace; PATH a trace already (discard, flight or rotating): PATH.1,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ltt pack / ltt unpack from the command line: round trip, refusals and their messages (compared with
 # tests/golden/pack/cli-messages.txt), --force, --max-size, archives made by plain tar.
 set -u

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The manifest's per-tracefile counts, exactly (events, lost, overwritten: doc/format.md section 7,
 # "Counts"): a trace written by tests/progs/mktrace with known events, events_lost records and a
 # summary block, packed; then the archive's dump equals the directory's.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Reader commands on a packed trace: the 2004 reference trace packed, then `ltt dump` (and `ltt stats`,
 # `ltt check` when built) of the archive give exactly the output of the directory; the manifest
 # carries the per-tracefile event counts; private temporary directories are removed.

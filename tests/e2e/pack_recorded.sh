@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A trace recorded by libltt (1 MiB blocks with zero-filled tails, several tracefiles) packed and
 # unpacked: byte-identical files, tails back as holes, the manifest's event total equal to the events
 # `ltt dump` prints, and the archive's dump equal to the directory's.

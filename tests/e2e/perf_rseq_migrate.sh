@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The per-CPU event path (restartable sequences, ltt/static/rseq.h) under forced preemption, migration
 # and tracing signal handlers inside its sequences (tests/progs/perf_rseq.c, built with a spin inside
 # each sequence): every event is in the trace exactly once, intact, in per-thread order, or counted

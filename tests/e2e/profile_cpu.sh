@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # CPU usage sampling (LTT_CPU_SAMPLE_MS, core.process_cpu / core.thread_cpu): a thread spinning 200 ms
 # of CPU and one sleeping 200 ms, sampled every 10 ms: the spinner's usage within 20% of 200 ms, the
 # sleeper's below 20 ms; the threads' usages add up to the process's (within 5%: the recorder's own

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Stack samples in ltt export --format=perfetto (tools/profile/pf_samples.c): a trace of
 # tests/progs/profile_calls sampled at 1000 Hz exports; protoc decodes it against
 # tests/export/perfetto.proto with no unknown field and tests/export/check_perfetto.awk finds no

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Stack sampling (LTT_STACK_SAMPLE_HZ, core.stack_sample; ltt stats --profile):
 # 1. known call chains, main -> a() -> b() -> c() spinning 300 ms of CPU then main -> d() -> c() as long,
 #    sampled at 1000 Hz: more than 90% of the ticks with c on the stack have c under the right callers

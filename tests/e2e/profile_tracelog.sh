@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ltt dump --format=tracelog (doc/tracelog.md):
 # 1. golden output of a fixed trace (tests/golden/profile/trace.script, written by tests/progs/mktrace;
 #    TZ=UTC) with and without --brief (which leaves out exactly the `ltt evt` lines);

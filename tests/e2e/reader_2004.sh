@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The one surviving trace of the original tools (2004, v1 dialect: doc/format.md section 10) decodes
 # completely: exact event counts per CPU and type, first and last events of each CPU with their
 # decoded values and times, clean ltt check. Golden: tests/golden/reader/lttv-smp-example.txt.

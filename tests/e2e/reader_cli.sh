@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Command-line errors of the reader commands and of help/version: unknown options and extra
 # arguments are usage errors (exit 2, one line), write errors on stdout are detected (exit 1).
 set -u

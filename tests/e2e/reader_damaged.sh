@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Damaged traces (tests/damaged/README.md): every case must give its exact messages (file, offset,
 # what), a non-zero exit, and ltt dump must still print every good event. No crash, no hang.
 set -u

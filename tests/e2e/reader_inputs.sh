@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Inputs the reader must refuse or survive without hanging: FIFOs and other non-regular files in a
 # trace, bad traces in a set, directories that are not traces. Exact messages and exit statuses.
 set -u

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # doc/ltt.1 gives every command's synopsis exactly as `ltt CMD --help` prints it (usage lines), and
 # documents every command that `ltt help` lists.
 set -u

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The reader on synthetic traces of every type (tests/golden/reader/types.xml, types.script), in both
 # byte orders and two arch_sizes: text, JSON, --all and the filters must match the golden outputs
 # exactly, and ltt check must find the traces clean.

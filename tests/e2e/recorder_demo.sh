@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The demo program (examples/demo.c, what `make demo` records) under `ltt record`: every job is
 # submitted, started and done once; the workers' threads, names and exits are in control/processes.
 set -u

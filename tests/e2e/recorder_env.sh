@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Activation by environment and ltt record: LTT_TRACE naming rules, bad settings (one line on stderr,
 # the program runs untraced), unwritable paths, ltt record's report and exit status.
 set -u

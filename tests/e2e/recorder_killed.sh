@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Discard mode, a program killed by SIGKILL while it records: the control tracefiles (facilities,
 # processes, interrupts) are on disk from the start (their first block is sealed at once), so what the
 # consumer wrote of cpu/N decodes (before: control/* were 0 bytes until ltt_stop(), and every event of

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # prctl(PR_SET_NAME) renames are recorded (core.thread_name), like pthread_setname_np of the calling
 # thread: the main thread and a second thread each rename themselves with prctl.
 set -u

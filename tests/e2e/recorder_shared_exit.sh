@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A program linked with libltt.so (not the static library) gets its app exit and atexit events
 # recorded before the recorder flushes at exit: with atexit() in a shared library the flush ran from
 # _dl_fini first and both events were lost (recorder/control.c, exit_stop).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A write the file system cuts short (here RLIMIT_FSIZE at 13 KiB: the 4th 4 KiB block of cpu/N gets
 # 1 KiB in) leaves no partial block: every tracefile stays a whole number of blocks (the consumer
 # truncates back to the block boundary), for O_DIRECT and buffered writes.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Recorder end to end, read back by libltt-reader (ltt dump / ltt stats): threads migrating between
 # CPUs and signal handlers tracing. With a roomy ring every event is in the trace exactly once, intact
 # and in per-thread order; with a ring far too small, events in the trace + events_lost == emitted.

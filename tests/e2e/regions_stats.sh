@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ltt stats --regions on a trace whose times are known (tests/progs/mktrace, 1 cycle = 1 ns): the
 # exact text (durations in adaptive units, aligned columns, children, p50/p90/p99), the exact JSON
 # figures, the JSON schema (jq), and the percentiles computed again by jq from the region events of

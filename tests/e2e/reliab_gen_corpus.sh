@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `ltt gen` output compiles for every facility the parser accepts (issue 18, point 6): each file of
 # the gen fuzz target's seed corpus (tests/fuzz/corpus/gen/: shipped facility files, generator cases) that
 # `ltt gen` accepts gives headers that compile as C11 with -Wall -Wextra -Werror; a file it refuses is

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `ltt pack` on a file system that fills (issue 18, point 5): the message names the archive being
 # written, never the source file being added ("x.tar.gz: .../cpu/0: No space left on device" was
 # wrong), the exit status is 1 and no partial archive is left. On a 64 KiB tmpfs the test mounts (as

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The reader's memory is bounded by what is on disk, not by what headers claim (issue 18, point 2):
 # every reader command (dump, stats, check) on hostile inputs stays under 64 MiB + one real block per
 # open tracefile of peak RSS, reports the damage, and still reads every good event. The inputs: a

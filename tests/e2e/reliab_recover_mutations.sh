@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `ltt recover` validates what it writes (issue 18, point 4): over a loop of mutated ring files (1 to 8
 # random bytes at random offsets, dense in the header and the metadata records), every run ends with
 # status 0 or 1, and status 0 means the trace reads back whole: `ltt check` and `ltt dump` of it exit 0.

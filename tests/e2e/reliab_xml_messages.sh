@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # No raw libxml2 chatter (issue 18, point 3): every XML the reader or `ltt gen` parses goes through a
 # structured error handler, so a malformed or hostile file gives exactly ltt's one line on stderr,
 # never libxml2's own "parser error" lines. Cases: a text node over 10 MB (libxml2's huge text node

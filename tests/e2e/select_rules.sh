@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Event rules (LTT_EVENTS, ltt_events_set(); doc/recorder.md "Choosing events"): exact counts of
 # selected and deselected events, `ltt stats` naming what was not selected, rules changed 200 times
 # while 2 threads record (every missing event falls where recorded rules deselected it), bad rules,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ltt snapshot PID|TRACE (doc/flight-recorder.md "Taking a snapshot") and ltt record forwarding
 # signals: a snapshot by pid, by trace directory, of a program run by ltt record (kill -USR2 to ltt
 # record reaches the program; SIGTERM too, which ends it cleanly), and the errors: a process that

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # context="tid" (doc/eventdefs.md "Context"): a facility recorded from 3 named threads: every event's
 # tid is its thread's, the eventdefs written into the trace spell the field out (same checksum as the
 # generated header), ltt dump names the threads; context="none" opts an event out; errors of ltt gen.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Snapshot triggers (LTT_SNAPSHOT_ON; doc/flight-recorder.md "Triggers"): one trigger event in a 10 M
 # event run gives exactly one snapshot, which holds it and names it (ltt stats), even when the ring is
 # far too small to keep it until the recorder's thread looks (the rings hold it); a storm of triggers

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ltt sql errors: a bad statement gives exit 1 and one line with its line and column; bad options exit
 # 2; a damaged trace gives every good row with the problems on stderr (each once) and exit 1.
 set -u

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ltt export --format=rows: JSON Lines of ltt sql's tables, host and trace on every row, integer
 # ts_ns, fields as a JSON string holding ltt dump --format=json's object; each table's rows equal
 # ltt sql's (same values, same order); --table checked; --schema's columns match the rows' keys.

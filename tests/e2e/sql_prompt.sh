@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ltt sql's prompt on a terminal (a pty from script(1)): statements typed ahead run in order, Up
 # recalls the previous line, Left moves the cursor for an insertion, Ctrl-A Ctrl-K kills the line,
 # .tables works, history is kept in $HOME/.ltt_sql_history, Ctrl-D ends with status 0.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ltt sql pushes time constraints down to the reader: on a 10 M-event trace, a query on 1% of the
 # time reads about 1% of the blocks (counted by --stats), and gives the rows ltt dump --from/--to gives.
 set -u

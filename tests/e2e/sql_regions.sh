@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ltt sql's regions table is the data behind ltt stats --regions (tests/progs/app_golden.c's and
 # tests/progs/regions_nest.c's traces): per thread and overall, count, children, total, self, min,
 # (lower) median, p50, p90, p99 and max computed in SQL from the rows equal the JSON of ltt stats

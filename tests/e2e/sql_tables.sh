@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ltt sql on the type-rich synthetic trace (tests/golden/reader/types.xml, every type of the format,
 # two CPUs and a control file): every table's row count equals ltt dump's, typed columns hold the
 # dumped values, fields is the JSON of ltt dump --format=json and parses, lost and traces equal ltt

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # babeltrace2's text output of an `ltt export --format=ctf` trace (babeltrace2 --clock-seconds),
 # rewritten into ltt dump's text form without the tracefile, so that the two compare line for line
 # (tests/e2e/export_ctf.sh). What it undoes: array indexes ([0] = ), the sequence lengths and union

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Checks the text that `protoc --decode=perfetto.protos.Trace tests/export/perfetto.proto` prints for
 # an `ltt export --format=perfetto` file, and prints the counts the e2e test compares with ltt dump:
 #   packets P tracks T begins B ends E instants I lost L counters C flows F problems N

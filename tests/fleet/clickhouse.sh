@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # make check-fleet (doc/fleet.md): the rows of `ltt export --format=rows` in a real ClickHouse (Debian's
 # clickhouse-server, 18.16; `make deps-fleet` installs it). Starts a private server bound to 127.0.0.1
 # with its configuration and data under $BUILD/fleet, creates the tables of `ltt sql --schema

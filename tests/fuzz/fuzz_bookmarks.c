@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: info/bookmarks.xml. The input is the bookmarks file of a small good trace
  * (fuzz_trace.h): malformed bookmarks are a problem of one line, never a failure to open, and every
  * bookmark kept has text and a time or cycle count; the trace's one event is still read. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: libltt's LTT_* setting parsers (recorder/env_parse.c): sizes (LTT_BLOCK_SIZE,
  * LTT_ROTATE_SIZE, LTT_MAX_SIZE, k/M/G suffixes), numbers (milliseconds, seconds, counts, powers of two),
  * the boolean LTT_SNAPSHOT_AT_EXIT, signal names and the rule lists of LTT_EVENTS / LTT_SNAPSHOT_ON

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: any bytes as a facility file. The parser must never crash, hang or leak; when a
  * file parses, its canonical XML must parse back to the same checksum, and encoded sizes computed
  * from the input bytes themselves must stay within them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: control/facilities. The input's first byte picks the byte order (bit 0) and the
  * dialect (bits 1-2: minor version 2, 5 or 10); the rest is control/facilities of a small trace whose
  * cpu/0 holds one good block (fuzz_trace.h). facility_load records that do not match eventdefs/,

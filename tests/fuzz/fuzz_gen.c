@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: `ltt gen`, input to output. The input is a facility file; every facility the parser
  * accepts must generate a header (or be refused with one line: a name that is not a C identifier, a
  * collision), and the header must pass a cheap syntax check: brackets, parentheses and braces balance

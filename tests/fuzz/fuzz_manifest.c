@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: info/manifest.xml, parsed and compared (fuzz_pack never reaches the parser: its
  * archives are refused earlier). A manifest that parses is formatted and parsed back to the same
  * list; compared with itself it matches; with one size changed, or one file missing, it does not, and

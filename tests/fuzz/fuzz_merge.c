@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: several tracefiles merged, in every dialect (the 2004 one included). The input is
  * [config][len0 len1 (2 bytes each, little endian)][cpu/0][cpu/1][cpu/2 = the rest]: config bit 0 is the
  * byte order, bits 1-2 the dialect (minor version 2, 5 or 10); control/facilities is good

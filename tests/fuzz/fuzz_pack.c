@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: safe extraction of packed traces. The input is a tar stream, gzip'd here (or, when
  * its first byte is odd, the archive file itself, to reach the gzip layer too) and extracted with
  * ltt_archive_unpack_private. Extraction must never crash, hang or leak; a failure names the archive

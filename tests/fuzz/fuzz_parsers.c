@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the small parsers of option and attribute values — seconds (bookmarks' times,
  * --from/--to: ltt_parse_seconds) and sizes (--max-size, LTT_UNPACK_MAX: ltt_archive_parse_size). The
  * input is one NUL-free string (cut at 64 bytes). What parses prints back to a string that parses to

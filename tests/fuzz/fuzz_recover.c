@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: ring files as `ltt recover` reads them (tools/recover/, linked by the fuzz rule's
  * convention: fuzz_NAME.c gets tools/NAME/). The input is the ring file; a file whose process is
  * "dead" is rebuilt into a trace, which the reader then reads whole. Probe and rebuild never trust the

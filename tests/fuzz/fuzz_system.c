@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: info/system.xml. The input replaces the system.xml of a small good trace
  * (fuzz_trace.h); the reader opens it or refuses it with one line, and reads what it opens without a
  * crash, a hang or a broken promise. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Helpers of the libFuzzer targets that fuzz one file of a trace directory (fuzz_system, fuzz_bookmarks,
  * fuzz_facilities, fuzz_merge, fuzz_tracefile): a small good trace under $TMPDIR (removed at exit),
  * written file by file, and a full read of it through the reader and the value API that aborts on any broken promise

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the tracefile decoder. The input's first byte picks the byte order (bit 0) and
  * arch_size (bits 1-2); the rest becomes cpu/0 of a trace whose facility is tests/golden/reader's
  * types.xml (every type of the format) and whose blocks are 256 bytes. Every event is read back

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Parent and child processes traced together (tests/e2e/app_children.sh): run as `app_child`, it
  * starts itself twice as `app_child child N`, one after the other, recording child_start and
  * child_exit around each; each child records its own trace when LTT_TRACE names a directory. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A thread that names itself, then records far more regions than a small flight-recorder ring
  * holds (tests/e2e/app_flight.sh): the snapshot taken at exit must still name the process, its
  * command and the thread, whose events are persistent. */

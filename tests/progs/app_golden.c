@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A program using every call of <ltt/app.h> in a fixed order, for the golden outputs of
  * `ltt dump --format=normal|perf|event --brief` (tests/e2e/app_golden.sh). Threads run one after
  * the other so that the merged order is the same on every run. Exits with 3 without calling

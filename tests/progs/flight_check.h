@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* flight_check.h: reads a snapshot or recovered trace with the reader library and sums up what it holds
  * of the flighttest facility (tests/eventdefs/flighttest.xml): per thread, how many ticks, the first
  * and last sequence numbers, whether they are contiguous and free of duplicates; plus the lost-data

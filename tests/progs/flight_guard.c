@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* flight_guard: a program that handles SIGSEGV itself (a guard page it unprotects on the fault), with
  * its handler installed before a flight-mode trace starts (ltt_start() from code):
  *   flight_guard TRACE siginfo|plain|ignored

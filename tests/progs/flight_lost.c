@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* flight_lost: drops in flight mode, for tests/e2e/flight_lost.sh. ltt_start() from code, 4 KiB blocks.
  *   flight_lost TRACE big      2 notes too big for a block (too_big), snapshot 1, snapshot 2 (the
  *                              drops still unreported in the ring: both snapshots report them), then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* flight_prog: helper of the flight recorder's end-to-end tests (tests/e2e/flight_*.sh). Recording is
  * started by LTT_TRACE / LTT_MODE=flight (and LTT_SHM_DIR) in the environment.
  *   flight_prog segv N         N ticks on thread 0, then a NULL write: dies by SIGSEGV

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* io_chunkcheck: reads the chunks of a rotating trace given in order (each on its own, with
  * libltt-reader) and follows the rtest.ev stream of io_rotate (thread 0, seq 0, 1, ...) through them.
  * Prints one line:

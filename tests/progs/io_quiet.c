@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* io_quiet: a quiet traced program (LTT_TRACE): emits N rtest.ev events (thread 0, seq 0 .. N-1), one
  * every MS milliseconds, prints "emitted" and then waits for a line on stdin before it exits, so that
  * tests/e2e/io_flush.sh can read the trace while the program still runs (the flush timer, not the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* io_rotate: the writer of the rotation tests (tests/e2e/io_rotate.sh). Pinned to CPU 0, emits N
  * rtest.ev events (thread 0, seq 0 .. N-1), sleeping MS milliseconds after every EVERY events (so the
  * consumer, on a loaded machine, gets its turns; drops are counted anyway). With "thread", first starts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mktrace: writes synthetic traces exactly per doc/format.md, for the reader's tests and benchmarks,
  * independent of the recorder: either byte order, any arch_size, any block size, facilities from
  * XML files, events from a script (or a synthetic stream of N events).

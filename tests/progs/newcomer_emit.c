@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* newcomer_emit: emits rtest.ev events (thread 0, seq 0..N-1) with a pause between them, for the
  * newcomer tests (ltt record's streams and exit status, dump --follow):
  *   newcomer_emit N PAUSE_MS [binary BYTES] [exit CODE] [kill SIGNAL]

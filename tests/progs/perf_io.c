@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf_io: what writing trace blocks to a file costs the consumer thread, in CPU time per MiB, the
  * way recorder/consumer.c writes them (doc/recorder.md, "Performance"). Not a test: a measuring tool,
  * never run by `make check`.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf_rseq: the rseq event path under forced preemption and migration (tests/e2e/perf_rseq_migrate.sh).
  *   perf_rseq THREADS EVENTS
  * Built with LTT_RSEQ_TEST_SPIN (ltt/static/rseq.h): every restartable sequence of this program's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* png_colors FILE.png [RRGGBB]: prints "WIDTHxHEIGHT COLOURS", the number of distinct RGB pixel values
  * of an 8-bit RGB or RGBA PNG (what chromium --screenshot writes), and with RRGGBB the number of pixels
  * of that colour; for tests/e2e/export_svg.sh: a picture of one colour is blank. zlib inflates the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* profile_calls: known call chains for the stack-sampling and CPU-usage tests (tests/e2e/profile_*.sh).
  *
  *   profile_calls chains MS     main spins MS ms of CPU in a() -> b() -> c(), then MS ms in d() -> c()

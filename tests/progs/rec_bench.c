@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rec_bench: quick local timing of the event path (the real benchmarks are in bench/):
  *   rec_bench THREADS EVENTS   -> "THREADS threads x EVENTS events: N ns/event per thread, M Mevents/s"
  * Records a 3-integer event (u32, u64, u64) of the test facility rtest; recording is started by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rec_prctl: the main thread renames itself with prctl(PR_SET_NAME) (not pthread_setname_np) while a
  * trace records (LTT_TRACE), and a second thread does the same; tests/e2e/recorder_prctl.sh expects a
  * core.thread_name event for each. Prints "renamed". */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rec_rtest.h: the test facility `rtest`, encoded by hand the way `ltt gen` output does (the
  * contract of include/ltt/ltt.h), so that recorder tests do not depend on the generator. */
 #ifndef REC_RTEST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rec_stress: records events of the test facility `rtest` from several threads, optionally forcing
  * migrations between CPUs and tracing from a signal handler, then prints what it emitted:
  *   rec_stress THREADS EVENTS [migrate] [signal]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Regions of a known shape for `ltt stats --regions` (tests/e2e/regions_stats.sh): the main thread
  * runs main/all around two worker threads, started and joined one after the other; each worker runs
  * 3 work/outer, each holding 5 work/inner, each holding 2 work/leaf (some arithmetic in each leaf, so

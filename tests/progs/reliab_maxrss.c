@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* reliab_maxrss: runs a command and prints its peak resident set size, for the tests that bound the
  * reader's memory (tests/e2e/reliab_reader_memory.sh).
  *

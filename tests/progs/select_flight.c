@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* select_flight: helper of the snapshot trigger and `ltt snapshot` tests (tests/e2e/select_snapshot.sh,
  * select_trigger.sh). Recording is started by the environment (LTT_TRACE, LTT_MODE=flight, ...).
  *   select_flight run MS          seltest.b in bursts until SIGINT, SIGTERM or SIGHUP (then returns

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* select_prog: helper of the event rules' end-to-end tests (tests/e2e/select_rules.sh). Recording is
  * started by LTT_TRACE (and LTT_EVENTS) in the environment.
  *   select_prog counts N        N events each of seltest.a, b and c

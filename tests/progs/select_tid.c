@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* select_tid: helper of tests/e2e/select_tid.sh (context="tid", doc/eventdefs.md "Context"). Recording
  * is started by LTT_TRACE. Three threads named worker-0 .. worker-2 each record N seltid.work events
  * (what = the thread's name), N seltid.tick and N seltid.op; the main thread, named "boss", one work.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stress_check: the checking side of `make stress` (tests/stress/run.sh). Reads a trace written while
  * stress_emit ran and checks every event: each rtest.ev has a thread below THREADS, a seq below EVENTS
  * and the check value of that (thread, seq) (a torn or mixed event would not), and no (thread, seq) of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stress_emit: the emitting side of `make stress` (tests/stress/run.sh). THREADS threads each record
  * EVENTS rtest.ev events (thread, seq, check) as fast as they can, moving themselves to the next CPU
  * every 1,000 events; a signaling thread interrupts them with SIGUSR1, whose handler records an

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # `make stress`: minutes of recording under forced migrations, an outside taskset loop and nested
 # tracing signal handlers, in discard and flight modes, every event checked (tests/stress/run.sh,
 # doc/recorder.md "Stress"). Not part of `make check`. Sizes: STRESS_THREADS, STRESS_DISCARD,

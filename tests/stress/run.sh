@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # make stress (doc/recorder.md "Stress"): minutes of recording under everything that moves threads,
 # then every event checked. Not part of make check.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recorder_decode.h: a small, strict decoder of the tracefiles libltt writes, for the recorder's tests
  * (independent of libltt-reader): checks every block's structure (doc/format.md section 4), rebuilds
  * full cycle counts (section 5) and hands each event to a callback. Sizes are known for builtin

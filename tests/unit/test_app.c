@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The app API (<ltt/app.h>) round trip: every call recorded, then read back with libltt-reader and
  * compared field by field (thread id, file, line and every value), and region nesting per thread. */
 #include <check.h>

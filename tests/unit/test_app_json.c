@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The JSON syntax check the event format uses for data_json values (tools/app/trace2_text.c): a value
  * that does not parse is written as a string, so the output stays one JSON object per line. */
 #include <check.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The harness itself: a Check suite links against every library. */
 #include <check.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The decimal writers of ltt dump's formats (tools/dump/dump_format.h: dump_put_u64, dump_put_time,
  * used on every event of the text and JSON output): every digit count, every boundary between the
  * 4-, 8- and 16-digit pieces they are written in, and a pseudo-random sweep, against printf. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The facility model: the checksum (test vector, what changes it and what does not), the dialect,
  * enum rules, canonical XML, and the layout under every arch_size and both byte orders. Error
  * messages: tests/e2e/eventdefs_errors.sh (the golden corpus) and test_eventdefs_errors.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Parse errors of the facility model beyond the golden corpus (tests/eventdefs/bad/ and
  * tests/e2e/eventdefs_errors.sh): line numbers past libxml2's 16-bit limit, large inputs, error
  * buffers, files that cannot be read. */

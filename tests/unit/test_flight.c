@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_flight: flight-recorder mode in process: the exact content and accounting of a snapshot after
  * 10 M events, several snapshots in a row, snapshots (by call and by signal) while two threads record,
  * the snapshot at stop, and the settings. Snapshots are read back with the reader library. */

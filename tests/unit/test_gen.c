@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The code `ltt gen` writes: each trace_gentypes_*() of tests/eventdefs/gentypes.xml is called with
  * known values, encodes through the LTT_GEN_* hooks into a memory buffer, and the bytes are compared
  * with the encoding of doc/format.md section 8 built by hand; the model's ltt_type_encoded_size() must

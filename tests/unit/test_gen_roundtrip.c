@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Generate -> record -> decode: every trace_gentypes_*() of tests/eventdefs/gentypes.xml is called
  * with known values while libltt records, then libltt-reader reads the trace back and every value is
  * compared, field by field. Events are matched by name and occurrence (the merge order of equal times

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt pack / ltt unpack: round trips, manifests, damaged archives, replacing targets, private
  * extraction and ltt_manifest_verify. */
 #include <check.h>

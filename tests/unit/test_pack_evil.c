@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt unpack refuses hostile and broken archives, each with its own message, leaving nothing behind
  * (neither in the target's directory nor in a private temporary directory). */
 #include <check.h>

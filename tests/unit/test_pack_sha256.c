@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SHA-256 (OpenSSL libcrypto, as the manifest uses it) against the FIPS 180-4 examples, the trace
  * layout rules, and size parsing. */
 #include <check.h>

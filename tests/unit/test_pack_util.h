@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Helpers of the test_pack* suites: hand-made trace directories and hand-made archives. Each test
  * runs in its own fresh working directory (pack_setup / pack_teardown, a checked fixture). */
 #ifndef LTT_TEST_PACK_UTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libltt-reader through its public API, on traces written by tests/progs/mktrace from
  * tests/golden/reader/types.xml and types.script: exact values of every type in both byte orders and
  * two arch_sizes, merge order, filters, lost-data accounting, problems with file and offset. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The recorder (libltt, discard mode): block structure, exact event accounting under threads,
  * migrations and signal handlers, heartbeats over long gaps and 32-bit wraps (test clock), too-big
  * events, stop while threads record, restart, write failures, fork, control tracefiles. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The delta encoding of stack samples round-trips: stacks encoded as the recorder does
  * (recorder/stackdelta.h: frames unchanged from the bottom, then the new ones) and decoded by the
  * reader (tools/profile/stack_decode.c) give back every stack exactly, over random walks of push, pop

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Temporary directories of the unit tests. They go under $TMPDIR: tests/run.sh gives each test its own
  * and fails a test that leaves anything in it, so a test removes what it makes, and a directory that
  * cannot be removed fails the test that made it. */

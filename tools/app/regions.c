@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `ltt stats --regions` (regions.h). Every completed region adds its duration to the entry of its
  * (process, thread, category, label), and its time and itself to its parent region's children, for
  * self times and children counts. The durations are kept for exact percentiles: memory grows with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `ltt stats --regions`: time spent in the app facility's regions (eventdefs/app.xml), per category
  * and label: count, children (regions completed directly inside, on the same thread), total, self
  * (total minus the children's time), min, p50, p90, p99 and max (exact), for each thread and for all

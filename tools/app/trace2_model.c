@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The Trace2 view of a trace set (trace2_model.h): per process its session, per thread its name and
  * its stack of region start times, rebuilt from the events in merge order. Bounded by what the
  * trace holds: one entry per thread, one stack slot per open region (at most T2_STACK_MAX). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The Trace2 view of a trace set, shared by the normal, perf and event dump formats and by
  * `ltt stats --regions`: each event of the `app` facility (eventdefs/app.xml) is turned into what a
  * Trace2 target would have been given when it happened: the process (session id, depth), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Text helpers of the Trace2 dump formats (trace2_text.h). */
 #include <stdarg.h>
 #include <stdio.h>

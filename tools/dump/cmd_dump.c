@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt dump: prints the events of one or more traces, merged in time order (doc/cli.md). */
 #include <errno.h>
 #include <getopt.h>

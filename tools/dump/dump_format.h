@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Output formats of `ltt dump`: each tools/fmt_NAME.c defines one
  *
  *     const struct ltt_dump_format ltt_fmt_NAME = { .name = "NAME", ... };

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Buffered output of `ltt dump` (tools/dump_format.h). */
 #include <errno.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Compiled plans of event bodies (dump_plan.h). */
 #include <errno.h>
 #include <math.h>

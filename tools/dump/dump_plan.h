@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Compiled plans of event bodies for `ltt dump`'s text and JSON outputs (fmt_text.c, json_fields.c):
  * for an event type whose body is a struct of scalars (integers of any size and sign, enums, strings,
  * floats), the literal pieces ("{ name = ", ",\"name\":", enum labels already escaped) are built once,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt dump --format=csv: one row per event for spreadsheets and `sqlite3 .import` (doc/cli.md):
  *   time,ts_ns,cycles,trace,tracefile,facility,event,fields
  * RFC 4180: a header row, CRLF line ends, a field holding a comma, a double quote or a line end is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `ltt dump --format=event`: the app events as Git Trace2's event target writes them: one JSON
  * object per line with the common keys "event", "sid", "thread", "time", "file", "line", then the
  * event's own keys, named as Trace2 names them. With --brief, "file" and "line" are left out and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt dump --format=json: JSON Lines, one object per event (doc/cli.md):
  *   {"time":"S.N","cycles":N,"cpu":"cpu/0","facility":"f","event":"e","fields":{...}} */
 #include <errno.h>

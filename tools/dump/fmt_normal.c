@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `ltt dump --format=normal`: the app events as Git Trace2's normal target writes them,
  *
  *     [<time> SP <file>:<line> SP+] <event-name> [SP <event-message>] LF

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `ltt dump --format=perf`: the app events as Git Trace2's performance target writes them,
  *
  *     [<time> SP <file>:<line> SP+ BAR SP] d<depth> SP BAR SP <thread-name> SP+ BAR SP <event-name> SP+

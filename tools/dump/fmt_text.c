@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt dump --format=text: one line per event, after LTTV's textDump (doc/cli.md):
  *   facility.event: SECONDS.NANOSECONDS (cpu/N) { field = value, ... } */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Event fields as JSON (json_fields.h). */
 #include <errno.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Event fields as JSON, shared by `ltt dump --format=json`, `ltt sql` (the events table's `fields`,
  * the JSON of array, sequence and union columns) and `ltt export --format=rows`. Values: integers in
  * decimal, enums as their label (the number when no label has that value), floats in the shortest

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt export: writes traces in the formats of other viewers (export.h, doc/viewing.md). This file is
  * the driver: options, OUT and its temporary name, the event loop, the progress bar, exit codes. */
 #include <errno.h>

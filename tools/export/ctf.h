@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CTF export (exp_ctf.c): its TSDL metadata of ltt types (ctf_meta.c), its per-stream encoder
  * (exp_ctf.c) and its block-range parallel path (ctf_par.c). */
 #ifndef LTT_TOOLS_EXPORT_CTF_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The TSDL declarations of ltt's types for the CTF export (ctf.h). Each ltt type maps to a CTF 1.8
  * type whose binary layout is exactly ltt's encoding (doc/format.md section 8: byte-aligned, no
  * padding, the trace's byte order), so an event's payload is copied as is:

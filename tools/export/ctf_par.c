@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt export --format=ctf --threads (ctf.h ctf_parallel): the stream files written by block ranges
  * (doc/reader.md "Block ranges") encoded in threads, byte for byte what the event loop writes.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt export --format=chrome-json: the Chrome trace event format ({"traceEvents":[...]}), read by
  * chrome://tracing, ui.perfetto.dev and speedscope (doc/viewing.md). The mapping is the timeline's
  * (timeline.h): "M" process and thread names, "B"/"E" regions, "i" instants with every field in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt export --format=ctf: a CTF 1.8 trace directory (metadata + one packet stream per tracefile) for
  * babeltrace2 and Trace Compass (doc/viewing.md). With several traces, OUT holds one CTF trace per
  * ltt trace in a subdirectory each (babeltrace2 finds them all).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt export --format=perfetto: Perfetto's protobuf trace (a Trace of TracePackets carrying
  * TrackDescriptors and TrackEvents), for ui.perfetto.dev and trace_processor (doc/viewing.md).
  * The mapping is the timeline's (timeline.h). Field numbers are Perfetto's published ones; the subset

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt export --format=rows [--table NAME]: the tables of `ltt sql` as JSON Lines for engines that
  * load rows (ClickHouse's JSONEachRow, DuckDB's read_json; doc/fleet.md). Every row starts with host
  * (system.xml's node_name) and trace (the trace as given), then the table's columns in the order of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt export --format=svg: a static timeline picture, self-contained, for any browser (doc/viewing.md).
  * One lane per thread (per tracefile for events without a thread), in the order first seen: the event
  * density along time (a bar per pixel column, log scale), the app regions as bars by nesting level

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Export formats of `ltt export` (doc/viewing.md): each tools/export/exp_NAME.c defines one
  *
  *     const struct ltt_exporter ltt_exp_NAME = { .name = "NAME", .suffix = ".ext", ... };

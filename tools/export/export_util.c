@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Helpers of the export formats (export.h): field walking and trace facts. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The growable buffer of the protobuf writer (pb.h). */
 #include "export/pb.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A small protobuf writer (wire format only, no schema) for the Perfetto export. A message is built
  * in a growable buffer; one byte is reserved for a nested message's length and filled at pb_end
  * (larger messages are moved forward to make room), so nothing is encoded twice. Varints, zigzag-free

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The timeline view shared by the timeline formats (timeline.h). */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The timeline view of a trace set shared by the timeline formats (perfetto, chrome-json, svg):
  * processes (one per trace), lanes (a thread of a process, or a CPU for events that carry no thread
  * id), and what each event is on its lane: a region begin or end (app.region_enter/leave), a counter

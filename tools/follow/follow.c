@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Following a trace while it is recorded (tools/follow/follow.h, doc/recorder.md "Following a live
  * trace"). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Following a trace while it is recorded (`ltt dump --follow`, `ltt stats --follow`; doc/recorder.md
  * "Following a live trace"): waits for the trace to appear, opens it with LTT_READ_FOLLOW, looks at it
  * again every 100 ms (new blocks, tracefiles, facilities, chunks), and tells when the recording has

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Has the recording a followed trace comes from ended? (doc/recorder.md "Following a live trace")
  *
  * The trace says when it is being written: a trace directory has info/write-losses, empty, from the

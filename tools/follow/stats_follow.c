@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt stats --follow TRACE (doc/cli.md): counts the events of a trace while it is recorded, shows a
  * summary every second (redrawn in place on a terminal, else one block per second), and at the end
  * the report `ltt stats TRACE` prints (tools/stats_report.h). */

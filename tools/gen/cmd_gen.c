@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt gen: one C header per facility, with typed trace_<facility>_<event>() functions that encode
  * straight into the recorder's reserved slot (doc/eventdefs.md, "Generated API").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt gen, private to tools/: the generation context and the pieces of code generation
  * (gen_util.c: output and names; gen_types.c: C types and struct definitions; gen_encode.c: size and
  * encoding statements; cmd_gen.c: headers and files). */

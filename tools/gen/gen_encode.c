@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt gen: the statements that size and encode a value in a generated trace function. */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt gen: C types of facility types, and the generated structs and enum constants. */
 #include <errno.h>
 #include <stdarg.h>

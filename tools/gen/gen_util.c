@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt gen: the output buffer, owned strings, errors, C names and hash sets. */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Parallel formatting of a trace set's events (par.h): one reader here, forked formatting workers,
  * output in event order (doc/performance.md "Reading in parallel").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Parallel formatting of a trace set's events (issue 17): this process reads the events in merge
  * order, exactly as the single-thread path does (one ltt_reader, ltt_reader_next), and hands them in
  * batches to worker processes forked from it, which format them (each with its own copy of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Counting events by block ranges decoded in threads (par.h, par_count): the CPU tracefiles of a
  * trace set are cut into ranges of consecutive blocks (ltt_range_open), a few per worker so that a
  * worker slowed down by the machine's load leaves its share to the others; each thread takes the next

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt dump by time windows of block ranges (par.h par_dump; doc/performance.md "ltt dump by block
  * ranges"). The trace set's time is cut into windows [t[i], t[i + 1]) at block_start times of its
  * largest tracefile; in tracefile f, window i decodes the blocks [b0[i][f], b0[i + 1][f]) (its range,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt dump --format=tracelog: any trace as CoreProfiler's TraceLog text (doc/tracelog.md): one record
  * per line, `type subtype` then fields; internal ids are counters from 0 per kind, printed 0x%x; times
  * are milliseconds from the start of the trace; CPU usage in microseconds; `?` where undefined.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/profile/pf_samples.c: stack samples in `ltt export --format=perfetto` (tools/export/
  * exp_perfetto.c): each decodable core.stack_sample becomes a PerfSample packet (pid, tid, callstack)
  * on the exporter's sequence, with the callstack, its frames, their functions (symbolized as for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/profile/pf_samples.h: stack samples for the Perfetto exporter (pf_samples.c). */
 #ifndef LTT_TOOLS_PROFILE_PF_SAMPLES_H
 #define LTT_TOOLS_PROFILE_PF_SAMPLES_H

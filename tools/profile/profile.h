@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/profile/profile.h: the profiling events of a trace (core.stack_sample, core.mapping, threads)
  * as the tools see them: each thread's whole stack rebuilt from the delta-encoded samples
  * (stack_decode.c), addresses symbolized through the binaries' ELF/DWARF symbols with elfutils' libdw

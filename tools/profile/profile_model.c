@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/profile/profile_model.c: threads, their stacks and the functions of the samples of a trace (see
  * profile.h): fed with events in merge order by `ltt stats --profile` and the tracelog format. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/profile/profile_stats.c: `ltt stats --profile`: from the stack samples of the traces, per thread
  * and overall, the flat profile (ticks with the function on top of the stack: self) and the cumulative
  * one (ticks with the function anywhere on it, counted once per sample: total), then the hottest stacks.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/profile/stack_decode.c: core.stack_sample decoding (doc/recorder.md "Profiling"): each sample
  * keeps the first `match` frames of the thread's previous stack (of `depth` frames) and adds `frames`.
  * No libdw here: tests/unit/test_stackdelta.c includes this file. */

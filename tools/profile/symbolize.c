@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/profile/symbolize.c: addresses of stack samples to functions, through the ELF symbol tables and
  * DWARF of the binaries the trace's core.mapping events name (elfutils' libdwfl; separate debug files
  * are found the standard way, /usr/lib/debug and build ids). A binary that is absent, unreadable or

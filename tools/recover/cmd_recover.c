@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt recover: rebuilds a trace from the ring file of a flight-mode process that died (LTT_SHM_DIR),
  * or lists the ring files of a directory (doc/flight-recorder.md "Recovery"). */
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/recover_build.c: rebuilds a trace directory from a ring file whose process died (SIGKILL, the
  * OOM killer): every block committed before the death, the partly committed ones cut back to their
  * last event that was committed, and the events reserved but never committed dropped and counted

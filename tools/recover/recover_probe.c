@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/recover_probe.c: what a ring file left under LTT_SHM_DIR is, and whether its process still runs
  * (pid and start time, field 22 of /proc/PID/stat). */
 #include <errno.h>

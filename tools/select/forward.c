@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt record: forwarding of SIGINT, SIGTERM, SIGHUP and the snapshot signal to the program (a
  * snapshot asked of `ltt record` with `kill -USR2 PID` reaches the program; ^C, a service manager's
  * SIGTERM or a closed terminal's SIGHUP end the program, which writes its trace, and ltt record

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt record: the signals it forwards to the program it runs (doc/recorder.md "ltt record"). */
 #ifndef LTT_TOOLS_FORWARD_H
 #define LTT_TOOLS_FORWARD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt stats: event rules and snapshot triggers recorded in a trace (tools/select/stats_select.h). */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt stats: what the trace says about event selection (doc/recorder.md "Choosing events"): the
  * event rules in effect over time (core.event_rules) with the events they did not select, and the
  * trigger of a flight snapshot taken for LTT_SNAPSHOT_ON (info/system.xml ltt_trigger). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt dump: thread names from the core facility's state events (tools/select/thread_names.h). */
 #include <stdlib.h>
 #include <string.h>

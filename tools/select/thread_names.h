@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt dump: the names of the traced program's threads, from the core facility's state events
  * (core.process, core.thread_start, core.thread_name in the control tracefiles), to show beside the
  * `tid` field of context="tid" events (doc/eventdefs.md "Context"). */

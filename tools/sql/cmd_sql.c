@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt sql: SQL over traces, on SQLite's virtual tables (doc/cli.md, tools/sql/sql.h). */
 #include <errno.h>
 #include <getopt.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tools/sql: `ltt sql` (SQLite; SQLITE_LIBS is on the ltt command's link line in the Makefile) and the
 # fleet test against a real ClickHouse (doc/fleet.md): `make deps-fleet` installs Debian's
 # clickhouse-server and clickhouse-client, `make check-fleet` runs tests/fleet/clickhouse.sh (never

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `ltt sql` (doc/cli.md): SQLite over a trace set, queried in place through virtual tables.
  *
  * The trace set is opened once (the catalog: its event types name the tables); every scan of a table

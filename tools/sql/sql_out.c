@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Result printing of `ltt sql`: table (aligned columns under a header), csv (RFC 4180, a header line)
  * and json (JSON Lines, one object per row). */
 #include <errno.h>

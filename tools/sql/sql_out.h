@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Result printing of `ltt sql` (sql_out.c). */
 #ifndef LTT_TOOLS_SQL_OUT_H
 #define LTT_TOOLS_SQL_OUT_H

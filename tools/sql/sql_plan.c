@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Constraint push-down of the event tables (sql.h): xBestIndex picks the constraints the reader can
  * apply (time range, trace, tracefile, cpu, facility, event), xFilter turns their values into a
  * struct sql_filter. SQLite still checks every constraint on the rows (omit = 0): the filter only has

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The interactive prompt of `ltt sql` (stdin a terminal): a small line editor on a raw terminal, with
  * history (up/down, kept in $HOME/.ltt_sql_history). Keys: left/right, Home/End, Ctrl-A/E/B/F,
  * Backspace, Delete, Ctrl-D (delete, or end of input on an empty line), Ctrl-U/K (kill before/after

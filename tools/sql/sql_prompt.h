@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The interactive prompt of `ltt sql` (sql_prompt.c). */
 #ifndef LTT_TOOLS_SQL_PROMPT_H
 #define LTT_TOOLS_SQL_PROMPT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The small tables of `ltt sql` (regions, threads, processes, lost, traces) as rows in memory: filled
  * by one pass over the trace set, read by the ltt_rows virtual table (vtab_rows.c) and by
  * `ltt export --format=rows`. */

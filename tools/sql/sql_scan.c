@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Scans of `ltt sql` (sql.h): one reader per scan, the constraints as its filters; problems printed
  * once; values as JSON text. */
 #include <errno.h>

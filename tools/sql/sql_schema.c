@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `ltt sql --schema DIALECT`: CREATE TABLE statements for the rows of `ltt export --format=rows`
  * (doc/fleet.md): every table with a host and a trace column first, for ClickHouse (MergeTree ordered
  * by host and time; Nullable where a value can be missing; no JSON type: fields is a String), DuckDB

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The tables of `ltt export --format=rows` and their CREATE TABLE statements (sql_schema.c). */
 #ifndef LTT_TOOLS_SQL_SCHEMA_H
 #define LTT_TOOLS_SQL_SCHEMA_H

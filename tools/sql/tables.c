@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The columns of the small tables of `ltt sql` (sql_rows.h); doc/cli.md describes them. */
 #include "sql/sql_rows.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The regions, threads and processes tables of `ltt sql` (sql_rows.h). regions are the rows behind
  * `ltt stats --regions` (tools/app/regions.c), one per completed region; threads are the (trace, tid)
  * pairs of the events that carry a tid, named as the Trace2 view of the app facility names them

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The lost and traces tables of `ltt sql` (sql_rows.h). lost has one row per events_lost record
  * (count and cause as written: their sum is `ltt stats`' "lost") and one per blocks_lost record (cause
  * "blocks_lost", count the events the lost blocks held: `ltt stats`' "overwritten"). traces has one row

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The `events` table of `ltt sql`: every event of the trace set (builtin ones left out, as in
  * `ltt dump`), fields as one JSON object:
  *   events(ts_ns, trace, tracefile, cpu, tid, facility, event, fields) */

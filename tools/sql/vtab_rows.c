@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The small tables of `ltt sql` (regions, threads, processes, lost, traces): computed by one pass
  * over the trace set the first time a statement reads them, then kept in memory for the session. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The cursor of the event tables (sql.h): ltt_events (vtab_events.c) and the table of each event type
  * (vtab_types.c) both walk one scan of the trace set; what they share is here, what differs (the
  * columns, the type's own values) stays with each table. */

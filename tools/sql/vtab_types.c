@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The tables of `ltt sql` named after each event type, `facility_event`: the columns of every event
  * table (ts_ns, trace, tracefile, cpu, tid) then one typed column per field of the body. Nested
  * structs are flattened (`a_b`), arrays, sequences and unions are JSON text; integers are INTEGER

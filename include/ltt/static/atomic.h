@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt/static/atomic.h: the atomic operations and barriers of libltt's ring buffer.
  *
  * Normally liburcu's (0.13): uatomic_* and cmm_*. ThreadSanitizer does not see liburcu's inline

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt/static/event.h: the inline event path of libltt (contract in ltt/ltt.h, algorithm in
  * doc/recorder.md). Reserve: a compare-then-store of the ring's write offset, the time read inside the
  * loop; commit: an add to the block's commit word. Both are restartable sequences on the ring's CPU

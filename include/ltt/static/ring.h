@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt/static/ring.h: the shared-memory layout of libltt's per-CPU ring buffers, the clock and the CPU
  * id, as the inline event path (ltt/static/event.h) needs them. Not an API: doc/recorder.md describes
  * the algorithm; recorder/ring.h has the out-of-line operations. */

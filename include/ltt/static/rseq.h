@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt/static/rseq.h: the per-CPU operations of the event path, without lock prefix, as restartable
  * sequences (rseq: the kernel restarts a sequence its thread was preempted, signalled or migrated in;
  * glibc 2.35+ registers the thread's struct rseq). The algorithm and its ordering argument are in

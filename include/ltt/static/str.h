@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltt/static/str.h: measuring and copying a string field on the inline event path without a call to
  * the C library for short strings (generated code: ltt gen, doc/eventdefs.md). A string event is
  * measured once, before its reservation (its size is part of it), and its copy takes exactly the

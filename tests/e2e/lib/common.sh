@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Sourced by the end-to-end scripts that work on the type-rich synthetic trace:
 #   . "$SRCDIR/tests/e2e/lib/common.sh"
 # It checks the variables the test runner sets, names the golden files (G) and the trace maker (MK),

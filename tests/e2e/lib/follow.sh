@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Sourced by the scripts that follow a trace being recorded (io_follow*.sh):
 #   . "$SRCDIR/tests/e2e/lib/follow.sh"
 # $prog is io_quiet; $tmp a scratch directory removed at exit, when the processes $pid (the traced

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Sourced by the end-to-end scripts whose flight-mode processes die without stopping (kill -9, a
 # program's own SIGKILL): the `ltt snapshot` registry (doc/flight-recorder.md "Taking a snapshot") is
 # /tmp/ltt-UID/flight-PID, one file per process recording a flight trace, its first line the trace

@@ -5,10 +5,12 @@
 #   eventdefs/*.c         -> libltt-eventdefs.a (facility model, shared by generator, recorder, reader)
 #   recorder/*.c          -> libltt.a, libltt.so        (linked into traced programs)
 #   reader/*.c            -> libltt-reader.a, libltt-reader.so
-#   tools/**/*.c          -> build/bin/ltt (links libltt-reader and the model, never libltt); a concern
-#                            of more than a few files has its own folder (tools/dump/, tools/gen/, ...),
-#                            compiled with -Itools -I. (includes name "dump/dump_format.h", "reader/...");
-#                            tools/**/cmd_NAME.c is the subcommand `ltt NAME`,
+#   toolkit/*.c           -> libltt-toolkit.a: the library under the commands (output layer, filters and
+#                            opening traces, block-range workers, follow, the Trace2 and profile models,
+#                            thread names); public headers toolkit/include/toolkit/*.h ("toolkit/NAME.h")
+#   tools/**/*.c          -> build/bin/ltt (links libltt-toolkit, libltt-reader and the model, never
+#                            libltt): tools/main.c dispatches, tools/<command>/ holds one command and its
+#                            formats; tools/**/cmd_NAME.c is the subcommand `ltt NAME`,
 #                            tools/**/fmt_NAME.c the dump format `--format=NAME`,
 #                            tools/**/exp_NAME.c the export format `ltt export --format=NAME`
 #                            (tables generated, in $(BUILD)/gen/ltt-{cmds,fmts,exps}.h)
@@ -82,6 +84,7 @@ obj = $(patsubst %.c,$(O)/%.o,$(1))
 EVENTDEFS_SRCS := $(wildcard eventdefs/*.c)
 RECORDER_SRCS  := $(wildcard recorder/*.c)
 READER_SRCS    := $(wildcard reader/*.c)
+TOOLKIT_SRCS   := $(wildcard toolkit/*.c)
 TOOLS_SRCS     := $(sort $(shell find tools -name '*.c'))
 RECORDER_LIBS  ?= $(URCU_LIBS) $(UNWIND_LIBS) -lpthread
 READER_LIBS    ?= $(XML_LIBS) $(ARCHIVE_LIBS) $(CRYPTO_LIBS) -lz -lm
@@ -90,6 +93,7 @@ EVENTDEFS_LIBS ?= $(XML_LIBS)
 $(BUILD)/lib/libltt-eventdefs.a: $(call obj,$(EVENTDEFS_SRCS))
 $(BUILD)/lib/libltt.a: $(call obj,$(RECORDER_SRCS))
 $(BUILD)/lib/libltt-reader.a: $(call obj,$(READER_SRCS))
+$(BUILD)/lib/libltt-toolkit.a: $(call obj,$(TOOLKIT_SRCS))
 $(BUILD)/lib/%.a:
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
@@ -109,7 +113,7 @@ STATIC_LIBS := $(BUILD)/lib/libltt-reader.a $(BUILD)/lib/libltt-eventdefs.a $(BU
 ALL_LIBS     = $(READER_LIBS) $(RECORDER_LIBS)
 # The ltt command does not link libltt: `ltt gen` generates headers that libltt itself includes
 # (core.h, app.h), so libltt is built after the command.
-TOOL_LIBS   := $(BUILD)/lib/libltt-reader.a $(BUILD)/lib/libltt-eventdefs.a
+TOOL_LIBS   := $(BUILD)/lib/libltt-toolkit.a $(BUILD)/lib/libltt-reader.a $(BUILD)/lib/libltt-eventdefs.a
 
 # ---- the ltt command -------------------------------------------------------------------------
 # name_table(PREFIX): the NAMEs of tools/**/PREFIX_NAME.c
@@ -129,8 +133,8 @@ $(eval $(call gen_table,fmts,$(FMT_NAMES),LTT_FMT))
 $(eval $(call gen_table,exps,$(EXP_NAMES),LTT_EXP))
 .PHONY: FORCE
 FORCE:
-$(call obj,$(TOOLS_SRCS)): $(BUILD)/gen/ltt-cmds.h $(BUILD)/gen/ltt-fmts.h $(BUILD)/gen/ltt-exps.h
-$(call obj,$(TOOLS_SRCS) $(wildcard tests/unit/*.c)): CPPFLAGS += -Itools -I.
+$(call obj,$(TOOLS_SRCS) $(TOOLKIT_SRCS)): $(BUILD)/gen/ltt-cmds.h $(BUILD)/gen/ltt-fmts.h $(BUILD)/gen/ltt-exps.h
+$(call obj,$(TOOLS_SRCS) $(TOOLKIT_SRCS) $(wildcard tests/unit/*.c)): CPPFLAGS += -Itoolkit/include -Itools -I.
 
 LTT := $(BUILD)/bin/ltt
 $(LTT): $(call obj,$(TOOLS_SRCS)) $(TOOL_LIBS)
@@ -185,7 +189,7 @@ define fuzz_rule
 $(BUILD)/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c $(wildcard tests/fuzz/*.h) $(EVENTDEFS_SRCS) $(READER_SRCS) \
     $(call fuzz_tool_srcs,$(1)) $(BUILD)/gen/ltt-cmds.h | $(BUILD)/config.mk
 	@mkdir -p $$(@D)
-	$$(FUZZ_CC) $$(FUZZ_FLAGS) -Itools -I. $$(XML_CFLAGS) $$(ARCHIVE_CFLAGS) $$(CRYPTO_CFLAGS) -o $$@ \
+	$$(FUZZ_CC) $$(FUZZ_FLAGS) -Itoolkit/include -Itools -I. $$(XML_CFLAGS) $$(ARCHIVE_CFLAGS) $$(CRYPTO_CFLAGS) -o $$@ \
 	    $$(filter %.c,$$^) $$(XML_LIBS) $$(ARCHIVE_LIBS) $$(CRYPTO_LIBS) -lz -lm
 endef
 $(foreach n,$(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRCS)),$(eval $(call fuzz_rule,$(n))))

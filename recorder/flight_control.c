@@ -149,7 +149,7 @@ fail:
 
 /* /tmp/ltt-UID/flight-PID while a flight trace records: its path, the snapshot signal, and the
  * process's start time (field 22 of /proc/self/stat), so that `ltt snapshot` never signals another
- * process that reuses the pid of one that died without removing the file (tools/cmd_snapshot.c). */
+ * process that reuses the pid of one that died without removing the file (tools/snapshot/cmd_snapshot.c). */
 static void registry_path(char *p, size_t n, int pid)
 {
 	snprintf(p, n, "/tmp/ltt-%u/flight-%d", (unsigned)getuid(), pid);

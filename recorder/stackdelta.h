@@ -2,7 +2,7 @@
 /* recorder/stackdelta.h: the delta encoding of stack samples (core.stack_sample, TraceLog's `sam str`):
  * a sample keeps the frames, from the bottom, that the thread's previous sample had at the same
  * positions, and carries the rest. Inline and async-signal-safe (used in the sampling handler); the
- * reader's side is tools/profile/stack_decode.c, tested against this in tests/unit/test_stackdelta.c. */
+ * reader's side is toolkit/stack_decode.c, tested against this in tests/unit/test_stackdelta.c. */
 #ifndef LTT_RECORDER_STACKDELTA_H
 #define LTT_RECORDER_STACKDELTA_H
 

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* ltt: the command-line tool; dispatches to the subcommands of tools/cmd_*.c. */
+/* ltt: the command-line tool; dispatches to the subcommands (tools/COMMAND/cmd_NAME.c). */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cli_hint.h"
-#include "cmd.h"
+#include "toolkit/cli_hint.h"
+#include "toolkit/cmd.h"
 
 static const struct ltt_cmd *const cmds[] = {
 #define LTT_CMD(n) &ltt_cmd_##n,
@@ -14,28 +13,6 @@ static const struct ltt_cmd *const cmds[] = {
 #undef LTT_CMD
 	NULL
 };
-
-void ltt_tool_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "ltt %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-int ltt_tool_wants_help(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			return 0;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return 1;
-	}
-	return 0;
-}
 
 static void usage(FILE *out)
 {

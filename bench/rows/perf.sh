@@ -4,7 +4,7 @@
 #     sequences, the default where rseq works) and the locked path (LTT_RSEQ=0), 1 and 2 threads;
 #   - the resident memory of a traced program with default ring settings against LTTng-UST's with its
 #     default channel, measured on this machine's CPUs, and computed for 64 CPUs from the layouts;
-#   - ltt dump text and JSON with the parallel formatting (--threads, tools/par) against one process.
+#   - ltt dump text and JSON with the parallel formatting (--threads, toolkit/par*.c) against one process.
 # Keys start with perf- (BENCH_ONLY=perf runs only these).
 
 # run_perf_rec MODE KIND THREADS [ENV=VALUE...]: bench_ltt recording, rings of the other recording rows.
@@ -175,7 +175,7 @@ measure perf-read-stats-1 "$R17" "ltt stats, --threads=1" "Mev/s" perf-read-bt2 
 measure perf-read-stats-n "$R17" "ltt stats, --threads=$ncpu (default)" "Mev/s" perf-read-bt2 \
 	run_read_threads "$ncpu" stats
 for what in json text; do
-	# the default is $ncpu - 1 workers from 3 CPUs on, one process below (tools/par/par.c)
+	# the default is $ncpu - 1 workers from 3 CPUs on, one process below (toolkit/par.c)
 	measure "perf-read-$what-1" "$R17" "ltt dump $what, --threads=1" "Mev/s" - run_read_threads 1 "$what"
 	measure "perf-read-$what-n" "$R17" "ltt dump $what, --threads=$ncpu" "Mev/s" "perf-read-$what-1" \
 		run_read_threads "$ncpu" "$what"

@@ -351,7 +351,7 @@ void ltt_range_close(struct ltt_range *g);
 
 /* What a reader carries into a block of a tracefile (see above): taken where a range starts
  * (ltt_range_entry) and where it ends (ltt_range_exit, -EBUSY before it was read to its end), plain
- * values that can be compared in another process (ltt dump's windows, tools/par/par_dump.c). */
+ * values that can be compared in another process (ltt dump's windows, toolkit/par_dump.c). */
 struct ltt_range_seam {
 	uint64_t block;			/* the state before this block */
 	uint64_t prev_cycles, last_ns, expect_id;

@@ -6,7 +6,7 @@
 # characters, UTF-8 valid and not), floats (shortest form, 17 digits, NaN, infinities, -0, extremes),
 # a struct of them all mixed, walked bodies (sequence, array, nested struct) and a struct without
 # fields; little and big endian, LP64 and ILP32. The output must match tests/golden/reader/kinds.*
-# byte for byte: the formats' compiled per-type plans (tools/dump/dump_plan.c) write exactly what the
+# byte for byte: the formats' compiled per-type plans (toolkit/dump_plan.c) write exactly what the
 # ltt_value walk writes.
 set -u
 . "$SRCDIR/tests/e2e/lib/common.sh"

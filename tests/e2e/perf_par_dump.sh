@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# ltt dump --threads (tools/par): the parallel path's output is byte for byte the single-thread path's,
+# ltt dump --threads (toolkit/par*.c): the parallel path's output is byte for byte the single-thread path's,
 # on a multi-CPU trace (threads migrating between CPUs, signal handlers tracing: events in cpu/0, cpu/1
 # and the control tracefiles, 19+ batches of 8192 events round the ring of workers), for text and
 # JSON, with --all, with filters and a time range, and for two traces at once; formats that keep state

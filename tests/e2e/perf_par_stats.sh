@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# ltt stats --threads (block ranges decoded in threads, tools/par/par_count.c): the output (text and
+# ltt stats --threads (block ranges decoded in threads, toolkit/par_count.c): the output (text and
 # JSON), the messages and the exit status are byte for byte those of --threads=1 on
 #   - one CPU tracefile of many blocks (the bench's shape: ranges inside one tracefile),
 #   - a multi-CPU recorded trace with migrations and signal handlers tracing, and two traces at once,

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# ltt dump by block ranges (tools/par/par_dump.c): the windows' output is byte for byte the
+# ltt dump by block ranges (toolkit/par_dump.c): the windows' output is byte for byte the
 # single-thread path's, stdout, stderr and exit status, with 2, 3 and 4 workers, on a synthetic trace
 # made for the seams: 4 CPUs and a control tracefile writing events at the same times (every window is
 # cut at a block_start of cpu/0, a time at which every CPU has events: equal times across tracefiles at

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Stack samples in ltt export --format=perfetto (tools/profile/pf_samples.c): a trace of
+# Stack samples in ltt export --format=perfetto (tools/export/pf_samples.c): a trace of
 # tests/progs/profile_calls sampled at 1000 Hz exports; protoc decodes it against
 # tests/export/perfetto.proto with no unknown field and tests/export/check_perfetto.awk finds no
 # problem; there is one PerfSample per stack sample ltt stats --profile decodes, each with the

@@ -4,7 +4,7 @@
  * collision), and the header must pass a cheap syntax check: brackets, parentheses and braces balance
  * outside comments and literals, every literal and comment closes, no control character but tab and
  * newline. (tests/e2e/reliab_gen_corpus.sh compiles the headers of the seed corpus with the C
- * compiler.) cmd_gen.c is compiled in for its static generator, with tools/cli_hint.c its option
+ * compiler.) cmd_gen.c is compiled in for its static generator, with toolkit/cli_hint.c its option
  * messages use; tools/gen/ is linked by the fuzz rule's convention (fuzz_NAME.c gets tools/NAME/ but
  * its cmd_*.c). */
 #include <stdarg.h>
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_hint.c"
+#include "toolkit/cli_hint.c"
 #include "gen/cmd_gen.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* The JSON syntax check the event format uses for data_json values (tools/app/trace2_text.c): a value
+/* The JSON syntax check the event format uses for data_json values (toolkit/trace2_text.c): a value
  * that does not parse is written as a string, so the output stays one JSON object per line. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The tools are not a library: compile the module under test into this suite. */
-#include "../../tools/app/trace2_model.c"
-#include "../../tools/app/trace2_text.c"
+#include "../../toolkit/trace2_model.c"
+#include "../../toolkit/trace2_text.c"
 
 /* The output helpers it calls are not exercised here. */
 int dump_out_flush(struct dump_out *o)

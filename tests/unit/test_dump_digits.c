@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The decimal writers of ltt dump's formats (tools/dump/dump_format.h: dump_put_u64, dump_put_time,
+/* The decimal writers of ltt dump's formats (toolkit/dump_format.h: dump_put_u64, dump_put_time,
  * used on every event of the text and JSON output): every digit count, every boundary between the
  * 4-, 8- and 16-digit pieces they are written in, and a pseudo-random sweep, against printf. */
 #include <check.h>
@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dump/dump_format.h"
+#include "toolkit/dump_format.h"
 
-/* The tools are not a library: the digit table of tools/dump/dump_out.c. */
+/* The tools are not a library: the digit table of toolkit/dump_out.c. */
 const char dump_digit_pairs[201] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"

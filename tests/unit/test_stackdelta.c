@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The delta encoding of stack samples round-trips: stacks encoded as the recorder does
  * (recorder/stackdelta.h: frames unchanged from the bottom, then the new ones) and decoded by the
- * reader (tools/profile/stack_decode.c) give back every stack exactly, over random walks of push, pop
+ * reader (toolkit/stack_decode.c) give back every stack exactly, over random walks of push, pop
  * and change; a sample after a lost one (depth 65535) or building on an unknown state is refused until
  * a whole one comes; inconsistent samples are refused. */
 #include <check.h>
@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "recorder/stackdelta.h"
-#include "profile/profile.h"
-#include "../../tools/profile/stack_decode.c"
+#include "toolkit/profile.h"
+#include "../../toolkit/stack_decode.c"
 
 START_TEST(roundtrip_random)
 {

@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "cli_hint.h"
-#include "cmd.h"
-#include "dump/dump_format.h"
-#include "reader_common.h"
-#include "follow/follow.h"
-#include "par/par.h"
+#include "toolkit/cli_hint.h"
+#include "toolkit/cmd.h"
+#include "toolkit/dump_format.h"
+#include "toolkit/reader_common.h"
+#include "toolkit/follow.h"
+#include "toolkit/par.h"
 
 static const struct ltt_dump_format *const formats[] = {
 #define LTT_FMT(n) &ltt_fmt_##n,
@@ -146,7 +146,7 @@ static int par_event(void *arg, struct dump_out *o, const struct ltt_event *ev)
 	return pd->fmt->event(pd->ctx, ev);
 }
 
-/* --follow (tools/follow/follow.h): the filters again for what the reader took in (event types,
+/* --follow (toolkit/follow.h): the filters again for what the reader took in (event types,
  * tracefiles, chunks), the buffered output written out whenever it waits. */
 struct follow_dump {
 	struct dump_opts *o;
@@ -297,7 +297,7 @@ static int run(int argc, char **argv)
 	if (!ret)
 		ret = dump_out_flush(out);	/* before any worker writes */
 	/* --limit, delta times and small traces: the single-thread path; formats whose output for an
-	 * event depends on earlier ones: always (tools/par/par.h). Windows of block ranges decoded in
+	 * event depends on earlier ones: always (toolkit/par.h). Windows of block ranges decoded in
 	 * parallel (par_dump) without a time range, else formatting processes fed by this one (par_run). */
 	workers = o.fmt->per_event && !o.have_limit && o.time_mode != DUMP_TIME_DELTA ? par_default_workers(r, o.threads) : 1;
 	if (!ret && workers > 1) {

@@ -7,8 +7,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "dump/dump_plan.h"
-#include "dump/json_fields.h"
+#include "toolkit/dump_plan.h"
+#include "toolkit/json_fields.h"
 
 struct csv_state {
 	struct dump_out *scratch;	/* the JSON of one walked event's fields, before quoting */

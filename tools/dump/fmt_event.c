@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/trace2_model.h"
-#include "app/trace2_text.h"
+#include "toolkit/trace2_model.h"
+#include "toolkit/trace2_text.h"
 
 static int event_begin(struct ltt_dump_ctx *ctx)
 {

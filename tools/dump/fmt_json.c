@@ -4,8 +4,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "dump/dump_plan.h"
-#include "dump/json_fields.h"
+#include "toolkit/dump_plan.h"
+#include "toolkit/json_fields.h"
 
 /* Per event type: the constant part of the line, and the plan of its fields. */
 struct jtype {

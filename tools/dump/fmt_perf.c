@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/trace2_model.h"
-#include "app/trace2_text.h"
+#include "toolkit/trace2_model.h"
+#include "toolkit/trace2_text.h"
 
 #define PERF_FL_WIDTH 28
 #define PERF_EVENT_WIDTH 12

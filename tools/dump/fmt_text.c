@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dump/dump_plan.h"
-#include "select/thread_names.h"
+#include "toolkit/dump_plan.h"
+#include "toolkit/thread_names.h"
 
 static void text_value(struct dump_out *o, const struct ltt_value *v)
 {

@@ -13,11 +13,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli_hint.h"
-#include "cmd.h"
-#include "export/export.h"
-#include "par/par.h"
-#include "reader_common.h"
+#include "toolkit/cli_hint.h"
+#include "toolkit/cmd.h"
+#include "export.h"
+#include "toolkit/par.h"
+#include "toolkit/reader_common.h"
 
 static const struct ltt_exporter *const exporters[] = {
 #define LTT_EXP(n) &ltt_exp_##n,

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "export/ctf.h"
+#include "ctf.h"
 
 static const char *const tsdl_keywords[] = {
 	"align", "callsite", "const", "char", "clock", "double", "enum", "env", "event", "floating_point",

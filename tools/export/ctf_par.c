@@ -35,8 +35,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd.h"
-#include "export/ctf.h"
+#include "toolkit/cmd.h"
+#include "ctf.h"
 
 #define RANGES_PER_WORKER 4
 #define MIN_RANGE_BLOCKS 4

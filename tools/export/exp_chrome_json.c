@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "export/export.h"
-#include "export/timeline.h"
+#include "export.h"
+#include "timeline.h"
 
 #define CJ_LOST_TID 0x7fffffffu	/* the lost-events thread of each process */
 #define CJ_MAX_ELEMS 64		/* array and sequence elements shown per field */

@@ -20,9 +20,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd.h"
-#include "export/ctf.h"
-#include "export/export.h"
+#include "toolkit/cmd.h"
+#include "ctf.h"
+#include "export.h"
 
 #define CTF_MAGIC 0xC1FC1FC1u
 #define SUMMARY_BLOCK 0xFFFFFFFFu

@@ -9,15 +9,15 @@
  * PF_INTERN_MAX strings, or for strings longer than PF_INTERN_LEN, the name is written inline.
  * Timestamps are real time in nanoseconds; a ClockSnapshot first makes the trace clock REALTIME.
  * Stack samples (core.stack_sample) are PerfSample packets with interned callstacks
- * (tools/profile/pf_samples.c), not track events. */
+ * (tools/export/pf_samples.c), not track events. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "export/export.h"
-#include "export/pb.h"
-#include "export/timeline.h"
-#include "profile/pf_samples.h"
+#include "export.h"
+#include "pb.h"
+#include "timeline.h"
+#include "pf_samples.h"
 
 /* Perfetto field numbers (protos/perfetto/trace/...) */
 enum {
@@ -131,7 +131,7 @@ struct pf {
 	struct pb pkt, ev, in;	/* the packet's fixed fields, its TrackEvent, its InternedData */
 	uint64_t last_ns;
 	uint64_t clock_ns;	/* the incremental clock: time of the last timed packet */
-	struct prof_pf *prof;	/* stack samples as PerfSample packets (tools/profile/pf_samples.c) */
+	struct prof_pf *prof;	/* stack samples as PerfSample packets (tools/export/pf_samples.c) */
 	char path[256];
 };
 

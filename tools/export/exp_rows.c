@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "export/export.h"
+#include "toolkit/cmd.h"
+#include "export.h"
 #include "sql/sql_schema.h"
 
 static const struct export_option rows_options[] = { { "table" }, { NULL } };

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "export/export.h"
-#include "export/timeline.h"
+#include "export.h"
+#include "timeline.h"
 
 #define SVG_PW 1000		/* plot width, pixels */
 #define SVG_LABEL_W 190		/* lane names, left of the plot */

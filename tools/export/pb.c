@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The growable buffer of the protobuf writer (pb.h). */
-#include "export/pb.h"
+#include "pb.h"
 
 #define PB_MAX (1u << 30)	/* a packet larger than this is refused (-ENOMEM) */
 

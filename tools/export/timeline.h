@@ -5,7 +5,7 @@
  * value (app.data_int, app.counter, an app.data_string whose value is a decimal integer), lost events (builtin events_lost/blocks_lost), a child
  * process (app.child_exit, with its start), or an instant (every other event). Names come from
  * app.cmd_name (process), core.thread_name, core.thread_start and app.thread_start (threads).
- * App events are read through the Trace2 model (tools/app/trace2_model.h).
+ * App events are read through the Trace2 model (toolkit/trace2_model.h).
  *
  * Memory: one entry per process and per lane; nothing per event. */
 #ifndef LTT_TOOLS_EXPORT_TIMELINE_H
@@ -15,7 +15,7 @@
 
 #include <ltt/reader.h>
 
-#include "app/trace2_model.h"
+#include "toolkit/trace2_model.h"
 
 #define TL_NAME_MAX 64
 

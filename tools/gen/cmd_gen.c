@@ -14,9 +14,9 @@
 
 #include <ltt/eventdefs.h>
 
-#include "cli_hint.h"
-#include "cmd.h"
-#include "gen/gen.h"
+#include "toolkit/cli_hint.h"
+#include "toolkit/cmd.h"
+#include "gen.h"
 
 /* ---- one header ------------------------------------------------------------------------------- */
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/gen.h"
+#include "gen.h"
 
 /* A constant C expression for the encoded size of fixed-size t on the compiling host. */
 void gen_fixed_size_expr(const struct ltt_type_desc *t, struct out *o)

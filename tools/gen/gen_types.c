@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/gen.h"
+#include "gen.h"
 
 const char *const gen_int_c[LTT_SIZE_COUNT] = {
 	"int8_t", "int16_t", "int32_t", "int64_t", "short", "int", "long",

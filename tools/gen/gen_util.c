@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/gen.h"
+#include "gen.h"
 
 void gen_put(struct out *o, const char *s, size_t n)
 {

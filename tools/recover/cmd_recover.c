@@ -12,9 +12,9 @@
 #include <ltt/reader.h>
 
 #include "recorder/shm_layout.h"
-#include "cli_hint.h"
-#include "cmd.h"
-#include "recover/recover.h"
+#include "toolkit/cli_hint.h"
+#include "toolkit/cmd.h"
+#include "recover.h"
 
 static const char *const state_names[] = { "bad", "running", "dead", "stopped" };
 

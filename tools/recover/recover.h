@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tools/recover.h: `ltt recover`: rebuilding a trace from the ring file a flight-mode process left under
+/* recover.h: `ltt recover`: rebuilding a trace from the ring file a flight-mode process left under
  * LTT_SHM_DIR (recorder/shm_layout.h, doc/flight-recorder.md "Recovery"). */
 #ifndef LTT_TOOLS_RECOVER_H
 #define LTT_TOOLS_RECOVER_H

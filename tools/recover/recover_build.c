@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tools/recover_build.c: rebuilds a trace directory from a ring file whose process died (SIGKILL, the
+/* recover_build.c: rebuilds a trace directory from a ring file whose process died (SIGKILL, the
  * OOM killer): every block committed before the death, the partly committed ones cut back to their
  * last event that was committed, and the events reserved but never committed dropped and counted
  * (events_lost, cause torn). The file is never trusted: every offset is checked against its size and
@@ -17,7 +17,7 @@
 #include <ltt/eventdefs.h>
 
 #include "recorder/shm_layout.h"
-#include "recover/recover.h"
+#include "recover.h"
 
 #define B_FACILITY_LOAD	0
 #define B_EVENTS_LOST	1

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tools/recover_probe.c: what a ring file left under LTT_SHM_DIR is, and whether its process still runs
+/* recover_probe.c: what a ring file left under LTT_SHM_DIR is, and whether its process still runs
  * (pid and start time, field 22 of /proc/PID/stat). */
 #include <errno.h>
 #include <limits.h>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "recorder/shm_layout.h"
-#include "recover/recover.h"
+#include "recover.h"
 
 /* The first n - 1 bytes of a small file, NUL-terminated: their count, or -1 (missing, empty, unreadable). */
 static ssize_t read_small(const char *path, int flags, char *buf, size_t n)

@@ -7,13 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli_hint.h"
-#include "cmd.h"
-#include "sql/sql.h"
-#include "sql/sql_out.h"
-#include "sql/sql_prompt.h"
-#include "sql/sql_rows.h"
-#include "sql/sql_schema.h"
+#include "toolkit/cli_hint.h"
+#include "toolkit/cmd.h"
+#include "sql.h"
+#include "sql_out.h"
+#include "sql_prompt.h"
+#include "sql_rows.h"
+#include "sql_schema.h"
 
 #define MAX_QUERIES 256
 

@@ -15,8 +15,8 @@
 
 #include <ltt/reader.h>
 
-#include "dump/json_fields.h"
-#include "reader_common.h"
+#include "toolkit/json_fields.h"
+#include "toolkit/reader_common.h"
 
 struct sql_ctx {
 	sqlite3 *db;

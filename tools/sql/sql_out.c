@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sql/sql_out.h"
+#include "sql_out.h"
 
 #define TABLE_BATCH 10000	/* rows measured before the table's widths are fixed */
 

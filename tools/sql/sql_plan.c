@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sql/sql.h"
+#include "sql.h"
 
 /* One letter per constraint handed to xFilter, in argv order (idxStr). */
 enum {

@@ -10,7 +10,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "sql/sql_prompt.h"
+#include "sql_prompt.h"
 
 #define HISTORY_MAX 1000
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "sql/sql.h"
+#include "toolkit/cmd.h"
+#include "sql.h"
 
 void sql_filter_init(struct sql_filter *f)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The regions, threads and processes tables of `ltt sql` (sql_rows.h). regions are the rows behind
- * `ltt stats --regions` (tools/app/regions.c), one per completed region; threads are the (trace, tid)
+ * `ltt stats --regions` (toolkit/regions.c), one per completed region; threads are the (trace, tid)
  * pairs of the events that carry a tid, named as the Trace2 view of the app facility names them
  * ("main", "th01:name"), else by core.thread_start / core.thread_name; processes are the core.process records, with the session id and
  * executable of the app facility's version event of the same pid. */
@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/regions.h"
-#include "app/trace2_model.h"
-#include "sql/sql_rows.h"
+#include "toolkit/regions.h"
+#include "toolkit/trace2_model.h"
+#include "sql_rows.h"
 
 struct regions_fill {
 	struct sql_ctx *ctx;

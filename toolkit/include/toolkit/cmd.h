@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* The ltt command's subcommands and dump formats: each tools/COMMAND/cmd_NAME.c defines one
+ * `const struct ltt_cmd ltt_cmd_NAME`, each tools/COMMAND/fmt_NAME.c one `const struct ltt_dump_format
+ * ltt_fmt_NAME` (declared in dump_format.h); the Makefile generates the tables from file names. */
+#ifndef LTT_TOOLS_CMD_H
+#define LTT_TOOLS_CMD_H
+
+struct ltt_cmd {
+	const char *name;
+	const char *summary;	/* one line for `ltt help` */
+	const char *usage;	/* full text for `ltt NAME --help` */
+	int (*run)(int argc, char **argv);	/* argv[0] is the subcommand name; returns the exit status */
+};
+
+#define LTT_CMD(n) extern const struct ltt_cmd ltt_cmd_##n;
+#include "ltt-cmds.h"
+#undef LTT_CMD
+
+/* Prints "ltt NAME: message" on stderr (one line). */
+void ltt_tool_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* True when argv holds -h or --help before any "--". */
+int ltt_tool_wants_help(int argc, char **argv);
+
+#endif

@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: MIT */
+/* Output formats of `ltt dump`: each fmt_NAME.c under tools/ defines one
+ *
+ *     const struct ltt_dump_format ltt_fmt_NAME = { .name = "NAME", ... };
+ *
+ * and the Makefile lists it in ltt-fmts.h, so `ltt dump --format=NAME` finds it. cmd_dump.c opens the
+ * trace set, applies the filters and calls begin once, event once per event shown (in merge order),
+ * and end once. A format writes with the dump_out_* helpers below (buffered, no stdio per event).
+ * Callbacks return 0 or a negative errno (a write error stops the dump). */
+#ifndef LTT_TOOLS_DUMP_FORMAT_H
+#define LTT_TOOLS_DUMP_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <ltt/reader.h>
+
+/* ---- buffered output ------------------------------------------------------------------------------ */
+
+#define DUMP_OUT_SIZE (256 * 1024)
+
+struct dump_out {
+	int fd;
+	int error;		/* first write error (negative errno), then output stops */
+	size_t len;
+	char buf[DUMP_OUT_SIZE];
+};
+
+/* Writes out what is buffered; returns 0 or the first write error. */
+int dump_out_flush(struct dump_out *o);
+
+/* Makes room for n bytes (n <= DUMP_OUT_SIZE) and returns where to write them. */
+static inline char *dump_out_reserve(struct dump_out *o, size_t n)
+{
+	if (__builtin_expect(o->len + n > DUMP_OUT_SIZE, 0))
+		dump_out_flush(o);
+	return o->buf + o->len;
+}
+
+static inline void dump_out_mem(struct dump_out *o, const char *s, size_t n)
+{
+	while (n > DUMP_OUT_SIZE / 2) {	/* long strings go in pieces */
+		dump_out_mem(o, s, DUMP_OUT_SIZE / 2);
+		s += DUMP_OUT_SIZE / 2;
+		n -= DUMP_OUT_SIZE / 2;
+	}
+	memcpy(dump_out_reserve(o, n), s, n);
+	o->len += n;
+}
+
+static inline void dump_out_str(struct dump_out *o, const char *s)
+{
+	dump_out_mem(o, s, strlen(s));
+}
+
+static inline void dump_out_char(struct dump_out *o, char c)
+{
+	*dump_out_reserve(o, 1) = c;
+	o->len++;
+}
+
+/* The writers below are inlined where they are used: each is a few instructions once inlined, and a
+ * call per integer showed as 13% of `ltt dump` (perf record). */
+#define DUMP_INLINE static inline __attribute__((always_inline))
+
+/* Direct writers for formats that reserve room first (dump_out_reserve) and fill it with a local
+ * pointer: each returns the pointer past what it wrote. dump_put_u64 writes at most 20 bytes,
+ * dump_put_time at most 30. Commit with dump_out_commit. */
+extern const char dump_digit_pairs[201];
+
+/* v < 10000 in 1 to 4 digits. */
+DUMP_INLINE char *dump_put_u4(char *p, uint32_t v)
+{
+	if (v < 100) {
+		if (v < 10) {
+			*p = (char)('0' + v);
+			return p + 1;
+		}
+		memcpy(p, dump_digit_pairs + 2 * v, 2);
+		return p + 2;
+	}
+	if (v < 1000) {
+		*p = (char)('0' + v / 100);
+		memcpy(p + 1, dump_digit_pairs + 2 * (v % 100), 2);
+		return p + 3;
+	}
+	memcpy(p, dump_digit_pairs + 2 * (v / 100), 2);
+	memcpy(p + 2, dump_digit_pairs + 2 * (v % 100), 2);
+	return p + 4;
+}
+
+/* The 8 digits of v < 10^8 (leading zeros) as the 8 bytes of a word in memory order: four independent
+ * digit pairs, no chain of divisions, stored at once (no narrow stores for a wide load to trip on). */
+DUMP_INLINE uint64_t dump_digits8(uint32_t v)
+{
+	uint32_t a = v / 10000, b = v % 10000;
+	uint16_t d0, d1, d2, d3;
+
+	memcpy(&d0, dump_digit_pairs + 2 * (a / 100), 2);
+	memcpy(&d1, dump_digit_pairs + 2 * (a % 100), 2);
+	memcpy(&d2, dump_digit_pairs + 2 * (b / 100), 2);
+	memcpy(&d3, dump_digit_pairs + 2 * (b % 100), 2);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return d0 | (uint64_t)d1 << 16 | (uint64_t)d2 << 32 | (uint64_t)d3 << 48;
+#else
+	return (uint64_t)d0 << 48 | (uint64_t)d1 << 32 | (uint64_t)d2 << 16 | d3;
+#endif
+}
+
+/* v < 10^8 in exactly 8 digits (leading zeros). */
+DUMP_INLINE char *dump_put_8(char *p, uint32_t v)
+{
+	uint64_t d = dump_digits8(v);
+
+	memcpy(p, &d, 8);
+	return p + 8;
+}
+
+/* v < 10^8 without leading zeros. */
+DUMP_INLINE char *dump_put_u8(char *p, uint32_t v)
+{
+	uint32_t lo;
+
+	if (v < 10000)
+		return dump_put_u4(p, v);
+	lo = v % 10000;
+	p = dump_put_u4(p, v / 10000);
+	memcpy(p, dump_digit_pairs + 2 * (lo / 100), 2);
+	memcpy(p + 2, dump_digit_pairs + 2 * (lo % 100), 2);
+	return p + 4;
+}
+
+DUMP_INLINE char *dump_put_u64(char *p, uint64_t v)
+{
+	if (v < 100000000u)
+		return dump_put_u8(p, (uint32_t)v);
+	if (v < 10000000000000000ull) {
+		p = dump_put_u8(p, (uint32_t)(v / 100000000u));
+		return dump_put_8(p, (uint32_t)(v % 100000000u));
+	}
+	p = dump_put_u4(p, (uint32_t)(v / 10000000000000000ull));
+	p = dump_put_8(p, (uint32_t)(v / 100000000u % 100000000u));
+	return dump_put_8(p, (uint32_t)(v % 100000000u));
+}
+
+DUMP_INLINE char *dump_put_time(char *p, uint64_t ns)
+{
+	uint32_t frac = (uint32_t)(ns % 1000000000ull);
+
+	p = dump_put_u64(p, ns / 1000000000ull);
+	p[0] = '.';
+	p[1] = (char)('0' + frac / 100000000u);
+	return dump_put_8(p + 2, frac % 100000000u);
+}
+
+/* n bytes of s at p, for a literal built by the format with DUMP_PAD readable bytes after it, written
+ * where DUMP_PAD bytes more than n are reserved: one fixed-size copy of 16, 32 or 64 bytes (one to
+ * four vector moves) when n is at most DUMP_PAD, instead of a call to memcpy. */
+#define DUMP_PAD 64
+DUMP_INLINE char *dump_put_padded(char *p, const char *s, size_t n)
+{
+	if (__builtin_expect(n <= 16, 1))
+		memcpy(p, s, 16);
+	else if (__builtin_expect(n <= 32, 1))
+		memcpy(p, s, 32);
+	else if (__builtin_expect(n <= DUMP_PAD, 1))
+		memcpy(p, s, DUMP_PAD);
+	else
+		memcpy(p, s, n);
+	return p + n;
+}
+
+#define dump_put_lit(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)
+
+static inline void dump_out_commit(struct dump_out *o, const char *end)
+{
+	o->len = (size_t)(end - o->buf);
+}
+
+/* Decimal integers. */
+void dump_out_u64(struct dump_out *o, uint64_t v);
+void dump_out_i64(struct dump_out *o, int64_t v);
+/* "SECONDS.NANOSECONDS", 9 digits of nanoseconds. */
+void dump_out_time(struct dump_out *o, uint64_t ns);
+/* A double, shortest form that reads back the same ("%.17g" at worst); nan/inf as given by the format. */
+void dump_out_double(struct dump_out *o, double d);
+/* A JSON string literal, quotes included; bytes that are not valid UTF-8 become \u00XX. */
+void dump_out_json_string(struct dump_out *o, const char *s, size_t n);
+/* A C-style string literal for text output (\" \\ \n \t \xHH). */
+void dump_out_c_string(struct dump_out *o, const char *s, size_t n);
+
+/* An unsigned integer of `bytes` bytes (1 to 8) at q in a payload of byte order be: for formats that
+ * read flat structs straight from the payload. */
+static inline uint64_t dump_get_uint(const unsigned char *q, unsigned bytes, int be)
+{
+	uint64_t v = 0;
+
+	if (be)
+		for (unsigned i = 0; i < bytes; i++)
+			v = v << 8 | q[i];
+	else
+		for (unsigned i = bytes; i-- > 0; )
+			v = v << 8 | q[i];
+	return v;
+}
+
+/* ---- formats --------------------------------------------------------------------------------------- */
+
+struct ltt_dump_ctx {
+	struct dump_out *out;
+	struct ltt_reader *reader;
+	unsigned ntraces;	/* > 1: say which trace each event belongs to */
+	unsigned all;		/* --all: builtin events are shown */
+	unsigned brief;		/* --brief: formats leave out times, files and lines (stable output) */
+	unsigned time_mode;	/* --time: DUMP_TIME_ABS, _REL (since time_base), _DELTA (since the
+				 * previous event shown) */
+	uint64_t time_base;	/* the earliest block_start of the trace set */
+	uint64_t time_prev;	/* the previous event shown (DUMP_TIME_DELTA) */
+	void *priv;		/* the format's own state, set in begin */
+	/* dump_put_shown_time's cache (zero at the start, as cmd_dump.c's memset leaves it): the
+	 * seconds it wrote last, in digits (consecutive events mostly share them) */
+	uint64_t sec_cached;
+	uint32_t sec_len;	/* 0: nothing cached */
+	char sec_digits[32];
+};
+
+struct ltt_dump_format {
+	const char *name;
+	const char *summary;	/* one line for `ltt dump --help` */
+	int (*begin)(struct ltt_dump_ctx *ctx);		/* may be NULL */
+	int (*event)(struct ltt_dump_ctx *ctx, const struct ltt_event *ev);
+	int (*end)(struct ltt_dump_ctx *ctx);		/* may be NULL; also frees priv */
+	/* 1: an event's output depends on that event only (no state from earlier events, no priv):
+	 * `ltt dump --threads` may format events in parallel processes (toolkit/par.h). */
+	unsigned per_event;
+};
+
+enum { DUMP_TIME_ABS, DUMP_TIME_REL, DUMP_TIME_DELTA };
+
+/* The time --time shows of ns, in pieces: its seconds in ctx->sec_digits (ctx->sec_len digits,
+ * 16 bytes readable) and its nanoseconds, returned. Called once per event shown, in order (DELTA
+ * keeps the previous time). */
+DUMP_INLINE uint32_t dump_shown_time(struct ltt_dump_ctx *ctx, uint64_t ns)
+{
+	uint64_t t = ns, sec;
+	uint32_t frac;
+
+	if (ctx->time_mode == DUMP_TIME_REL)
+		t = ns > ctx->time_base ? ns - ctx->time_base : 0;
+	else if (ctx->time_mode == DUMP_TIME_DELTA) {
+		t = ctx->time_prev && ns > ctx->time_prev ? ns - ctx->time_prev : 0;
+		ctx->time_prev = ns;
+	}
+	sec = t / 1000000000ull;
+	frac = (uint32_t)(t - sec * 1000000000ull);
+	if (__builtin_expect(sec != ctx->sec_cached || !ctx->sec_len, 0)) {
+		ctx->sec_len = (uint32_t)(dump_put_u64(ctx->sec_digits, sec) - ctx->sec_digits);
+		ctx->sec_cached = sec;
+	}
+	return frac;
+}
+
+/* ".NNNNNNNNN" of the nanoseconds frac < 10^9. */
+DUMP_INLINE char *dump_put_frac(char *p, uint32_t frac)
+{
+	p[0] = '.';
+	p[1] = (char)('0' + frac / 100000000u);
+	return dump_put_8(p + 2, frac % 100000000u);
+}
+
+/* The time of an event as --time shows it: seconds since the Epoch, since the trace start, or since
+ * the previous event shown (0 for the first), 9 decimals (at most 30 bytes). Called once per event
+ * shown, in order (DELTA keeps the previous time). */
+DUMP_INLINE char *dump_put_shown_time(struct ltt_dump_ctx *ctx, char *p, uint64_t ns)
+{
+	uint32_t frac = dump_shown_time(ctx, ns);
+
+	memcpy(p, ctx->sec_digits, 16);	/* at most 11 digits (2^64 ns) */
+	return dump_put_frac(p + ctx->sec_len, frac);
+}
+
+/* The shown time, the n bytes of mid (a literal with DUMP_PAD readable bytes after it, n <= DUMP_PAD),
+ * then ns in decimal (the columns time and ts_ns of json and csv; at most 62 + DUMP_PAD bytes). With
+ * --time=abs the digits of ns are those of the time without its point, written from the same
+ * registers. */
+DUMP_INLINE char *dump_put_time_ns(struct ltt_dump_ctx *ctx, char *w, uint64_t ns, const char *mid, size_t n)
+{
+	uint32_t frac = dump_shown_time(ctx, ns);
+
+	memcpy(w, ctx->sec_digits, 16);
+	w += ctx->sec_len;
+	if (ctx->time_mode == DUMP_TIME_ABS && ctx->sec_cached) {
+		uint64_t d = dump_digits8(frac % 100000000u);
+		char f0 = (char)('0' + frac / 100000000u);
+
+		w[0] = '.';
+		w[1] = f0;
+		memcpy(w + 2, &d, 8);
+		w = dump_put_padded(w + 10, mid, n);
+		memcpy(w, ctx->sec_digits, 16);
+		w += ctx->sec_len;
+		w[0] = f0;
+		memcpy(w + 1, &d, 8);
+		return w + 9;
+	}
+	w = dump_put_frac(w, frac);
+	w = dump_put_padded(w, mid, n);
+	return dump_put_u64(w, ns);
+}
+
+#define LTT_FMT(n) extern const struct ltt_dump_format ltt_fmt_##n;
+#include "ltt-fmts.h"
+#undef LTT_FMT
+
+#endif

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: MIT */
+/* toolkit/profile_model.c: threads, their stacks and the functions of the samples of a trace (see
+ * profile.h): fed with events in merge order by `ltt stats --profile` and the tracelog format. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "toolkit/profile.h"
+
+int prof_model_init(struct prof_model *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->sym = prof_sym_new();
+	return m->sym ? 0 : -ENOMEM;
+}
+
+void prof_model_free(struct prof_model *m)
+{
+	for (size_t i = 0; i < m->nfuncs; i++)
+		free(m->funcs[i].name);
+	free(m->funcs);
+	free(m->threads);
+	free(m->ip_keys);
+	free(m->ip_vals);
+	prof_sym_free(m->sym);
+	memset(m, 0, sizeof(*m));
+}
+
+int prof_is_core(const struct ltt_event *ev, const char *name)
+{
+	const struct ltt_event_type *ty = ev->type;
+
+	return !ty->builtin && !strcmp(ty->facility, "core") && !strcmp(ty->name, name);
+}
+
+uint64_t prof_field_u64(const struct ltt_event *ev, const char *name)
+{
+	struct ltt_value body, f;
+
+	if (ltt_event_body(ev, &body) || ltt_value_field(&body, name, &f))
+		return 0;
+	return ltt_value_uint(&f);
+}
+
+struct prof_thread *prof_thread(struct prof_model *m, uint32_t tid, int *created)
+{
+	struct prof_thread *t;
+
+	if (created)
+		*created = 0;
+	for (size_t i = m->nthreads; i-- > 0;)
+		if (m->threads[i].tid == tid)
+			return &m->threads[i];
+	if (m->nthreads == m->cap_threads) {
+		size_t ncap = m->cap_threads ? 2 * m->cap_threads : 16;
+		struct prof_thread *n = realloc(m->threads, ncap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		m->threads = n;
+		m->cap_threads = ncap;
+	}
+	t = &m->threads[m->nthreads++];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->user = -1;
+	if (created)
+		*created = 1;
+	return t;
+}
+
+/* ---- functions ----------------------------------------------------------------------------------- */
+
+static long func_new(struct prof_model *m, const struct prof_symbol *sy, uint64_t addr)
+{
+	struct prof_func *f;
+	char buf[96];
+	const char *base;
+
+	/* one function per (symbol start, module): look it up first (few distinct functions) */
+	for (size_t i = 0; i < m->nfuncs; i++)
+		if (m->funcs[i].resolved && sy->name && m->funcs[i].start == sy->start)
+			return (long)i;
+	if (m->nfuncs == m->cap_funcs) {
+		size_t ncap = m->cap_funcs ? 2 * m->cap_funcs : 64;
+		struct prof_func *n = realloc(m->funcs, ncap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		m->funcs = n;
+		m->cap_funcs = ncap;
+	}
+	f = &m->funcs[m->nfuncs];
+	memset(f, 0, sizeof(*f));
+	f->user = -1;
+	f->module = sy->module;
+	if (sy->name) {
+		f->name = strdup(sy->name);
+		f->start = sy->start;
+		f->size = sy->size;
+		f->resolved = 1;
+	} else {
+		/* unknown: the address itself is the function (its module's name and offset when known) */
+		base = sy->module ? strrchr(sy->module, '/') : NULL;
+		base = base ? base + 1 : sy->module;
+		if (base)
+			snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, base, addr);
+		else
+			snprintf(buf, sizeof(buf), "0x%" PRIx64, addr);
+		f->name = strdup(buf);
+		f->start = addr;
+	}
+	if (!f->name)
+		return -ENOMEM;
+	return (long)m->nfuncs++;
+}
+
+static int ip_grow(struct prof_model *m)
+{
+	size_t ncap = m->ip_cap ? 2 * m->ip_cap : 1024;
+	uint64_t *k = calloc(ncap, sizeof(*k));
+	uint32_t *v = calloc(ncap, sizeof(*v));
+
+	if (!k || !v) {
+		free(k);
+		free(v);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < m->ip_cap; i++) {
+		size_t h;
+
+		if (!m->ip_keys[i])
+			continue;
+		for (h = (m->ip_keys[i] * 0x9E3779B97F4A7C15ull) >> 20 & (ncap - 1); k[h]; h = (h + 1) & (ncap - 1))
+			;
+		k[h] = m->ip_keys[i];
+		v[h] = m->ip_vals[i];
+	}
+	free(m->ip_keys);
+	free(m->ip_vals);
+	m->ip_keys = k;
+	m->ip_vals = v;
+	m->ip_cap = ncap;
+	return 0;
+}
+
+long prof_func_of(struct prof_model *m, uint64_t ip, int top)
+{
+	uint64_t key = ip * 2 + (top ? 1 : 0) + 2;	/* never 0 */
+	struct prof_symbol sy;
+	size_t h;
+	long f;
+
+	if (2 * (m->ip_used + 1) > m->ip_cap && ip_grow(m))
+		return -ENOMEM;
+	for (h = (key * 0x9E3779B97F4A7C15ull) >> 20 & (m->ip_cap - 1); m->ip_keys[h]; h = (h + 1) & (m->ip_cap - 1))
+		if (m->ip_keys[h] == key)
+			return (long)m->ip_vals[h];
+	/* a return address is looked up in the call before it */
+	prof_sym_lookup(m->sym, top || !ip ? ip : ip - 1, &sy);
+	f = func_new(m, &sy, ip);
+	if (f < 0)
+		return f;
+	m->ip_keys[h] = key;
+	m->ip_vals[h] = (uint32_t)f;
+	m->ip_used++;
+	return f;
+}
+
+/* ---- events -------------------------------------------------------------------------------------- */
+
+static void mapping(struct prof_model *m, const struct ltt_event *ev)
+{
+	struct ltt_value body, f, id, el;
+	unsigned char bid[64];
+	unsigned n = 0;
+	const char *path;
+	int ret;
+
+	if (ltt_event_body(ev, &body) || ltt_value_field(&body, "build_id", &id) ||
+	    ltt_value_field(&body, "path", &f))
+		return;
+	path = ltt_value_string(&f, NULL);
+	for (ret = ltt_value_first(&id, &el); !ret && n < sizeof(bid); ret = ltt_value_next(&id, &el))
+		bid[n++] = (unsigned char)ltt_value_uint(&el);
+	prof_sym_mapping(m->sym, prof_field_u64(ev, "start"), prof_field_u64(ev, "end"),
+			 prof_field_u64(ev, "offset"), bid, n, path ? path : "");
+}
+
+int prof_model_event(struct prof_model *m, const struct ltt_event *ev)
+{
+	if (prof_is_core(ev, "mapping")) {
+		mapping(m, ev);
+		return 1;
+	}
+	if (prof_is_core(ev, "sampling")) {
+		m->hz = (unsigned)prof_field_u64(ev, "stack_sample_hz");
+		return 1;
+	}
+	return 0;
+}
+
+int prof_model_sample(struct prof_model *m, const struct ltt_event *ev, struct prof_thread **tp,
+		      struct prof_sample *s)
+{
+	uint64_t frames[PROF_MAX_DEPTH];
+	struct prof_thread *t;
+	int ret;
+
+	if (prof_sample_read(ev, s) || s->nframes > PROF_MAX_DEPTH)
+		return -EINVAL;
+	t = prof_thread(m, s->tid, NULL);
+	if (!t)
+		return -ENOMEM;
+	*tp = t;
+	for (unsigned i = 0; i < s->nframes; i++)
+		frames[i] = prof_sample_frame(s, i);
+	m->samples++;
+	ret = prof_stack_apply(&t->stack, s->match, s->depth, frames, s->nframes);
+	if (ret <= 0) {
+		m->unknown++;
+		t->lost++;
+		return 0;
+	}
+	t->samples++;
+	t->ticks += s->ticks;
+	m->ticks += s->ticks;
+	return 1;
+}

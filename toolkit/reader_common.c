@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: MIT */
+/* Helpers shared by the reader commands. */
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "toolkit/cmd.h"
+#include "toolkit/reader_common.h"
+
+void reader_tool_problem(void *arg, const struct ltt_problem *p)
+{
+	struct reader_tool *t = arg;
+	char buf[1024];
+
+	t->problems++;
+	if (t->silent)
+		return;
+	ltt_problem_format(p, buf, sizeof(buf));
+	if (t->hold) {
+		char **v = realloc(t->held, (t->nheld + 1) * sizeof(*v));
+
+		if (v) {
+			t->held = v;
+			if ((v[t->nheld] = strdup(buf))) {
+				t->nheld++;
+				return;
+			}
+		}
+	}
+	ltt_tool_error(t->cmd, "%s", buf);
+}
+
+/* Prints (print) or drops the problem lines held while opening. */
+static void release_held(struct reader_tool *t, int print)
+{
+	for (size_t i = 0; i < t->nheld; i++) {
+		if (print)
+			ltt_tool_error(t->cmd, "%s", t->held[i]);
+		free(t->held[i]);
+	}
+	free(t->held);
+	t->held = NULL;
+	t->nheld = 0;
+	t->hold = 0;
+}
+
+/* The lines saying what was read of a capture and what was left (not problems: the exit status is
+ * unchanged), except chunks missing without being listed as removed, which are lost data. */
+static void capture_notes(struct reader_tool *tool, const struct ltt_capture *c)
+{
+	const char *cmd = tool->cmd;
+
+	if (c->kind == LTT_CAPTURE_SNAPSHOTS) {
+		if (c->ntraces > 1)
+			ltt_tool_error(cmd, "%s: flight-recorder trace: reading its %u snapshots, %s to %s", c->path,
+				       c->ntraces, c->traces[0], c->traces[c->ntraces - 1]);
+		else if (c->nfound > 1)
+			ltt_tool_error(cmd, "%s: flight-recorder trace: reading its newest snapshot, %s (%u snapshots; "
+				       "--all-snapshots reads them all)", c->path, c->traces[0], c->nfound);
+		else
+			ltt_tool_error(cmd, "%s: flight-recorder trace: reading its snapshot %s", c->path, c->traces[0]);
+	}
+	for (unsigned i = 0; i < c->npartial; i++) {
+		int read = 0;
+
+		for (unsigned k = 0; k < c->ntraces; k++)
+			read |= !strcmp(c->traces[k], c->partial[i]);
+		if (c->kind == LTT_CAPTURE_SNAPSHOTS)
+			ltt_tool_error(cmd, "%s: incomplete snapshot (cut short while being written), skipped",
+				       c->partial[i]);
+		else if (!read)
+			ltt_tool_error(cmd, "%s: chunk being written (or left by a crash), skipped (ltt dump --follow "
+				       "reads it)", c->partial[i]);
+	}
+	if (c->nremoved == 1)
+		ltt_tool_error(cmd, "%s: chunk-%04llu (%llu bytes) was removed by the size bound (LTT_MAX_SIZE); "
+			       "reading the %u kept", c->path, (unsigned long long)c->first_removed,
+			       (unsigned long long)c->removed_bytes, c->ntraces);
+	else if (c->nremoved)
+		ltt_tool_error(cmd, "%s: chunk-%04llu to chunk-%04llu (%u chunks, %llu bytes) were removed by the "
+			       "size bound (LTT_MAX_SIZE); reading the %u kept", c->path,
+			       (unsigned long long)c->first_removed, (unsigned long long)c->last_removed, c->nremoved,
+			       (unsigned long long)c->removed_bytes, c->ntraces);
+	if (c->nmissing == 1)
+		ltt_tool_error(cmd, "%s: chunk-%04llu missing (not listed in chunks-removed): its events are lost",
+			       c->path, (unsigned long long)c->first_missing);
+	else if (c->nmissing)
+		ltt_tool_error(cmd, "%s: chunk-%04llu to chunk-%04llu missing (not listed in chunks-removed): "
+			       "their events are lost", c->path, (unsigned long long)c->first_missing,
+			       (unsigned long long)(c->first_missing + c->nmissing - 1));
+	if (c->nmissing)
+		tool->problems++;
+}
+
+/* Expands every path (ltt_capture_expand); a path that does not expand is reported and counted in
+ * tool->skipped. Returns the paths to open (malloc'd strings, *n of them) or NULL. */
+static char **expand_paths(struct reader_tool *tool, char **paths, unsigned npaths, unsigned *n)
+{
+	char **v = NULL, err[1024];
+
+	*n = 0;
+	for (unsigned i = 0; i < npaths; i++) {
+		struct ltt_capture *c;
+		char **nv;
+
+		err[0] = 0;
+		if (ltt_capture_expand(paths[i], tool->capture_flags, &c, err, sizeof(err))) {
+			ltt_tool_error(tool->cmd, "%s%s", err, npaths > 1 ? " (trace left out)" : "");
+			tool->skipped++;
+			continue;
+		}
+		capture_notes(tool, c);
+		nv = realloc(v, (*n + c->ntraces) * sizeof(*v));
+		if (nv) {
+			v = nv;
+			for (unsigned k = 0; k < c->ntraces; k++) {
+				v[(*n)++] = c->traces[k];
+				c->traces[k] = NULL;
+			}
+			c->ntraces = 0;
+		}
+		ltt_capture_free(c);
+		if (!nv) {
+			ltt_tool_error(tool->cmd, "out of memory");
+			break;
+		}
+	}
+	return v;
+}
+
+static int open_set(struct reader_tool *tool, struct ltt_reader **r, char **paths, unsigned npaths,
+		    const struct ltt_reader_options *opt);
+
+int reader_tool_open(struct reader_tool *tool, struct ltt_reader **r, char **paths, unsigned npaths,
+		     const struct ltt_reader_options *opt)
+{
+	unsigned n;
+	char **v = expand_paths(tool, paths, npaths, &n);
+	int ret = -ENOENT;
+
+	if (n)
+		ret = open_set(tool, r, v, n, opt);
+	for (unsigned i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	return ret;
+}
+
+static int open_set(struct reader_tool *tool, struct ltt_reader **r, char **paths, unsigned npaths,
+		    const struct ltt_reader_options *opt)
+{
+	struct ltt_reader_options quiet = { .flags = opt->flags };
+	const char **good;
+	unsigned ngood = 0;
+	char err[1024];
+	int ret;
+
+	uint64_t problems = tool->problems;
+	int fatal;
+
+	/* Problems found while opening are held until the whole set opened: when a trace of the set
+	 * fails, the others are opened again, and their problems must not be printed twice. */
+	err[0] = 0;
+	tool->hold = npaths > 1;
+	ret = ltt_reader_open(r, (const char *const *)paths, npaths, opt, err, sizeof(err));
+	fatal = !ret || npaths < 2 || ret == -ENOMEM || ret == -EMFILE || ret == -ENFILE;
+	release_held(tool, fatal);
+	if (fatal) {
+		if (ret)
+			ltt_tool_error(tool->cmd, "%s%s", *err ? err : strerror(-ret),
+				       ret == -EMFILE ? " (every tracefile of the set stays open: raise ulimit -n)" : "");
+		return ret;
+	}
+	tool->problems = problems;
+	/* Some trace of the set cannot be opened: find which (opening each alone, problems not
+	 * reported), report them, and open the others. */
+	good = calloc(npaths, sizeof(*good));
+	if (!good) {
+		ltt_tool_error(tool->cmd, "out of memory");
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < npaths; i++) {
+		struct ltt_reader *one;
+
+		err[0] = 0;
+		ret = ltt_reader_open(&one, (const char *const *)paths + i, 1, &quiet, err, sizeof(err));
+		if (ret) {
+			ltt_tool_error(tool->cmd, "%s (trace left out)", *err ? err : strerror(-ret));
+			tool->skipped++;
+			continue;
+		}
+		ltt_reader_close(one);
+		good[ngood++] = paths[i];
+	}
+	ret = -ENOENT;
+	if (ngood) {
+		err[0] = 0;
+		ret = ltt_reader_open(r, good, ngood, opt, err, sizeof(err));
+		if (ret)
+			ltt_tool_error(tool->cmd, "%s", *err ? err : strerror(-ret));
+	}
+	free(good);
+	return ret;
+}
+
+int reader_parse_u64(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!s || !*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > (UINT64_MAX - 9) / 10)
+			return -EINVAL;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+char *reader_format_duration(char *buf, size_t size, uint64_t ns)
+{
+	static const struct { uint64_t ns; const char *name; } units[] = {
+		{ 1000u, "µs" }, { 1000000u, "ms" }, { 1000000000u, "s" },
+	};
+	uint64_t hundredths = 0;
+	unsigned u;
+
+	if (ns < 1000u) {
+		snprintf(buf, size, "%" PRIu64 "ns", ns);
+		return buf;
+	}
+	for (u = 0; u < sizeof(units) / sizeof(*units); u++) {
+		/* rounded half up, without overflow: (ns + unit/200) / (unit/100) */
+		hundredths = ns / (units[u].ns / 100u) + (ns % (units[u].ns / 100u) >= units[u].ns / 200u);
+		if (hundredths < 100000u || u + 1 == sizeof(units) / sizeof(*units))
+			break;
+	}
+	snprintf(buf, size, "%" PRIu64 ".%02" PRIu64 "%s", hundredths / 100u, hundredths % 100u, units[u].name);
+	return buf;
+}
+
+size_t reader_text_columns(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+int reader_parse_time(const char *s, uint64_t start_ns, uint64_t *out_ns)
+{
+	int rel = (*s == '+');
+	uint64_t ns;
+
+	if (ltt_parse_seconds(s + rel, &ns))
+		return -EINVAL;
+	*out_ns = ns + (rel ? start_ns : 0);
+	return 0;
+}
+
+/* ---- filters --------------------------------------------------------------------------------------- */
+
+int reader_filter_option(struct reader_filter *f, const char *cmd, int c, const char *arg)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'f':
+	case 'e':
+		if ((c == 'f' ? f->nfacilities : f->nevents) >= READER_FILTER_MAX) {
+			ltt_tool_error(cmd, "too many --%s options", c == 'f' ? "facility" : "event");
+			return -1;
+		}
+		if (c == 'f')
+			f->facilities[f->nfacilities++] = arg;
+		else
+			f->events[f->nevents++] = arg;
+		return 1;
+	case 'c':
+		if (reader_parse_u64(arg, &v) || v > 1u << 20 || f->ncpus >= READER_FILTER_MAX) {
+			ltt_tool_error(cmd, "--cpu %s: expected a CPU number", arg);
+			return -1;
+		}
+		f->cpus[f->ncpus++] = (int)v;
+		return 1;
+	case 'b':
+		f->from = arg;
+		return 1;
+	case 't':
+		f->to = arg;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int reader_filter_type_shown(const struct reader_filter *f, const struct ltt_event_type *ty)
+{
+	char full[512];
+	int ok;
+
+	if (ty->builtin && f->lost && (ty->id == LTT_ID_EVENTS_LOST || ty->id == LTT_ID_BLOCKS_LOST))
+		return 1;
+	if (ty->builtin && !f->all)
+		return 0;
+	if (f->nfacilities) {
+		ok = 0;
+		for (unsigned i = 0; i < f->nfacilities && !ok; i++)
+			ok = !fnmatch(f->facilities[i], ty->facility, 0);
+		if (!ok)
+			return 0;
+	}
+	if (f->nevents) {
+		snprintf(full, sizeof(full), "%s.%s", ty->facility, ty->name);
+		ok = 0;
+		for (unsigned i = 0; i < f->nevents && !ok; i++)
+			ok = strchr(f->events[i], '.') ? !fnmatch(f->events[i], full, 0) :
+							  !fnmatch(f->events[i], ty->name, 0);
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+int reader_filter_apply(struct ltt_reader *r, const struct reader_filter *f, const char *cmd,
+			uint64_t *from_ns, uint64_t *to_ns)
+{
+	uint64_t first = 0, last = 0, from = 0, to = UINT64_MAX;
+
+	for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {
+		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
+
+		for (unsigned k = 0; k < t->nevent_types; k++)
+			ltt_reader_hide_event_type(r, t->event_types[k],
+						   !reader_filter_type_shown(f, t->event_types[k]));
+		if (f->ncpus)
+			for (unsigned k = 0; k < t->ntracefiles; k++) {
+				int keep = 0;
+
+				for (unsigned c = 0; c < f->ncpus; c++)
+					keep |= t->tracefiles[k]->cpu == f->cpus[c];
+				ltt_reader_skip_tracefile(r, t->tracefiles[k], !keep);
+			}
+	}
+	if (f->from || f->to) {
+		if (((f->from && f->from[0] == '+') || (f->to && f->to[0] == '+')) &&
+		    ltt_reader_time_bounds(r, &first, &last))
+			first = 0;
+		if (f->from && reader_parse_time(f->from, first, &from)) {
+			ltt_tool_error(cmd, "--from %s: expected SECONDS[.FRACTION] or +SECONDS", f->from);
+			return -EINVAL;
+		}
+		if (f->to && reader_parse_time(f->to, first, &to)) {
+			ltt_tool_error(cmd, "--to %s: expected SECONDS[.FRACTION] or +SECONDS", f->to);
+			return -EINVAL;
+		}
+		ltt_reader_set_time_range(r, from, to);
+	}
+	if (from_ns)
+		*from_ns = from;
+	if (to_ns)
+		*to_ns = to;
+	return 0;
+}

@@ -1,0 +1,604 @@
+/* SPDX-License-Identifier: MIT */
+/* `ltt stats --regions` (regions.h). Every completed region adds its duration to the entry of its
+ * (process, thread, category, label), and its time and itself to its parent region's children, for
+ * self times and children counts. The durations are kept for exact percentiles: memory grows with the
+ * number of regions in the trace (8 bytes each). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "toolkit/regions.h"
+#include "toolkit/trace2_model.h"
+#include "toolkit/reader_common.h"
+
+#define REG_STACK_MAX 4096
+
+struct reg_entry {
+	unsigned trace;		/* process: trace index */
+	uint32_t tid;
+	char *category, *label;
+	uint64_t *durations;	/* ns, one per completed region */
+	uint64_t n, cap;
+	uint64_t total, self;
+	uint64_t children;	/* regions completed directly inside these */
+};
+
+/* A region open on a thread. */
+struct reg_open {
+	uint64_t child_ns;	/* time in its completed direct children so far */
+	uint64_t children;	/* its completed direct children so far */
+	uint64_t id;		/* 0: its enter is not in the trace */
+};
+
+/* A thread's open regions, by nesting. */
+struct reg_thread {
+	unsigned trace;
+	uint32_t tid;
+	char name[T2_THREAD_NAME_MAX + 1];
+	struct reg_open *open;
+	size_t cap;
+};
+
+struct reg_state {
+	struct reg_entry *e;
+	size_t ne, cape;
+	struct reg_thread *t;
+	size_t nt, capt;
+	size_t *eh, *th;	/* hash indexes of e and t: index + 1, 0 when free; size a power of 2 */
+	size_t ehsize, thsize;
+	/* regions_scan: each completed region goes to fn instead of the tables */
+	int (*fn)(void *arg, const struct region_row *row);
+	void *arg;
+	uint64_t next_id;
+};
+
+static uint64_t reg_fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n--)
+		h = (h ^ *c++) * 1099511628211u;
+	return h;
+}
+
+static uint64_t reg_hash_thread(unsigned trace, uint32_t tid)
+{
+	uint64_t h = reg_fnv(14695981039346656037u, &trace, sizeof(trace));
+
+	return reg_fnv(h, &tid, sizeof(tid));
+}
+
+static uint64_t reg_hash_entry(unsigned trace, uint32_t tid, const char *cat, const char *label)
+{
+	uint64_t h = reg_hash_thread(trace, tid);
+
+	h = reg_fnv(h, cat, strlen(cat) + 1);
+	return reg_fnv(h, label, strlen(label) + 1);
+}
+
+/* Makes room in a hash index for n items (at most half full), rehashing with hash(i) of item i. */
+static int reg_index_grow(size_t **tab, size_t *size, size_t n, uint64_t (*hash)(const struct reg_state *, size_t),
+			  const struct reg_state *s)
+{
+	size_t nsize = *size ? *size : 64, *nt;
+
+	if (n * 2 <= *size)
+		return 0;
+	while (n * 2 > nsize)
+		nsize *= 2;
+	nt = calloc(nsize, sizeof(*nt));
+	if (!nt)
+		return -ENOMEM;
+	for (size_t k = 0; k < *size; k++) {
+		size_t i;
+
+		if (!(*tab)[k])
+			continue;
+		for (i = hash(s, (*tab)[k] - 1) & (nsize - 1); nt[i]; i = (i + 1) & (nsize - 1))
+			;
+		nt[i] = (*tab)[k];
+	}
+	free(*tab);
+	*tab = nt;
+	*size = nsize;
+	return 0;
+}
+
+static uint64_t reg_thread_hash_at(const struct reg_state *s, size_t i)
+{
+	return reg_hash_thread(s->t[i].trace, s->t[i].tid);
+}
+
+static uint64_t reg_entry_hash_at(const struct reg_state *s, size_t i)
+{
+	return reg_hash_entry(s->e[i].trace, s->e[i].tid, s->e[i].category, s->e[i].label);
+}
+
+static void *reg_grow(void *p, size_t *cap, size_t need, size_t size)
+{
+	size_t ncap = *cap ? *cap : 16;
+	void *np;
+
+	if (need <= *cap)
+		return p;
+	while (ncap < need)
+		ncap *= 2;
+	np = realloc(p, ncap * size);
+	if (np)
+		*cap = ncap;
+	return np;
+}
+
+static struct reg_thread *reg_thread(struct reg_state *s, const struct t2_event *e)
+{
+	unsigned trace = e->ev->trace->index;
+	struct reg_thread *t, *nt;
+	size_t i;
+
+	if (reg_index_grow(&s->th, &s->thsize, s->nt + 1, reg_thread_hash_at, s))
+		return NULL;
+	for (i = reg_hash_thread(trace, e->tid) & (s->thsize - 1); s->th[i]; i = (i + 1) & (s->thsize - 1)) {
+		t = &s->t[s->th[i] - 1];
+		if (t->tid == e->tid && t->trace == trace)
+			return t;
+	}
+	nt = reg_grow(s->t, &s->capt, s->nt + 1, sizeof(*nt));
+	if (!nt)
+		return NULL;
+	s->t = nt;
+	t = &s->t[s->nt++];
+	s->th[i] = s->nt;
+	memset(t, 0, sizeof(*t));
+	t->trace = trace;
+	t->tid = e->tid;
+	return t;
+}
+
+static struct reg_entry *reg_entry(struct reg_state *s, const struct t2_event *e)
+{
+	const char *cat = t2_str(e, "category"), *label = t2_str(e, "label");
+	unsigned trace = e->ev->trace->index;
+	struct reg_entry *x, *nx;
+	size_t i;
+
+	if (reg_index_grow(&s->eh, &s->ehsize, s->ne + 1, reg_entry_hash_at, s))
+		return NULL;
+	for (i = reg_hash_entry(trace, e->tid, cat, label) & (s->ehsize - 1); s->eh[i]; i = (i + 1) & (s->ehsize - 1)) {
+		x = &s->e[s->eh[i] - 1];
+		if (x->tid == e->tid && x->trace == trace && !strcmp(x->category, cat) && !strcmp(x->label, label))
+			return x;
+	}
+	nx = reg_grow(s->e, &s->cape, s->ne + 1, sizeof(*nx));
+	if (!nx)
+		return NULL;
+	s->e = nx;
+	x = &s->e[s->ne];
+	memset(x, 0, sizeof(*x));
+	x->trace = trace;
+	x->tid = e->tid;
+	x->category = strdup(cat);
+	x->label = strdup(label);
+	if (!x->category || !x->label) {
+		free(x->category);
+		free(x->label);
+		return NULL;
+	}
+	s->eh[i] = ++s->ne;
+	return x;
+}
+
+static unsigned trace_index(const struct t2_event *e)
+{
+	return e->ev->trace->index;
+}
+
+static int reg_event(struct reg_state *s, const struct t2_event *e)
+{
+	uint32_t n = e->nesting - 1;	/* regions open around this one */
+	struct reg_thread *t = reg_thread(s, e);
+	struct reg_entry *x;
+	struct reg_open o;
+
+	if (!t)
+		return -ENOMEM;
+	snprintf(t->name, sizeof(t->name), "%s", e->thread);
+	if (n >= REG_STACK_MAX)
+		return 0;
+	if (n + 1 > t->cap) {
+		size_t cap = t->cap;
+		struct reg_open *no = reg_grow(t->open, &cap, n + 1, sizeof(*no));
+
+		if (!no)
+			return -ENOMEM;
+		memset(no + t->cap, 0, (cap - t->cap) * sizeof(*no));
+		t->open = no;
+		t->cap = cap;
+	}
+	if (e->kind == T2_REGION_ENTER) {
+		t->open[n] = (struct reg_open){ .id = ++s->next_id };
+		return 0;
+	}
+	o = t->open[n];
+	t->open[n] = (struct reg_open){ 0 };
+	if (!e->has_rel)
+		return 0;
+	if (n > 0) {
+		t->open[n - 1].child_ns += e->t_rel_ns;
+		t->open[n - 1].children++;
+	}
+	if (s->fn) {
+		struct region_row row = {
+			.trace = trace_index(e), .tid = e->tid, .thread = t->name,
+			.category = t2_str(e, "category"), .label = t2_str(e, "label"),
+			.start_ns = e->ev->time_ns - e->t_rel_ns, .dur_ns = e->t_rel_ns,
+			.self_ns = e->t_rel_ns > o.child_ns ? e->t_rel_ns - o.child_ns : 0,
+			.depth = n, .id = o.id, .parent_id = n > 0 ? t->open[n - 1].id : 0,
+		};
+
+		return s->fn(s->arg, &row);
+	}
+	x = reg_entry(s, e);
+	if (!x)
+		return -ENOMEM;
+	if (x->n == x->cap) {
+		size_t c = (size_t)x->cap;
+		uint64_t *nd = reg_grow(x->durations, &c, (size_t)x->n + 1, sizeof(*nd));
+
+		if (!nd)
+			return -ENOMEM;
+		x->durations = nd;
+		x->cap = c;
+	}
+	x->durations[x->n++] = e->t_rel_ns;
+	x->total += e->t_rel_ns;
+	x->self += e->t_rel_ns > o.child_ns ? e->t_rel_ns - o.child_ns : 0;
+	x->children += o.children;
+	return 0;
+}
+
+static int reg_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Order: process, thread, category, label. */
+static int reg_cmp_entry(const void *a, const void *b)
+{
+	const struct reg_entry *x = a, *y = b;
+	int c;
+
+	if (x->trace != y->trace)
+		return x->trace < y->trace ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	c = strcmp(x->category, y->category);
+	return c ? c : strcmp(x->label, y->label);
+}
+
+/* Statistics of one row: the durations of several entries together. Percentiles are exact: the
+ * duration at 0-based rank floor(p * (count - 1) / 100) of all the durations sorted (one that occurred,
+ * the lower one when the rank falls between two); p50 is the lower median. */
+struct reg_row {
+	const struct reg_entry *first;	/* per thread: the entry (trace, tid, thread name) */
+	const char *category, *label;
+	uint64_t count, children, total, self, min, p50, p90, p99, max;
+};
+
+static uint64_t reg_pct(const uint64_t *sorted, uint64_t n, unsigned p)
+{
+	return sorted[(n - 1) * p / 100u];
+}
+
+static int reg_row(struct reg_row *row, struct reg_entry *const *ents, size_t nents)
+{
+	uint64_t *all, k = 0;
+
+	memset(row, 0, sizeof(*row));
+	row->first = ents[0];
+	row->category = ents[0]->category;
+	row->label = ents[0]->label;
+	for (size_t i = 0; i < nents; i++) {
+		row->count += ents[i]->n;
+		row->children += ents[i]->children;
+		row->total += ents[i]->total;
+		row->self += ents[i]->self;
+	}
+	if (!row->count)	/* an entry is made for a completed region: never 0 */
+		return 0;
+	all = malloc(row->count * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	for (size_t i = 0; i < nents; i++) {
+		memcpy(all + k, ents[i]->durations, ents[i]->n * sizeof(*all));
+		k += ents[i]->n;
+	}
+	qsort(all, row->count, sizeof(*all), reg_cmp_u64);
+	row->min = all[0];
+	row->max = all[row->count - 1];
+	row->p50 = reg_pct(all, row->count, 50);
+	row->p90 = reg_pct(all, row->count, 90);
+	row->p99 = reg_pct(all, row->count, 99);
+	free(all);
+	return 0;
+}
+
+static void reg_json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+/* One region object of the JSON (doc/cli.md "ltt stats --regions --format=json"). */
+static void reg_json_row(FILE *out, const struct reg_row *r, int first)
+{
+	fputs(first ? "{\"category\":" : ",{\"category\":", out);
+	reg_json_str(out, r->category);
+	fputs(",\"label\":", out);
+	reg_json_str(out, r->label);
+	fprintf(out, ",\"count\":%" PRIu64 ",\"children\":%" PRIu64 ",\"total_ns\":%" PRIu64 ",\"self_ns\":%" PRIu64
+		",\"min_ns\":%" PRIu64 ",\"median_ns\":%" PRIu64 ",\"p50_ns\":%" PRIu64 ",\"p90_ns\":%" PRIu64
+		",\"p99_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64 "}",
+		r->count, r->children, r->total, r->self, r->min, r->p50, r->p50, r->p90, r->p99, r->max);
+}
+
+/* Column widths of the text tables, the same for every table of the output. */
+struct reg_widths {
+	int category, label, count, children, dur;
+};
+
+#define REG_NDUR 7
+static const char *const reg_dur_names[REG_NDUR] = { "total", "self", "min", "p50", "p90", "p99", "max" };
+
+static void reg_durs(const struct reg_row *r, uint64_t d[REG_NDUR])
+{
+	d[0] = r->total, d[1] = r->self, d[2] = r->min, d[3] = r->p50, d[4] = r->p90, d[5] = r->p99, d[6] = r->max;
+}
+
+static int reg_max(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+static void reg_widen(struct reg_widths *w, const struct reg_row *r)
+{
+	char buf[32];
+	uint64_t d[REG_NDUR];
+
+	w->category = reg_max(w->category, (int)reader_text_columns(r->category));
+	w->label = reg_max(w->label, (int)reader_text_columns(r->label));
+	w->count = reg_max(w->count, snprintf(buf, sizeof(buf), "%" PRIu64, r->count));
+	w->children = reg_max(w->children, snprintf(buf, sizeof(buf), "%" PRIu64, r->children));
+	reg_durs(r, d);
+	for (int i = 0; i < REG_NDUR; i++)
+		w->dur = reg_max(w->dur, (int)reader_text_columns(reader_format_duration(buf, sizeof(buf), d[i])));
+}
+
+/* s left-aligned (left) or right-aligned in w columns, after a space (terminal columns, not bytes) */
+static void reg_cell(FILE *out, const char *s, int w, int left)
+{
+	int pad = w - (int)reader_text_columns(s);
+
+	fputc(' ', out);
+	if (!left)
+		fprintf(out, "%*s", pad > 0 ? pad : 0, "");
+	fputs(s, out);
+	if (left)
+		fprintf(out, "%*s", pad > 0 ? pad : 0, "");
+}
+
+static void reg_text_header(FILE *out, const struct reg_widths *w)
+{
+	fputc(' ', out);
+	reg_cell(out, "category", w->category, 1);
+	reg_cell(out, "label", w->label, 1);
+	reg_cell(out, "count", w->count, 0);
+	reg_cell(out, "children", w->children, 0);
+	for (int i = 0; i < REG_NDUR; i++)
+		reg_cell(out, reg_dur_names[i], w->dur, 0);
+	fputc('\n', out);
+}
+
+static void reg_text_row(FILE *out, const struct reg_row *r, const struct reg_widths *w)
+{
+	char buf[32];
+	uint64_t d[REG_NDUR];
+
+	fputc(' ', out);
+	reg_cell(out, r->category, w->category, 1);
+	reg_cell(out, r->label, w->label, 1);
+	snprintf(buf, sizeof(buf), "%" PRIu64, r->count);
+	reg_cell(out, buf, w->count, 0);
+	snprintf(buf, sizeof(buf), "%" PRIu64, r->children);
+	reg_cell(out, buf, w->children, 0);
+	reg_durs(r, d);
+	for (int i = 0; i < REG_NDUR; i++)
+		reg_cell(out, reader_format_duration(buf, sizeof(buf), d[i]), w->dur, 0);
+	fputc('\n', out);
+}
+
+static const char *reg_thread_name(const struct reg_state *s, unsigned trace, uint32_t tid)
+{
+	if (!s->thsize)
+		return "?";
+	for (size_t i = reg_hash_thread(trace, tid) & (s->thsize - 1); s->th[i]; i = (i + 1) & (s->thsize - 1))
+		if (s->t[s->th[i] - 1].trace == trace && s->t[s->th[i] - 1].tid == tid)
+			return s->t[s->th[i] - 1].name;
+	return "?";
+}
+
+static int reg_cmp_label(const void *a, const void *b)
+{
+	const struct reg_entry *const *x = a, *const *y = b;
+	int c = strcmp((*x)->category, (*y)->category);
+
+	return c ? c : strcmp((*x)->label, (*y)->label);
+}
+
+static void reg_print_text(FILE *out, const struct reg_state *s, const struct reg_row *rows, size_t nthread,
+			   size_t nrows, unsigned ntraces)
+{
+	struct reg_widths w = { 8, 5, 5, 8, 5 };
+	size_t i;
+
+	for (i = 0; i < nrows; i++)
+		reg_widen(&w, &rows[i]);
+	w.dur++;	/* two spaces between durations */
+	for (i = 0; i < nthread; i++) {
+		const struct reg_entry *x = rows[i].first;
+
+		if (!i || x->trace != rows[i - 1].first->trace || x->tid != rows[i - 1].first->tid) {
+			const char *name = reg_thread_name(s, x->trace, x->tid);
+
+			if (i)
+				fputc('\n', out);
+			if (ntraces > 1)
+				fprintf(out, "regions of thread %s (tid %" PRIu32 ", trace %u):\n", name, x->tid, x->trace);
+			else
+				fprintf(out, "regions of thread %s (tid %" PRIu32 "):\n", name, x->tid);
+			reg_text_header(out, &w);
+		}
+		reg_text_row(out, &rows[i], &w);
+	}
+	if (nthread)
+		fputc('\n', out);
+	fprintf(out, "regions of all threads:\n");
+	reg_text_header(out, &w);
+	for (; i < nrows; i++)
+		reg_text_row(out, &rows[i], &w);
+}
+
+static void reg_print_json(FILE *out, const struct reg_state *s, const struct reg_row *rows, size_t nthread,
+			   size_t nrows)
+{
+	size_t i;
+
+	fputs("{\"version\":1,\"threads\":[", out);
+	for (i = 0; i < nthread; i++) {
+		const struct reg_entry *x = rows[i].first;
+		int first = !i || x->trace != rows[i - 1].first->trace || x->tid != rows[i - 1].first->tid;
+
+		if (first) {
+			fprintf(out, "%s{\"trace\":%u,\"tid\":%" PRIu32 ",\"thread\":", i ? "]}," : "", x->trace, x->tid);
+			reg_json_str(out, reg_thread_name(s, x->trace, x->tid));
+			fputs(",\"regions\":[", out);
+		}
+		reg_json_row(out, &rows[i], first);
+	}
+	fputs(nthread ? "]}],\"overall\":[" : "],\"overall\":[", out);
+	for (; i < nrows; i++)
+		reg_json_row(out, &rows[i], i == nthread);
+	fputs("]}\n", out);
+}
+
+/* The rows: one per entry (sorted by process, thread, category, label), then one per (category,
+ * label) of all threads together; printed as text or JSON. */
+static int reg_print(struct reg_state *s, FILE *out, int json, unsigned ntraces)
+{
+	struct reg_entry **by_label = NULL;
+	struct reg_row *rows = NULL;
+	size_t i, j, nrows = 0;
+	int rc = -ENOMEM;
+
+	if (s->ne) {	/* qsort of a NULL array is undefined even for 0 elements (UBSan) */
+		qsort(s->e, s->ne, sizeof(*s->e), reg_cmp_entry);	/* s->eh is stale from here on */
+		by_label = malloc(s->ne * sizeof(*by_label));
+		rows = malloc(2 * s->ne * sizeof(*rows));
+		if (!by_label || !rows)
+			goto out;
+		for (i = 0; i < s->ne; i++)
+			by_label[i] = &s->e[i];
+		qsort(by_label, s->ne, sizeof(*by_label), reg_cmp_label);
+	}
+	for (i = 0; i < s->ne; i++) {
+		struct reg_entry *one = &s->e[i];
+
+		if ((rc = reg_row(&rows[nrows++], &one, 1)) < 0)
+			goto out;
+	}
+	for (i = 0; i < s->ne; i = j) {
+		for (j = i + 1; j < s->ne && !reg_cmp_label(&by_label[i], &by_label[j]); j++)
+			;
+		if ((rc = reg_row(&rows[nrows++], by_label + i, j - i)) < 0)
+			goto out;
+	}
+	if (json)
+		reg_print_json(out, s, rows, s->ne, nrows);
+	else
+		reg_print_text(out, s, rows, s->ne, nrows, ntraces);
+	rc = 0;
+out:
+	free(by_label);
+	free(rows);
+	return rc;
+}
+
+/* Reads the events of r into s (s->fn set: each completed region to it; else the tables). */
+static int reg_read(struct reg_state *s, struct ltt_reader *r)
+{
+	struct t2_model *m;
+	struct ltt_event ev;
+	struct t2_event e;
+	int rc;
+
+	rc = t2_model_new(&m);
+	if (rc)
+		return rc;
+	while ((rc = ltt_reader_next(r, &ev)) == 1) {
+		rc = t2_model_event(m, &ev, &e);
+		if (rc < 0)
+			break;
+		if (rc == 1 && (e.kind == T2_REGION_ENTER || e.kind == T2_REGION_LEAVE)) {
+			rc = reg_event(s, &e);
+			if (rc < 0)
+				break;
+		}
+	}
+	t2_model_free(m);
+	return rc;
+}
+
+static void reg_free(struct reg_state *s)
+{
+	for (size_t i = 0; i < s->ne; i++) {
+		free(s->e[i].durations);
+		free(s->e[i].category);
+		free(s->e[i].label);
+	}
+	free(s->e);
+	for (size_t i = 0; i < s->nt; i++)
+		free(s->t[i].open);
+	free(s->t);
+	free(s->eh);
+	free(s->th);
+}
+
+int regions_report(struct ltt_reader *r, FILE *out, int json)
+{
+	struct reg_state s = { 0 };
+	int rc = reg_read(&s, r);
+
+	if (rc == 0)
+		rc = reg_print(&s, out, json, ltt_reader_ntraces(r));
+	reg_free(&s);
+	return rc;
+}
+
+int regions_scan(struct ltt_reader *r, int (*fn)(void *arg, const struct region_row *row), void *arg)
+{
+	struct reg_state s = { .fn = fn, .arg = arg };
+	int rc = reg_read(&s, r);
+
+	reg_free(&s);
+	return rc;
+}

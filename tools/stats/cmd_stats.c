@@ -1,0 +1,472 @@
+/* SPDX-License-Identifier: MIT */
+/* ltt stats: what a trace holds: events per facility.event and per tracefile, time span, rates,
+ * blocks, heartbeats, lost and overwritten events, file sizes (doc/cli.md). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "toolkit/cli_hint.h"
+#include "toolkit/cmd.h"
+#include "toolkit/dump_format.h"
+#include "toolkit/reader_common.h"
+#include "toolkit/regions.h"
+#include "toolkit/profile.h"
+#include "stats_select.h"
+#include "toolkit/par.h"
+#include "stats_report.h"
+
+
+int stats_counts_alloc(struct ltt_reader *r, struct trace_counts *tc)
+{
+	for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {
+		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
+
+		tc[i].nids = 1;
+		for (unsigned k = 0; k < t->nevent_types; k++)
+			if (t->event_types[k]->id + 1u > tc[i].nids)
+				tc[i].nids = t->event_types[k]->id + 1u;
+		tc[i].n = calloc((size_t)tc[i].nids * (t->ntracefiles ? t->ntracefiles : 1), sizeof(uint64_t));
+		if (!tc[i].n)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* threads: --threads (0: the default, par_default_workers) */
+static int count_all(struct ltt_reader *r, struct trace_counts *tc, unsigned threads)
+{
+	const struct ltt_tracefile_info *last_tf = NULL;
+	uint64_t *row = NULL;
+	struct ltt_event ev;
+	int ret;
+
+	if (stats_counts_alloc(r, tc))
+		return -ENOMEM;
+	threads = par_default_workers(r, threads);
+	if (threads > 1) {	/* the CPU tracefiles by block ranges in threads, when that is exact */
+		unsigned *nids = calloc(ltt_reader_ntraces(r), sizeof(*nids));
+		uint64_t **n = calloc(ltt_reader_ntraces(r), sizeof(*n));
+
+		for (unsigned i = 0; nids && n && i < ltt_reader_ntraces(r); i++) {
+			nids[i] = tc[i].nids;
+			n[i] = tc[i].n;
+		}
+		ret = nids && n ? par_count(r, threads, n, nids) : -ENOMEM;
+		free(nids);
+		free(n);
+		if (ret < 0)
+			return ret;
+	}
+	while ((ret = ltt_reader_next(r, &ev)) == 1) {
+		if (__builtin_expect(ev.tracefile != last_tf, 0)) {
+			const struct ltt_trace_info *t = ev.trace;
+			unsigned k = 0;
+
+			while (k < t->ntracefiles && t->tracefiles[k] != ev.tracefile)
+				k++;
+			row = tc[t->index].n + (size_t)k * tc[t->index].nids;
+			last_tf = ev.tracefile;
+		}
+		row[ev.id]++;
+		if (__builtin_expect(ev.type && !ev.type->builtin && ev.tracefile->cpu < 0, 0))
+			select_note(&tc[ev.trace->index].rules, &ev);
+	}
+	for (unsigned i = 0; i < ltt_reader_ntraces(r); i++)
+		if (tc[i].rules.nomem)
+			return -ENOMEM;
+	return ret;
+}
+
+static double span_s(uint64_t a, uint64_t b)
+{
+	return b > a ? (double)(b - a) / 1e9 : 0.0;
+}
+
+void stats_print_text(struct dump_out *o, struct ltt_reader *r, const struct trace_counts *tc)
+{
+	char line[512], cell[600];
+
+	for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {
+		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
+		uint64_t first = UINT64_MAX, last = 0, size = 0, blocks = 0, hb = 0;
+		uint64_t lost[LTT_LOST_NCAUSES] = { 0 }, gaps = 0, damaged = 0;
+		struct ltt_counts n;	/* events, lost, overwritten: as ltt check and the manifest count */
+		const char *v, *m;
+
+		ltt_trace_counts(t, &n);
+		for (unsigned k = 0; k < t->ntracefiles; k++) {
+			const struct ltt_tracefile_info *f = t->tracefiles[k];
+
+			size += f->file_size;
+			blocks += f->blocks_read;
+			hb += f->heartbeats;
+			gaps += f->gap_blocks;
+			damaged += f->blocks_damaged + f->blocks_cut;
+			for (unsigned c = 0; c < LTT_LOST_NCAUSES; c++)
+				lost[c] += f->events_lost[c];
+			if (f->records) {
+				first = f->first_ns < first ? f->first_ns : first;
+				last = f->last_ns > last ? f->last_ns : last;
+			}
+		}
+		snprintf(line, sizeof(line), "trace %s\n", t->path);
+		dump_out_str(o, line);
+		v = ltt_trace_attr(t, "node_name");
+		m = ltt_trace_attr(t, "machine");
+		snprintf(line, sizeof(line), "  system      %s, %s, %s, %s endian, %u CPUs, format 2.%u\n",
+			 v ? v : "?", m ? m : "?", ltt_arch_size_name(t->arch_size),
+			 t->big_endian ? "big" : "little", t->ncpus, t->minor_version);
+		dump_out_str(o, line);
+		if (first != UINT64_MAX) {
+			dump_out_str(o, "  time        ");
+			dump_out_time(o, first);
+			dump_out_str(o, " .. ");
+			dump_out_time(o, last);
+			snprintf(line, sizeof(line), " (%.6f s)\n", span_s(first, last));
+			dump_out_str(o, line);
+		}
+		snprintf(line, sizeof(line), "  events      %llu (builtin records not counted: %llu), %.1f events/s\n",
+			 (unsigned long long)n.events, (unsigned long long)n.builtin_records,
+			 span_s(first, last) > 0 ? (double)n.events / span_s(first, last) : 0.0);
+		dump_out_str(o, line);
+		snprintf(line, sizeof(line), "  blocks      %llu of %u bytes, %llu heartbeats, %llu bytes in files\n",
+			 (unsigned long long)blocks, t->block_size, (unsigned long long)hb,
+			 (unsigned long long)size);
+		dump_out_str(o, line);
+		snprintf(line, sizeof(line), "  lost        %llu events (buffer_full %llu, too_big %llu, nested %llu, "
+			 "torn %llu, internal %llu, unknown %llu)\n",
+			 (unsigned long long)n.lost,
+			 (unsigned long long)lost[0], (unsigned long long)lost[1], (unsigned long long)lost[2],
+			 (unsigned long long)lost[3], (unsigned long long)lost[4], (unsigned long long)lost[5]);
+		dump_out_str(o, line);
+		snprintf(line, sizeof(line), "  overwritten %llu blocks holding %llu events; %llu blocks missing "
+			 "without a record; %llu damaged blocks\n", (unsigned long long)n.overwritten_blocks,
+			 (unsigned long long)n.overwritten, (unsigned long long)gaps, (unsigned long long)damaged);
+		dump_out_str(o, line);
+		for (unsigned b = 0; b < t->nbookmarks; b++) {
+			const struct ltt_bookmark *bm = &t->bookmarks[b];
+
+			snprintf(line, sizeof(line), "  bookmark    %s", bm->name ? bm->name : "(no name)");
+			dump_out_str(o, line);
+			if (bm->cpu >= 0) {
+				snprintf(line, sizeof(line), " cpu/%d", bm->cpu);
+				dump_out_str(o, line);
+			}
+			if (bm->has_time) {
+				dump_out_char(o, ' ');
+				dump_out_time(o, bm->start_ns);
+				dump_out_str(o, " .. ");
+				dump_out_time(o, bm->end_ns);
+			}
+			if (bm->has_cycles) {
+				snprintf(line, sizeof(line), " cycles %llu .. %llu", (unsigned long long)bm->start_cycles,
+					 (unsigned long long)bm->end_cycles);
+				dump_out_str(o, line);
+			}
+			dump_out_str(o, ": ");
+			dump_out_c_string(o, bm->text, strlen(bm->text));
+			dump_out_char(o, '\n');
+		}
+		select_print_text(o, t, (struct select_log *)&tc[i].rules);
+		snprintf(line, sizeof(line), "  %-22s %12s %8s %10s %10s %10s %10s\n", "tracefile", "bytes",
+			 "blocks", "events", "lost", "overwr.", "heartbeats");
+		dump_out_str(o, line);
+		for (unsigned k = 0; k < t->ntracefiles; k++) {
+			const struct ltt_tracefile_info *f = t->tracefiles[k];
+			struct ltt_counts fc = { 0 };
+
+			ltt_counts_add(&fc, f);
+			snprintf(line, sizeof(line), "  %-22s %12llu %8llu %10llu %10llu %10llu %10llu\n", f->name,
+				 (unsigned long long)f->file_size, (unsigned long long)f->blocks_read,
+				 (unsigned long long)fc.events, (unsigned long long)fc.lost,
+				 (unsigned long long)fc.overwritten, (unsigned long long)f->heartbeats);
+			dump_out_str(o, line);
+		}
+		snprintf(line, sizeof(line), "  %-32s %10s", "event", "total");
+		dump_out_str(o, line);
+		for (unsigned k = 0; k < t->ntracefiles; k++) {
+			snprintf(line, sizeof(line), " %10.10s", t->tracefiles[k]->name +
+				 (t->tracefiles[k]->cpu < 0 ? 8 : 0));
+			dump_out_str(o, line);
+		}
+		dump_out_char(o, '\n');
+		for (unsigned id = 0; id < tc[i].nids; id++) {
+			const struct ltt_event_type *ty = ltt_trace_event_type(t, id);
+			uint64_t sum = 0;
+
+			for (unsigned k = 0; k < t->ntracefiles; k++)
+				sum += tc[i].n[(size_t)k * tc[i].nids + id];
+			if (!ty || !sum)
+				continue;
+			snprintf(line, sizeof(line), "%s.%s", ty->facility, ty->name);
+			dump_out_str(o, "  ");
+			snprintf(cell, sizeof(cell), "%-32s %10llu", line, (unsigned long long)sum);
+			dump_out_str(o, cell);
+			for (unsigned k = 0; k < t->ntracefiles; k++) {
+				snprintf(cell, sizeof(cell), " %10llu",
+					 (unsigned long long)tc[i].n[(size_t)k * tc[i].nids + id]);
+				dump_out_str(o, cell);
+			}
+			dump_out_char(o, '\n');
+		}
+	}
+}
+
+static void json_u64(struct dump_out *o, const char *key, uint64_t v, int comma)
+{
+	if (comma)
+		dump_out_char(o, ',');
+	dump_out_json_string(o, key, strlen(key));
+	dump_out_char(o, ':');
+	dump_out_u64(o, v);
+}
+
+void stats_print_json(struct dump_out *o, struct ltt_reader *r, const struct trace_counts *tc)
+{
+	for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {
+		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
+		struct ltt_counts tn;
+		int first_ev = 1;
+
+		ltt_trace_counts(t, &tn);
+		dump_out_str(o, "{\"trace\":");
+		dump_out_json_string(o, t->path, strlen(t->path));
+		json_u64(o, "block_size", t->block_size, 1);
+		json_u64(o, "cpus", t->ncpus, 1);
+		dump_out_str(o, ",\"counts\":{");
+		json_u64(o, "events", tn.events, 0);
+		json_u64(o, "builtin_records", tn.builtin_records, 1);
+		json_u64(o, "lost", tn.lost, 1);
+		json_u64(o, "overwritten", tn.overwritten, 1);
+		json_u64(o, "overwritten_blocks", tn.overwritten_blocks, 1);
+		dump_out_char(o, '}');
+		dump_out_str(o, ",\"tracefiles\":[");
+		for (unsigned k = 0; k < t->ntracefiles; k++) {
+			const struct ltt_tracefile_info *f = t->tracefiles[k];
+
+			dump_out_str(o, k ? ",{\"name\":" : "{\"name\":");
+			dump_out_json_string(o, f->name, strlen(f->name));
+			json_u64(o, "bytes", f->file_size, 1);
+			json_u64(o, "blocks", f->blocks_read, 1);
+			json_u64(o, "damaged_blocks", f->blocks_damaged, 1);
+			json_u64(o, "cut_blocks", f->blocks_cut, 1);
+			json_u64(o, "summary_blocks", f->summary_blocks, 1);
+			json_u64(o, "events", f->events, 1);
+			json_u64(o, "builtin_records", f->records - f->events, 1);
+			json_u64(o, "heartbeats", f->heartbeats, 1);
+			dump_out_str(o, ",\"events_lost\":{");
+			for (unsigned c = 0; c < LTT_LOST_NCAUSES; c++)
+				json_u64(o, ltt_lost_cause_name(c), f->events_lost[c], c > 0);
+			dump_out_char(o, '}');
+			json_u64(o, "blocks_lost", f->blocks_lost, 1);
+			json_u64(o, "blocks_lost_events", f->blocks_lost_events, 1);
+			json_u64(o, "unexplained_gap_blocks", f->gap_blocks, 1);
+			if (f->records) {
+				dump_out_str(o, ",\"first_time\":\"");
+				dump_out_time(o, f->first_ns);
+				dump_out_str(o, "\",\"last_time\":\"");
+				dump_out_time(o, f->last_ns);
+				dump_out_char(o, '"');
+				json_u64(o, "first_cycles", f->first_cycles, 1);
+				json_u64(o, "last_cycles", f->last_cycles, 1);
+			}
+			dump_out_char(o, '}');
+		}
+		dump_out_str(o, "],\"events\":{");
+		for (unsigned id = 0; id < tc[i].nids; id++) {
+			const struct ltt_event_type *ty = ltt_trace_event_type(t, id);
+			char name[300];
+			int first_tf = 1;
+			uint64_t sum = 0;
+
+			for (unsigned k = 0; k < t->ntracefiles; k++)
+				sum += tc[i].n[(size_t)k * tc[i].nids + id];
+			if (!ty || !sum)
+				continue;
+			snprintf(name, sizeof(name), "%s.%s", ty->facility, ty->name);
+			if (!first_ev)
+				dump_out_char(o, ',');
+			first_ev = 0;
+			dump_out_json_string(o, name, strlen(name));
+			dump_out_str(o, ":{");
+			json_u64(o, "total", sum, 0);
+			for (unsigned k = 0; k < t->ntracefiles; k++) {
+				uint64_t n = tc[i].n[(size_t)k * tc[i].nids + id];
+
+				if (!n)
+					continue;
+				json_u64(o, t->tracefiles[k]->name, n, 1);
+				first_tf = 0;
+			}
+			(void)first_tf;
+			dump_out_char(o, '}');
+		}
+		dump_out_char(o, '}');
+		select_print_json(o, t, (struct select_log *)&tc[i].rules);
+		dump_out_str(o, "}\n");
+	}
+}
+
+static int run(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "format", required_argument, NULL, 'F' },
+		{ "regions", no_argument, NULL, 'R' },
+		{ "profile", no_argument, NULL, 'P' },
+		{ "all-snapshots", no_argument, NULL, 'S' },
+		{ "threads", required_argument, NULL, 'T' },
+		{ "follow", no_argument, NULL, 'W' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct reader_tool tool = { .cmd = "stats" };
+	struct ltt_reader_options ropt = {
+		.flags = LTT_READ_BUILTIN | LTT_READ_UNORDERED,
+		.problem = reader_tool_problem,
+		.problem_arg = &tool,
+	};
+	struct trace_counts *tc = NULL;
+	struct ltt_reader *r;
+	struct dump_out *out = NULL;
+	int json = 0, regions = 0, profile = 0, follow = 0, c, ret, status = 0;
+	unsigned threads = 0;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":F:", lo, NULL)) != -1) {
+		if (c == 'F' && (!strcmp(optarg, "json") || !strcmp(optarg, "text"))) {
+			json = !strcmp(optarg, "json");
+			continue;
+		}
+		if (c == 'R') {
+			regions = 1;
+			continue;
+		}
+		if (c == 'P') {
+			profile = 1;
+			continue;
+		}
+		if (c == 'S') {
+			tool.capture_flags |= LTT_CAPTURE_ALL_SNAPSHOTS;
+			continue;
+		}
+		if (c == 'W') {
+			follow = 1;
+			continue;
+		}
+		if (c == 'T') {
+			uint64_t t;
+
+			if (reader_parse_u64(optarg, &t) || t > 16) {
+				ltt_tool_error("stats", "--threads=%s: expected a number from 0 (automatic) to 16", optarg);
+				return 2;
+			}
+			threads = (unsigned)t;
+			continue;
+		}
+		if (c == 'F') {
+			ltt_tool_error("stats", "--format=%s: unknown format (text or json)", optarg);
+			return 2;
+		}
+		return ltt_cli_option_error("stats", ltt_cmd_stats.usage, c, argc, argv, lo);
+	}
+	if (optind >= argc) {
+		ltt_tool_error("stats", "no trace given (see ltt stats --help)");
+		return 2;
+	}
+	if (follow && (regions || profile || argc - optind > 1)) {
+		ltt_tool_error("stats", "--follow reads one trace and counts its events (no --regions, --profile)");
+		return 2;
+	}
+	if (follow)
+		return stats_follow(argv[optind], json);
+	if (regions || profile)
+		ropt.flags = 0;	/* merged in time order (toolkit/regions.h, toolkit/profile.h) */
+	ret = reader_tool_open(&tool, &r, argv + optind, (unsigned)(argc - optind), &ropt);
+	if (ret)
+		return 1;
+	if (regions || profile) {
+		ret = regions ? regions_report(r, stdout, json) : profile_report(r, stdout);
+		if (ret < 0)
+			ltt_tool_error("stats", "%s: %s", regions ? "--regions" : "--profile", strerror(-ret));
+		if (fflush(stdout))
+			ltt_tool_error("stats", "standard output: %s", strerror(errno));
+		ltt_reader_close(r);
+		return ret < 0 || tool.problems || tool.skipped ? 1 : 0;
+	}
+	tc = calloc(ltt_reader_ntraces(r), sizeof(*tc));
+	out = malloc(sizeof(*out));
+	if (!tc || !out || (ret = count_all(r, tc, threads)) == -ENOMEM) {
+		ltt_tool_error("stats", "out of memory");
+		status = 1;
+		goto out;
+	}
+	out->fd = 1;
+	out->error = 0;
+	out->len = 0;
+	if (json)
+		stats_print_json(out, r, tc);
+	else
+		stats_print_text(out, r, tc);
+	if (dump_out_flush(out)) {
+		ltt_tool_error("stats", "standard output: %s", strerror(-out->error));
+		status = 1;
+	}
+	if (ret < 0 || tool.problems || tool.skipped)
+		status = 1;
+out:
+	if (tc)
+		for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {
+			free(tc[i].n);
+			select_free(&tc[i].rules);
+		}
+	free(tc);
+	free(out);
+	ltt_reader_close(r);
+	return status;
+}
+
+const struct ltt_cmd ltt_cmd_stats = {
+	.name = "stats",
+	.summary = "summarize traces: events per type and CPU, time span, rates, lost data",
+	.usage =
+	"usage: ltt stats [--format=text|json] [--regions] [--profile] [--all-snapshots] [--threads=N] TRACE...\n"
+	"       ltt stats --follow [--format=text|json] TRACE\n"
+	"\n"
+	"Reads every event of the traces and prints, per trace: the system, the time span, events and\n"
+	"rate, blocks and heartbeats, lost events by cause, overwritten blocks and their events, blocks\n"
+	"missing without a record, damaged blocks, the event rules in effect over time with the events\n"
+	"they did not select (LTT_EVENTS, ltt_events_set()), the trigger of a snapshot taken for\n"
+	"LTT_SNAPSHOT_ON, then a table per tracefile and a table of events per facility.event and\n"
+	"tracefile. Events, lost and overwritten are counted as ltt check and the manifest of ltt pack\n"
+	"count them (doc/format.md section 7, \"Counts\"): builtin records (block_start, block_end,\n"
+	"time_heartbeat, facility_load, events_lost, blocks_lost) are not events; core's records are.\n"
+	"Problems found are reported on stderr (exit status 1).\n"
+	"\n"
+	"  --format=json   one JSON object per trace instead of the text tables, the same figures with\n"
+	"                  the rules and the trigger (with --regions: one object; schema in doc/cli.md;\n"
+	"                  durations in integer ns)\n"
+	"  --regions       time in the app facility's regions (doc/app-api.md) per category and label,\n"
+	"                  per thread and for all threads: count, children (regions completed directly\n"
+	"                  inside, on the same thread), total, self (total minus the children's time),\n"
+	"                  min, p50, p90, p99, max. Percentiles are exact, from all the durations kept in\n"
+	"                  memory: the duration of rank floor(p/100 * (count - 1)) in sorted order, one\n"
+	"                  that occurred (p50 is the lower median). Text durations are in the unit that\n"
+	"                  suits each value: 20ns, 1.50µs, 12.35ms, 2.50s (2 decimals, rounded)\n"
+	"  --profile       the stack samples (LTT_STACK_SAMPLE_HZ, doc/recorder.md) per thread and for all\n"
+	"                  threads: ticks with each function on top (self) and anywhere on the stack\n"
+	"                  (total), symbolized from the binaries when present, and the hottest stacks\n"
+
+	"  --all-snapshots every snapshot of a flight-recorder trace directory (default: the newest);\n"
+	"                  a chunked capture (TRACE/chunk-NNNN/) is read as all its chunks in order\n"
+	"  --threads=N     decode the CPU tracefiles in N threads, by ranges of blocks (0, the default:\n"
+	"                  the CPUs online for traces of 8 MiB and more, else 1); the figures are those\n"
+	"                  of one thread, which reads the trace again when a range found a problem\n"
+	"  --follow        while the recorder writes TRACE (as ltt dump --follow): every second, a\n"
+	"                  summary (events and events/s over the last second per facility.event and per\n"
+	"                  tracefile, lost events), redrawn in place on a terminal, else one block per\n"
+	"                  second, each begun by a line '--- ltt stats --follow: S s ---'; at the end\n"
+	"                  (the recording ended, ^C: exit 130) a line '--- final ---' and the report\n"
+	"                  `ltt stats TRACE` prints (--format=json: its JSON)\n",
+	.run = run,
+};

@@ -2,6 +2,7 @@
 # ltt: one non-recursive Makefile.
 #
 # Sources are found by directory, so adding a file never means editing this file:
+#   (doc/architecture.md: the rooms, what each owns, which may use which)
 #   eventdefs/*.c         -> libltt-eventdefs.a (facility model, shared by generator, recorder, reader)
 #   recorder/*.c          -> libltt.a, libltt.so        (linked into traced programs)
 #   reader/*.c            -> libltt-reader.a, libltt-reader.so
@@ -46,7 +47,7 @@ DEPS_BENCH_PKGS := lttng-tools liblttng-ust-dev babeltrace2 hyperfine
 OPT        ?= -O2
 WARN       := -Wall -Wextra -Werror -Wshadow -Wpointer-arith -Wstrict-prototypes \
               -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral
-CPPFLAGS   += -D_GNU_SOURCE -Iinclude -I$(BUILD)/gen -DLTT_VERSION=\"$(VERSION)\"
+CPPFLAGS   += -D_GNU_SOURCE -DLTT_VERSION=\"$(VERSION)\"
 CFLAGS     ?=
 CFLAGS     += -std=gnu11 $(WARN) $(OPT) -g -fPIC -fvisibility=hidden -MMD -MP
 LDFLAGS    ?=
@@ -80,6 +81,38 @@ deps-bench:
 O := $(BUILD)/obj
 obj = $(patsubst %.c,$(O)/%.o,$(1))
 
+# ---- rooms: include paths ----------------------------------------------------------------------
+# Each room compiles with its own include path: include/ (the installed API), common's headers, the
+# headers a room below offers the rooms above it (ROOM/include/ROOM/NAME.h, included as "ROOM/NAME.h",
+# not installed), and its own private headers, which sit beside its .c files and are found by quotes
+# from there only. There is no -I. and no -Itools: a file naming another room's private header does
+# not compile (tests/e2e/house_boundaries.sh checks it with `make print-flags-ROOM`).
+#   common <- eventdefs <- recorder, reader <- toolkit <- tools      (A <- B: B may include A)
+# The tools also see recorder/include (recorder/shm_layout.h: the ring file format libltt writes and
+# `ltt recover` reads) and $(BUILD)/gen (the command, format and export tables).
+INC_common    := -Iinclude -Icommon/include
+INC_eventdefs := $(INC_common) -Ieventdefs/include
+INC_recorder  := $(INC_eventdefs) -Irecorder/include -I$(BUILD)/gen
+INC_reader    := $(INC_eventdefs) -Ireader/include
+INC_toolkit   := $(INC_reader) -Itoolkit/include
+INC_tools     := $(INC_toolkit) -Irecorder/include -I$(BUILD)/gen
+# Programs built like a user's (examples/, bench/): the installed API and their generated headers.
+INC_progs     := -Iinclude -I$(BUILD)/gen
+# Tests (unit suites, helper programs, fuzz targets): the tools' path, and the top of the tree for
+# quoted includes only, so that a test of a room's internals names that room's private headers by
+# their path ("reader/manifest.h", "recorder/clock.h"). Tests are the only files that may.
+INC_tests     := $(INC_tools) -iquote .
+ROOMS         := common eventdefs recorder reader toolkit tools progs tests
+$(O)/common/%.o:    private ROOM_INC = $(INC_common)
+$(O)/eventdefs/%.o: private ROOM_INC = $(INC_eventdefs)
+$(O)/recorder/%.o:  private ROOM_INC = $(INC_recorder)
+$(O)/reader/%.o:    private ROOM_INC = $(INC_reader)
+$(O)/toolkit/%.o:   private ROOM_INC = $(INC_toolkit)
+$(O)/tools/%.o:     private ROOM_INC = $(INC_tools)
+$(O)/examples/%.o:  private ROOM_INC = $(INC_progs)
+$(O)/bench/%.o:     private ROOM_INC = $(INC_progs)
+$(O)/tests/%.o:     private ROOM_INC = $(INC_tests)
+
 # ---- libraries -------------------------------------------------------------------------------
 EVENTDEFS_SRCS := $(wildcard eventdefs/*.c)
 RECORDER_SRCS  := $(wildcard recorder/*.c)
@@ -109,8 +142,9 @@ $(BUILD)/lib/libltt-reader.so: $(call obj,$(READER_SRCS) $(EVENTDEFS_SRCS))
 	$(CC) -shared -Wl,-soname,libltt-reader.so.$(SOVERSION) $(LDFLAGS) -o $@.$(SOVERSION) $^ $(READER_LIBS)
 	ln -sf libltt-reader.so.$(SOVERSION) $@
 
-STATIC_LIBS := $(BUILD)/lib/libltt-reader.a $(BUILD)/lib/libltt-eventdefs.a $(BUILD)/lib/libltt.a
-ALL_LIBS     = $(READER_LIBS) $(RECORDER_LIBS)
+STATIC_LIBS := $(BUILD)/lib/libltt-toolkit.a $(BUILD)/lib/libltt-reader.a $(BUILD)/lib/libltt-eventdefs.a \
+               $(BUILD)/lib/libltt.a
+ALL_LIBS     = $(READER_LIBS) $(RECORDER_LIBS) $(DW_LIBS)
 # The ltt command does not link libltt: `ltt gen` generates headers that libltt itself includes
 # (core.h, app.h), so libltt is built after the command.
 TOOL_LIBS   := $(BUILD)/lib/libltt-toolkit.a $(BUILD)/lib/libltt-reader.a $(BUILD)/lib/libltt-eventdefs.a
@@ -133,8 +167,7 @@ $(eval $(call gen_table,fmts,$(FMT_NAMES),LTT_FMT))
 $(eval $(call gen_table,exps,$(EXP_NAMES),LTT_EXP))
 .PHONY: FORCE
 FORCE:
-$(call obj,$(TOOLS_SRCS) $(TOOLKIT_SRCS)): $(BUILD)/gen/ltt-cmds.h $(BUILD)/gen/ltt-fmts.h $(BUILD)/gen/ltt-exps.h
-$(call obj,$(TOOLS_SRCS) $(TOOLKIT_SRCS) $(wildcard tests/unit/*.c)): CPPFLAGS += -Itoolkit/include -Itools -I.
+$(call obj,$(TOOLS_SRCS)): $(BUILD)/gen/ltt-cmds.h $(BUILD)/gen/ltt-fmts.h $(BUILD)/gen/ltt-exps.h
 
 LTT := $(BUILD)/bin/ltt
 $(LTT): $(call obj,$(TOOLS_SRCS)) $(TOOL_LIBS)
@@ -155,12 +188,25 @@ $(GEN_STAMP): $(GEN_XML) $(LTT)
 FLAGS_STAMP := $(BUILD)/flags.txt
 $(FLAGS_STAMP): FORCE
 	@mkdir -p $(@D)
-	@printf '%s\n' '$(CC) $(CPPFLAGS) $(CFLAGS)' > $@.tmp && \
+	@printf '%s\n' '$(CC) $(CPPFLAGS) $(CFLAGS)' $(foreach r,$(ROOMS),'$(r): $(INC_$(r))') > $@.tmp && \
 	    if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
-$(O)/%.o: %.c $(FLAGS_STAMP) | $(BUILD)/config.mk
+# room_cc(INCLUDE PATH): the compile line of a room, without the file.
+room_cc = $(CC) $(CPPFLAGS) $(1) $(CFLAGS) $(XML_CFLAGS) $(URCU_CFLAGS) $(CHECK_CFLAGS) $(ARCHIVE_CFLAGS) \
+	    $(UNWIND_CFLAGS) $(DW_CFLAGS) $(CRYPTO_CFLAGS)
+$(O)/%.o: %.c $(FLAGS_STAMP) | $(BUILD)/config.mk lint
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(XML_CFLAGS) $(URCU_CFLAGS) $(CHECK_CFLAGS) $(ARCHIVE_CFLAGS) \
-	    $(UNWIND_CFLAGS) $(DW_CFLAGS) $(CRYPTO_CFLAGS) -c -o $@ $<
+	$(call room_cc,$(ROOM_INC)) -c -o $@ $<
+
+# `make print-flags-tools` (any room of ROOMS): the exact compile line that room's files get.
+print-flags-%: | $(BUILD)/config.mk
+	@echo '$(strip $(call room_cc,$(INC_$*)))'
+
+# The include lint, before anything compiles: no `#include "../...` anywhere in the sources (a path
+# that climbs out of a folder goes around the include paths), no source file included as a header,
+# and no circle between folders (mk/check_includes.sh).
+.PHONY: lint
+lint:
+	@sh mk/check_includes.sh
 
 # ---- tests -----------------------------------------------------------------------------------
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
@@ -181,15 +227,15 @@ $(BUILD)/tests/progs/%: $(O)/tests/progs/%.o $(STATIC_LIBS)
 
 # libFuzzer targets: clang, with the model and reader compiled in for coverage. By convention,
 # tests/fuzz/fuzz_NAME.c also gets the sources of tools/NAME/ but its cmd_*.c (fuzz_recover:
-# tools/recover/; fuzz_gen: tools/gen/), compiled with the tools' include paths (-Itools -I.).
+# tools/recover/; fuzz_gen: tools/gen/); everything is compiled with the tests' include path.
 FUZZ_CC     ?= clang
-FUZZ_FLAGS  := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -DLTT_VERSION=\"$(VERSION)\" -Iinclude -I$(BUILD)/gen
+FUZZ_FLAGS  := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -DLTT_VERSION=\"$(VERSION)\"
 fuzz_tool_srcs = $(filter-out $(wildcard tools/$(1)/cmd_*.c),$(wildcard tools/$(1)/*.c))
 define fuzz_rule
 $(BUILD)/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c $(wildcard tests/fuzz/*.h) $(EVENTDEFS_SRCS) $(READER_SRCS) \
-    $(call fuzz_tool_srcs,$(1)) $(BUILD)/gen/ltt-cmds.h | $(BUILD)/config.mk
+    $(call fuzz_tool_srcs,$(1)) | $(BUILD)/config.mk lint
 	@mkdir -p $$(@D)
-	$$(FUZZ_CC) $$(FUZZ_FLAGS) -Itoolkit/include -Itools -I. $$(XML_CFLAGS) $$(ARCHIVE_CFLAGS) $$(CRYPTO_CFLAGS) -o $$@ \
+	$$(FUZZ_CC) $$(FUZZ_FLAGS) $$(INC_tests) $$(XML_CFLAGS) $$(ARCHIVE_CFLAGS) $$(CRYPTO_CFLAGS) -o $$@ \
 	    $$(filter %.c,$$^) $$(XML_LIBS) $$(ARCHIVE_LIBS) $$(CRYPTO_LIBS) -lz -lm
 endef
 $(foreach n,$(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRCS)),$(eval $(call fuzz_rule,$(n))))

@@ -19,7 +19,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
-#include "archive.h"
+#include "reader/archive.h"
 #include "archive_gunzip.h"
 #include "archive_int.h"
 #include "manifest.h"

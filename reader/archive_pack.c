@@ -16,7 +16,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
-#include "archive.h"
+#include "reader/archive.h"
 #include "archive_int.h"
 #include "manifest.h"
 #include "archive_count.h"

@@ -16,7 +16,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
-#include "archive.h"
+#include "reader/archive.h"
 #include "manifest.h"
 #include "xml.h"
 

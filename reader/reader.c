@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "archive.h"
+#include "reader/archive.h"
 #include "reader_internal.h"
 
 void rd_trace_free(struct trace *t)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../eventdefs/rules_match.h"
+#include "eventdefs/rules_match.h"
 #include "clock.h"
 #include "flight.h"
 #include "recorder.h"

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "flight.h"
-#include "shm_layout.h"
+#include "recorder/shm_layout.h"
 
 static pthread_mutex_t shm_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ltt_region *shm_rg;

@@ -7,6 +7,10 @@
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
 
+#define LTT_CMD(n) extern const struct ltt_cmd ltt_cmd_##n;
+#include "ltt-cmds.h"
+#undef LTT_CMD
+
 static const struct ltt_cmd *const cmds[] = {
 #define LTT_CMD(n) &ltt_cmd_##n,
 #include "ltt-cmds.h"

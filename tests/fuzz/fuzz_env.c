@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../eventdefs/rules_match.h"
-#include "../../recorder/env_parse.h"
+#include "eventdefs/rules_match.h"
+#include "recorder/env_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

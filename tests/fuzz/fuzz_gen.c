@@ -4,25 +4,18 @@
  * collision), and the header must pass a cheap syntax check: brackets, parentheses and braces balance
  * outside comments and literals, every literal and comment closes, no control character but tab and
  * newline. (tests/e2e/reliab_gen_corpus.sh compiles the headers of the seed corpus with the C
- * compiler.) cmd_gen.c is compiled in for its static generator, with toolkit/cli_hint.c its option
- * messages use; tools/gen/ is linked by the fuzz rule's convention (fuzz_NAME.c gets tools/NAME/ but
- * its cmd_*.c). */
-#include <stdarg.h>
+ * compiler.) The generator (tools/gen/gen_facility.c and its helpers) is linked by the fuzz rule's
+ * convention: fuzz_NAME.c gets tools/NAME/ but its cmd_*.c. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "toolkit/cli_hint.c"
-#include "gen/cmd_gen.c"
+#include <ltt/eventdefs.h>
+
+#include "tools/gen/gen.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-void ltt_tool_error(const char *cmd, const char *fmt, ...)
-{
-	(void)cmd;
-	(void)fmt;
-}
 
 /* 0 when the C text is lexically sound and its brackets balance. */
 static int syntax_ok(const char *s, size_t n)

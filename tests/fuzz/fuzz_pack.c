@@ -14,8 +14,8 @@
 
 #include <zlib.h>
 
-#include "../../reader/archive.h"
-#include "../../reader/manifest.h"
+#include "reader/archive.h"
+#include "reader/manifest.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

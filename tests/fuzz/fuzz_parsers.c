@@ -11,7 +11,7 @@
 
 #include <ltt/reader.h>
 
-#include "../../reader/archive.h"
+#include "reader/archive.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

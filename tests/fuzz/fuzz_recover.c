@@ -12,7 +12,7 @@
 
 #include <ltt/reader.h>
 
-#include "recover/recover.h"
+#include "tools/recover/recover.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -22,7 +22,7 @@
 #include <ltt/ltt.h>
 #include <ltt/reader.h>
 
-#include "../../eventdefs/rules_match.h"
+#include "eventdefs/rules_match.h"
 #include "seltest.h"
 
 static int stop;

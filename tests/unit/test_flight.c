@@ -18,7 +18,7 @@
 #include <ltt/ltt.h>
 
 #include "flighttest.h"
-#include "../progs/flight_check.h"
+#include "tests/progs/flight_check.h"
 #include "test_tmp.h"
 
 static char tmp[PATH_MAX];

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../reader/archive.h"
-#include "../../reader/manifest.h"
+#include "reader/archive.h"
+#include "reader/manifest.h"
 #include "test_pack_util.h"
 
 static const char *const files[] = { "info/system.xml", "eventdefs/demo.xml", "control/facilities",

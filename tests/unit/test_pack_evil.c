@@ -7,7 +7,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "../../reader/archive.h"
+#include "reader/archive.h"
 #include "test_pack_util.h"
 
 #define SYS "<system cpu=\"1\"/>\n"

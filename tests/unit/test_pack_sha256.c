@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../reader/archive.h"
-#include "../../reader/manifest.h"
+#include "reader/archive.h"
+#include "reader/manifest.h"
 
 static void digest_hex(const void *data, size_t len, char hex[LTT_SHA256_HEX_LEN + 1])
 {

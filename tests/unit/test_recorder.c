@@ -18,9 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../progs/rec_rtest.h"
-#include "../../recorder/clock.h"
-#include "../../recorder/recorder.h"
+#include "tests/progs/rec_rtest.h"
+#include "recorder/clock.h"
+#include "recorder/recorder.h"
 #include "recorder_decode.h"
 
 #include "core.h"	/* generated: LTT_FACILITY_CORE_CHECKSUM */

@@ -5,12 +5,12 @@
  * and change; a sample after a lost one (depth 65535) or building on an unknown state is refused until
  * a whole one comes; inconsistent samples are refused. */
 #include <check.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "recorder/stackdelta.h"
 #include "toolkit/profile.h"
-#include "../../toolkit/stack_decode.c"
 
 START_TEST(roundtrip_random)
 {

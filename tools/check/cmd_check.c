@@ -13,6 +13,8 @@
 #include "toolkit/cmd.h"
 #include "toolkit/reader_common.h"
 
+extern const struct ltt_cmd ltt_cmd_check;	/* at the end of this file */
+
 /* What a trace must hold beyond what the reader needs (doc/format.md section 1); 0 or problems. */
 static unsigned check_layout(const struct ltt_trace_info *t)
 {

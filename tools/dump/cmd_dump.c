@@ -13,6 +13,12 @@
 #include "toolkit/follow.h"
 #include "toolkit/par.h"
 
+extern const struct ltt_cmd ltt_cmd_dump;	/* at the end of this file */
+
+#define LTT_FMT(n) extern const struct ltt_dump_format ltt_fmt_##n;
+#include "ltt-fmts.h"
+#undef LTT_FMT
+
 static const struct ltt_dump_format *const formats[] = {
 #define LTT_FMT(n) &ltt_fmt_##n,
 #include "ltt-fmts.h"

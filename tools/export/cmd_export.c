@@ -15,9 +15,15 @@
 
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
-#include "export.h"
+#include "toolkit/export.h"
 #include "toolkit/par.h"
 #include "toolkit/reader_common.h"
+
+extern const struct ltt_cmd ltt_cmd_export;	/* at the end of this file */
+
+#define LTT_EXP(n) extern const struct ltt_exporter ltt_exp_##n;
+#include "ltt-exps.h"
+#undef LTT_EXP
 
 static const struct ltt_exporter *const exporters[] = {
 #define LTT_EXP(n) &ltt_exp_##n,

@@ -11,7 +11,7 @@
 #include <ltt/eventdefs.h>
 #include <ltt/reader.h>
 
-#include "export.h"
+#include "toolkit/export.h"
 
 /* name, or "_name" in buf when it is a TSDL keyword or starts with '_' (CTF 1.8 readers remove one
  * leading underscore). */

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "export.h"
+#include "toolkit/export.h"
 #include "timeline.h"
 
 #define CJ_LOST_TID 0x7fffffffu	/* the lost-events thread of each process */

@@ -22,7 +22,7 @@
 
 #include "toolkit/cmd.h"
 #include "ctf.h"
-#include "export.h"
+#include "toolkit/export.h"
 
 #define CTF_MAGIC 0xC1FC1FC1u
 #define SUMMARY_BLOCK 0xFFFFFFFFu

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "export.h"
+#include "toolkit/export.h"
 #include "pb.h"
 #include "timeline.h"
 #include "pf_samples.h"

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "export.h"
+#include "toolkit/export.h"
 #include "timeline.h"
 
 #define SVG_PW 1000		/* plot width, pixels */

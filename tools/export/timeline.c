@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
+#include "toolkit/export.h"
 #include "timeline.h"
 
 #define TL_CPU_TID_BASE 0x7ff00000u	/* made-up tids of CPU lanes: base + tracefile index */

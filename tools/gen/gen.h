@@ -46,6 +46,11 @@ struct access {
 	const char *len;	/* SEQUENCE: the element count */
 };
 
+/* Writes the header of g->fac into g->o: 0, or -EINVAL with g->err set (gen_fail), or -ENOMEM. */
+int gen_facility(struct gen *g);
+/* Frees what g holds and zeroes it. */
+void gen_free(struct gen *g);
+
 void gen_put(struct out *o, const char *s, size_t n);
 void gen_pr(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void gen_ind(struct out *o, unsigned level);		/* one tab per level */

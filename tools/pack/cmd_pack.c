@@ -16,6 +16,8 @@
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
 
+extern const struct ltt_cmd ltt_cmd_pack;	/* at the end of this file */
+
 #define PROGRESS_MIN_BYTES (64ull << 20)	/* smaller traces pack too fast for a bar to help */
 
 struct bar {

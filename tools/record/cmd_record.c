@@ -17,6 +17,8 @@
 #include "eventdefs/rules_match.h"
 #include "forward.h"
 
+extern const struct ltt_cmd ltt_cmd_record;	/* at the end of this file */
+
 static int pow2_in(const char *s, unsigned long long lo, unsigned long long hi)
 {
 	char *end;

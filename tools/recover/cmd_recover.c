@@ -16,6 +16,8 @@
 #include "toolkit/cmd.h"
 #include "recover.h"
 
+extern const struct ltt_cmd ltt_cmd_recover;	/* at the end of this file */
+
 static const char *const state_names[] = { "bad", "running", "dead", "stopped" };
 
 static int is_ring_name(const char *n)

@@ -24,6 +24,8 @@
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
 
+extern const struct ltt_cmd ltt_cmd_snapshot;	/* at the end of this file */
+
 struct target {
 	int pid, sig;
 	unsigned long long start;

@@ -15,6 +15,8 @@
 #include "sql_rows.h"
 #include "sql_schema.h"
 
+extern const struct ltt_cmd ltt_cmd_sql;	/* at the end of this file */
+
 #define MAX_QUERIES 256
 
 

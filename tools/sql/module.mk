@@ -3,7 +3,7 @@
 # fleet test against a real ClickHouse (doc/fleet.md): `make deps-fleet` installs Debian's
 # clickhouse-server and clickhouse-client, `make check-fleet` runs tests/fleet/clickhouse.sh (never
 # part of `make check`).
-$(call obj,$(wildcard tools/sql/*.c) $(wildcard tools/export/*.c)): CPPFLAGS += $(SQLITE_CFLAGS)
+$(call obj,$(wildcard tools/sql/*.c)): CPPFLAGS += $(SQLITE_CFLAGS)
 
 FLEET_PKGS := clickhouse-server clickhouse-client
 

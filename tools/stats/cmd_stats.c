@@ -16,6 +16,8 @@
 #include "toolkit/par.h"
 #include "stats_report.h"
 
+extern const struct ltt_cmd ltt_cmd_stats;	/* at the end of this file */
+
 
 int stats_counts_alloc(struct ltt_reader *r, struct trace_counts *tc)
 {

@@ -12,6 +12,8 @@
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
 
+extern const struct ltt_cmd ltt_cmd_unpack;	/* at the end of this file */
+
 static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The ltt command's subcommands and dump formats: each tools/COMMAND/cmd_NAME.c defines one
  * `const struct ltt_cmd ltt_cmd_NAME`, each tools/COMMAND/fmt_NAME.c one `const struct ltt_dump_format
- * ltt_fmt_NAME` (declared in dump_format.h); the Makefile generates the tables from file names. */
+ * ltt_fmt_NAME`; the Makefile generates the tables from file names (ltt-cmds.h, ltt-fmts.h), which
+ * tools/main.c and tools/dump/cmd_dump.c include: the toolkit defines the contracts, never the list. */
 #ifndef LTT_TOOLS_CMD_H
 #define LTT_TOOLS_CMD_H
 
@@ -11,10 +12,6 @@ struct ltt_cmd {
 	const char *usage;	/* full text for `ltt NAME --help` */
 	int (*run)(int argc, char **argv);	/* argv[0] is the subcommand name; returns the exit status */
 };
-
-#define LTT_CMD(n) extern const struct ltt_cmd ltt_cmd_##n;
-#include "ltt-cmds.h"
-#undef LTT_CMD
 
 /* Prints "ltt NAME: message" on stderr (one line). */
 void ltt_tool_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

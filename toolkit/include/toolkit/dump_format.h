@@ -309,8 +309,4 @@ DUMP_INLINE char *dump_put_time_ns(struct ltt_dump_ctx *ctx, char *w, uint64_t n
 	return dump_put_u64(w, ns);
 }
 
-#define LTT_FMT(n) extern const struct ltt_dump_format ltt_fmt_##n;
-#include "ltt-fmts.h"
-#undef LTT_FMT
-
 #endif

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
+#include "toolkit/export.h"
 
 /* Appends a then b to name at used (as far as namelen - 1 allows, NUL not written); returns the
  * length of a and b (snprintf's count: the caller clamps). A plain copy: snprintf per leaf was a third

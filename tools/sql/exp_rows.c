@@ -7,14 +7,16 @@
  *   {"host":"h","trace":"t","ts_ns":N,"tracefile":"cpu/0","cpu":0,"tid":null,"facility":"f",
  *    "event":"e","fields":"{\"a\":1}"}
  * The events table is written from the driver's events (its filters apply); the other tables are
- * computed as ltt sql computes them (sql_rows.h), from the whole traces. */
+ * computed as ltt sql computes them (sql_rows.h), from the whole traces: this format lives beside
+ * those tables, in ltt sql's folder, and reaches the export driver through its contract
+ * (toolkit/export.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "toolkit/cmd.h"
-#include "export.h"
-#include "sql/sql_schema.h"
+#include "toolkit/export.h"
+#include "sql_schema.h"
 
 static const struct export_option rows_options[] = { { "table" }, { NULL } };
 static const char *rows_table = "events";

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Export formats of `ltt export` (doc/viewing.md): each tools/export/exp_NAME.c defines one
+/* Export formats of `ltt export` (doc/viewing.md): each exp_NAME.c under tools/ defines one
  *
  *     const struct ltt_exporter ltt_exp_NAME = { .name = "NAME", .suffix = ".ext", ... };
  *
  * and the Makefile lists it in ltt-exps.h (LTT_EXP(NAME) lines), so `ltt export --format=NAME` finds
  * it (.name may differ from the file's NAME: exp_chrome_json.c is "chrome-json").
  *
- * The driver (cmd_export.c) does everything that is not the format: it parses the options (dump's
- * filters, -o, --force), opens the trace set with the reader, applies the filters, picks OUT
+ * The driver (tools/export/cmd_export.c) does everything that is not the format: it parses the
+ * options (dump's filters, -o, --force), opens the trace set with the reader, applies the filters, picks OUT
  * (default: the first trace's name + .suffix in the current directory), refuses an existing OUT
  * without --force, creates a temporary file or directory beside OUT, and then calls
  *
@@ -102,10 +102,6 @@ struct ltt_exporter {
 	/* Takes the value of options[i]: 0, or -1 after printing "ltt export: ..." (exit status 2). */
 	int (*option)(unsigned i, const char *value);
 };
-
-#define LTT_EXP(n) extern const struct ltt_exporter ltt_exp_##n;
-#include "ltt-exps.h"
-#undef LTT_EXP
 
 /* ---- helpers for the formats (export_util.c) ------------------------------------------------------ */
 

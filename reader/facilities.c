@@ -82,10 +82,18 @@ static int zero_size_elements(const struct ltt_type_desc *t, enum ltt_arch_size 
 	}
 }
 
+/* An event type and the application's slot its user field points at (one allocation: freeing the
+ * type frees both). */
+struct type_box {
+	struct ltt_event_type type;	/* first */
+	void *user;
+};
+
 /* Gives id to event ev of facility fac. */
 static int assign(struct trace *t, const struct ltt_facility_desc *fac, const struct ltt_event_desc *ev,
 		  unsigned id, uint8_t kind, int builtin)
 {
+	struct type_box *box;
 	struct ltt_event_type *ty, **types;
 	struct ev_plan *p;
 	int ret = plan_grow(t, (size_t)id + 1);
@@ -97,16 +105,18 @@ static int assign(struct trace *t, const struct ltt_facility_desc *fac, const st
 			   "elements is not supported; its events cannot be decoded", fac->name, ev->name);
 		return 0;
 	}
-	ty = calloc(1, sizeof(*ty));
+	box = calloc(1, sizeof(*box));
+	ty = box ? &box->type : NULL;
 	types = realloc(t->types, (t->ntypes + 1) * sizeof(*types));
 	if (!ty || !types) {
-		free(ty);
+		free(box);
 		if (types)
 			t->types = types;
 		return -ENOMEM;
 	}
 	t->types = types;
 	types[t->ntypes++] = ty;
+	ty->user = &box->user;
 	ty->facility = fac->name;
 	ty->name = ev->name;
 	ty->id = (uint16_t)id;

@@ -18,12 +18,7 @@ void rd_trace_free(struct trace *t)
 	free(t->tf);
 	rd_facilities_free(t);
 	rd_bookmarks_free(t);
-	for (size_t i = 0; i < t->nattrs; i++) {
-		free(t->attr_names[i]);
-		free(t->attr_values[i]);
-	}
-	free(t->attr_names);
-	free(t->attr_values);
+	rd_system_free(t);
 	if (t->archive_dir)
 		ltt_archive_remove_private(t->archive_dir);
 	else

@@ -195,6 +195,8 @@ void rd_seterr(char *err, size_t errlen, const char *fmt, ...) __attribute__((fo
 
 /* system.c: parses TRACE/info/system.xml into t's attributes and info. */
 int rd_system_load(struct trace *t, char *err, size_t errlen);
+/* Frees t's attributes (rd_system_load). */
+void rd_system_free(struct trace *t);
 
 /* bookmarks.c: info/bookmarks.xml, when present (problems reported, never fatal but -ENOMEM). */
 int rd_bookmarks_load(struct trace *t);

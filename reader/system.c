@@ -172,19 +172,17 @@ static int parse_num(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
 	return 0;
 }
 
-int rd_system_load(struct trace *t, char *err, size_t errlen)
+/* Reads DIR/info/system.xml into t's attributes; messages name it SHOWN/info/system.xml. */
+static int system_parse(struct trace *t, const char *dir, const char *shown, char *err, size_t errlen)
 {
 	char path[4096], *buf = NULL;
 	size_t len = 0;
 	int line = 0, ret;
-	const char *s;
-	uint64_t v;
-	enum ltt_arch_size arch;
 
-	snprintf(path, sizeof(path), "%s/info/system.xml", t->dir);
+	snprintf(path, sizeof(path), "%s/info/system.xml", dir);
 	ret = rd_read_small_file(path, SYSTEM_XML_MAX, &buf, &len);
 	if (ret) {
-		rd_seterr(err, errlen, "%s/info/system.xml: %s", t->path,
+		rd_seterr(err, errlen, "%s/info/system.xml: %s", shown,
 			  ret == -ENOENT ? "missing (not a trace directory?)" :
 			  ret == -RD_XML_NOT_REGULAR ? "not a regular file" : strerror(-ret));
 		return ret;
@@ -199,10 +197,22 @@ int rd_system_load(struct trace *t, char *err, size_t errlen)
 	}
 	free(buf);
 	if (ret) {
-		rd_seterr(err, errlen, "%s/info/system.xml: line %d: %s", t->path, line,
+		rd_seterr(err, errlen, "%s/info/system.xml: line %d: %s", shown, line,
 			  ret == -ENOMEM ? "out of memory" : "malformed XML (expected one <system> element)");
 		return ret;
 	}
+	return 0;
+}
+
+int rd_system_load(struct trace *t, char *err, size_t errlen)
+{
+	const char *s;
+	uint64_t v;
+	enum ltt_arch_size arch;
+	int ret = system_parse(t, t->dir, t->path, err, errlen);
+
+	if (ret)
+		return ret;
 #define BAD(...) do { rd_seterr(err, errlen, "%s/info/system.xml: " __VA_ARGS__); return -EBADMSG; } while (0)
 	s = ltt_trace_attr(&t->info, "endian");
 	if (!s)
@@ -256,4 +266,54 @@ const char *ltt_trace_attr(const struct ltt_trace_info *info, const char *name)
 		if (!strcmp(t->attr_names[i], name))
 			return t->attr_values[i];
 	return NULL;
+}
+
+void rd_system_free(struct trace *t)
+{
+	for (size_t i = 0; i < t->nattrs; i++) {
+		free(t->attr_names[i]);
+		free(t->attr_values[i]);
+	}
+	free(t->attr_names);
+	free(t->attr_values);
+	t->attr_names = t->attr_values = NULL;
+	t->nattrs = 0;
+}
+
+/* info/system.xml alone: the attributes of a trace that is not opened (include/ltt/reader.h). */
+struct ltt_system {
+	struct trace t;		/* only its attributes are used */
+};
+
+int ltt_system_read(const char *dir, struct ltt_system **out, char *err, size_t errlen)
+{
+	struct ltt_system *s = calloc(1, sizeof(*s));
+	int ret;
+
+	*out = NULL;
+	if (!s) {
+		rd_seterr(err, errlen, "%s/info/system.xml: out of memory", dir);
+		return -ENOMEM;
+	}
+	ret = system_parse(&s->t, dir, dir, err, errlen);
+	if (ret) {
+		ltt_system_free(s);
+		/* the codes reader.h promises: not a regular file, or not one <system>, is -EBADMSG */
+		return ret == -RD_XML_NOT_REGULAR || ret == -EINVAL ? -EBADMSG : ret;
+	}
+	*out = s;
+	return 0;
+}
+
+const char *ltt_system_attr(const struct ltt_system *s, const char *name)
+{
+	return ltt_trace_attr(&s->t.info, name);
+}
+
+void ltt_system_free(struct ltt_system *s)
+{
+	if (!s)
+		return;
+	rd_system_free(&s->t);
+	free(s);
 }

@@ -46,7 +46,10 @@ struct ltt_event_type {
 	unsigned builtin;		/* 1 for facility_load, events_lost, blocks_lost, block_start,
 					 * block_end, time_heartbeat (also in 2004 traces, where they sit
 					 * inside the core facility) */
-	void *user;			/* free for the application (e.g. a per-type counter); NULL at open */
+	/* The application's slot for this type: *user is free for it (a per-type decode plan, a
+	 * counter), NULL at open, never read by the reader. The type is const to the application, its
+	 * slot is not: `*ev->type->user = plan` needs no cast. One slot per type of each reader. */
+	void **user;
 };
 
 /* Builtin ids (doc/format.md section 6). */
@@ -158,6 +161,19 @@ struct ltt_trace_info {
 
 /* The value of an attribute of info/system.xml, or NULL. */
 const char *ltt_trace_attr(const struct ltt_trace_info *t, const char *name);
+
+/* info/system.xml alone, without opening the trace: what a tool needs of a trace directory that is
+ * being recorded, or of a flight recorder's directory with no tracefile yet (ltt_pid, ltt_mode,
+ * node_name, ...). The same parser as ltt_reader_open's (libxml2, and the 2004 dialect's bare
+ * values); nothing is checked but that the file is one <system> element. */
+struct ltt_system;
+/* Reads DIR/info/system.xml into *out (freed with ltt_system_free): 0; -ENOENT when there is none;
+ * -EBADMSG when it is not a regular file holding one <system> element; -ENOMEM; another negative
+ * errno when it cannot be read. On failure err (when not NULL) receives one line naming the file. */
+int ltt_system_read(const char *dir, struct ltt_system **out, char *err, size_t errlen);
+/* The value of attribute name (XML entities decoded), or NULL. */
+const char *ltt_system_attr(const struct ltt_system *s, const char *name);
+void ltt_system_free(struct ltt_system *s);
 /* The event type with that id in that trace, or NULL. */
 const struct ltt_event_type *ltt_trace_event_type(const struct ltt_trace_info *t, unsigned id);
 /* The counts of the whole trace: every tracefile's (ltt_counts_add) summed into *c. */

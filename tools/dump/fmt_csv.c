@@ -15,7 +15,7 @@ struct csv_state {
 	unsigned ntypes;
 };
 
-/* Per event type (ltt_event_type.user): "facility,event," as CSV fields, and the fields' plan. */
+/* Per event type (the slot *ltt_event_type.user): "facility,event," as CSV fields, and the fields' plan. */
 struct csv_type {
 	struct dump_plan *plan;		/* the JSON object as a quoted field's contents; NULL: walked */
 	struct json_plan *walk;		/* json_fields' plan for a walked body */
@@ -129,14 +129,14 @@ static int csv_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 	static const char comma[DUMP_PAD] = ",";
 	struct csv_state *st = ctx->priv;
 	struct dump_out *o = ctx->out, *j = st->scratch;
-	struct ltt_event_type *ty = (struct ltt_event_type *)ev->type;
-	struct csv_type *t = ty->user;
+	const struct ltt_event_type *ty = ev->type;
+	struct csv_type *t = *ty->user;
 	const struct tf_csv *tf;
 	size_t room, start;
 	int err = 0;
 	char *w;
 
-	if (__builtin_expect(!t, 0) && !(t = ty->user = make_type(ev)))
+	if (__builtin_expect(!t, 0) && !(t = *ty->user = make_type(ev)))
 		return -ENOMEM;
 	tf = tf_csv(ev);
 	if (!tf->tf)
@@ -190,16 +190,16 @@ static int csv_end(struct ltt_dump_ctx *ctx)
 		const struct ltt_trace_info *t = ltt_reader_trace(ctx->reader, i);
 
 		for (unsigned k = 0; k < t->nevent_types; k++) {
-			struct ltt_event_type *ty = (struct ltt_event_type *)t->event_types[k];
+			const struct ltt_event_type *ty = t->event_types[k];
 
-			struct csv_type *ct = ty->user;
+			struct csv_type *ct = *ty->user;
 
 			if (ct) {
 				dump_plan_free(ct->plan);
 				json_plan_free(ct->walk);
 			}
 			free(ct);
-			ty->user = NULL;
+			*ty->user = NULL;
 		}
 	}
 	for (unsigned i = 0; i < TF_CACHE; i++) {

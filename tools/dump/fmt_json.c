@@ -91,15 +91,15 @@ DUMP_INLINE char *json_times(struct ltt_dump_ctx *ctx, char *w, uint64_t ns)
 static int json_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 {
 	struct dump_out *o = ctx->out;
-	struct ltt_event_type *ty = (struct ltt_event_type *)ev->type;
-	struct jtype *j = ty->user;
+	const struct ltt_event_type *ty = ev->type;
+	struct jtype *j = *ty->user;
 	const struct tf_name *tn;
 	size_t room;
 	int err = 0;
 	char *w;
 
 	if (__builtin_expect(!j, 0)) {
-		j = ty->user = make_jtype(ev);
+		j = *ty->user = make_jtype(ev);
 		if (!j)
 			return -ENOMEM;
 	}
@@ -141,15 +141,15 @@ static int json_end(struct ltt_dump_ctx *ctx)
 		const struct ltt_trace_info *t = ltt_reader_trace(ctx->reader, i);
 
 		for (unsigned k = 0; k < t->nevent_types; k++) {
-			struct ltt_event_type *ty = (struct ltt_event_type *)t->event_types[k];
-			struct jtype *j = ty->user;
+			const struct ltt_event_type *ty = t->event_types[k];
+			struct jtype *j = *ty->user;
 
 			if (!j)
 				continue;
 			json_plan_free(j->plan);
 			free(j->head);
 			free(j);
-			ty->user = NULL;
+			*ty->user = NULL;
 		}
 	}
 	for (unsigned i = 0; i < TF_CACHE; i++) {

@@ -91,7 +91,7 @@ static void text_body_tid(struct dump_out *o, const struct thread_names *tn, con
 	dump_out_str(o, first ? "}" : " }");
 }
 
-/* Per event type, built once (ltt_event_type.user): "facility.event: " and the body's plan. */
+/* Per event type, built once (the slot *ltt_event_type.user): "facility.event: " and the body's plan. */
 struct text_head {
 	struct dump_plan *plan;	/* NULL: the body is walked (or there is none) */
 	size_t room;		/* what a line takes at most but its tracefile part */
@@ -166,15 +166,15 @@ static void text_body_walk(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 static int text_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 {
 	struct dump_out *o = ctx->out;
-	struct ltt_event_type *ty = (struct ltt_event_type *)ev->type;
-	struct text_head *h = ty->user;
+	const struct ltt_event_type *ty = ev->type;
+	struct text_head *h = *ty->user;
 	const struct tf_text *tf;
 	size_t room;
 	int err = 0;
 	char *w;
 
 	if (__builtin_expect(!h, 0)) {
-		h = ty->user = make_head(ctx, ty, ev);
+		h = *ty->user = make_head(ctx, ty, ev);
 		if (!h)
 			return -ENOMEM;
 	}
@@ -235,14 +235,14 @@ static int text_end(struct ltt_dump_ctx *ctx)
 		const struct ltt_trace_info *t = ltt_reader_trace(ctx->reader, i);
 
 		for (unsigned k = 0; k < t->nevent_types; k++) {
-			struct ltt_event_type *ty = (struct ltt_event_type *)t->event_types[k];
+			const struct ltt_event_type *ty = t->event_types[k];
 
-			struct text_head *h = ty->user;
+			struct text_head *h = *ty->user;
 
 			if (h)
 				dump_plan_free(h->plan);
 			free(h);
-			ty->user = NULL;
+			*ty->user = NULL;
 		}
 	}
 	for (unsigned i = 0; i < TF_CACHE; i++) {

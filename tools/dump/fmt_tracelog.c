@@ -396,8 +396,8 @@ static void other(struct tl *tl, struct dump_out *o, const struct ltt_event *ev,
 
 static struct tl_type *type_of(const struct ltt_event *ev)
 {
-	struct ltt_event_type *ty = (struct ltt_event_type *)ev->type;
-	struct tl_type *t = ty->user;
+	const struct ltt_event_type *ty = ev->type;
+	struct tl_type *t = *ty->user;
 	size_t n;
 
 	if (__builtin_expect(t != NULL, 1))
@@ -412,7 +412,7 @@ static struct tl_type *type_of(const struct ltt_event *ev)
 			if (!strcmp(ty->name, kind_names[k]))
 				t->kind = (enum kind)k;
 	t->hlen = (size_t)snprintf(t->head, n, "\"%s.%s\"", ty->facility, ty->name);
-	ty->user = t;
+	*ty->user = t;
 	return t;
 }
 
@@ -526,10 +526,10 @@ static int tl_end(struct ltt_dump_ctx *ctx)
 		const struct ltt_trace_info *t = ltt_reader_trace(ctx->reader, i);
 
 		for (unsigned k = 0; k < t->nevent_types; k++) {
-			struct ltt_event_type *ty = (struct ltt_event_type *)t->event_types[k];
+			const struct ltt_event_type *ty = t->event_types[k];
 
-			free(ty->user);
-			ty->user = NULL;
+			free(*ty->user);
+			*ty->user = NULL;
 		}
 	}
 	if (!tl)

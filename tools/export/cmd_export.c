@@ -278,7 +278,7 @@ static int types_init(struct ltt_reader *r)
 		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
 
 		for (unsigned k = 0; k < t->nevent_types; k++) {
-			struct ltt_event_type *ty = (struct ltt_event_type *)t->event_types[k];
+			const struct ltt_event_type *ty = t->event_types[k];
 			const struct ltt_type_desc *b = ty->body;
 			struct export_type *et = calloc(1, sizeof(*et));
 			uint32_t off = 0;
@@ -306,7 +306,7 @@ static int types_init(struct ltt_reader *r)
 					break;
 				off += ft->fixed_size[t->arch_size];
 			}
-			ty->user = et;
+			*ty->user = et;
 		}
 	}
 	return 0;
@@ -318,13 +318,13 @@ static void types_free(struct ltt_reader *r)
 		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
 
 		for (unsigned k = 0; k < t->nevent_types; k++) {
-			struct ltt_event_type *ty = (struct ltt_event_type *)t->event_types[k];
-			struct export_type *et = ty->user;
+			const struct ltt_event_type *ty = t->event_types[k];
+			struct export_type *et = *ty->user;
 
 			if (et)
 				free((char *)et->full);
 			free(et);
-			ty->user = NULL;
+			*ty->user = NULL;
 		}
 	}
 }

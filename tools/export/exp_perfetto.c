@@ -712,7 +712,7 @@ static int pf_end(struct ltt_export_ctx *ctx, int failed)
 		const struct ltt_trace_info *t = ltt_reader_trace(ctx->reader, i);
 
 		for (unsigned k = 0; k < t->nevent_types; k++) {
-			struct export_type *et = t->event_types[k]->user;
+			struct export_type *et = *t->event_types[k]->user;
 
 			free(et->priv);
 			et->priv = NULL;

@@ -12,6 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <ltt/reader.h>
+
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
 #include "eventdefs/rules_match.h"
@@ -48,18 +50,16 @@ static int number_in(const char *s, unsigned long lo, unsigned long hi)
 /* A flight-recorder trace (ltt_mode="flight" in its info/system.xml): its data is in snapshot-NNNN/. */
 static int is_flight(const char *dir)
 {
-	char p[4200], buf[8192];
-	size_t n;
-	FILE *f;
+	struct ltt_system *sys;
+	const char *mode;
+	int flight;
 
-	snprintf(p, sizeof(p), "%s/info/system.xml", dir);
-	f = fopen(p, "r");
-	if (!f)
+	if (ltt_system_read(dir, &sys, NULL, 0))
 		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	return strstr(buf, "ltt_mode=\"flight\"") != NULL;
+	mode = ltt_system_attr(sys, "ltt_mode");
+	flight = mode && !strcmp(mode, "flight");
+	ltt_system_free(sys);
+	return flight;
 }
 
 static int snap_filter(const struct dirent *d)

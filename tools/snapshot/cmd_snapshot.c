@@ -21,6 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <ltt/reader.h>
+
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
 
@@ -72,38 +74,6 @@ static unsigned long long start_time(int pid)
 	return q ? strtoull(q + 1, NULL, 10) : 0;
 }
 
-/* The value of attribute name in TRACE/info/system.xml (a small file: read whole). */
-static int system_attr(const char *trace, const char *name, char *out, size_t len)
-{
-	char p[PATH_MAX + 32], buf[16384], key[64], *q;
-	FILE *f;
-	size_t n;
-
-	snprintf(p, sizeof(p), "%s/info/system.xml", trace);
-	f = fopen(p, "r");
-	if (!f)
-		return -errno;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	snprintf(key, sizeof(key), " %s=\"", name);
-	q = strstr(buf, key);
-	if (!q) {
-		snprintf(key, sizeof(key), "\t%s=\"", name);
-		q = strstr(buf, key);
-	}
-	if (!q) {
-		snprintf(key, sizeof(key), "\n%s=\"", name);
-		q = strstr(buf, key);
-	}
-	if (!q)
-		return -ENOENT;
-	q += strlen(key);
-	n = strcspn(q, "\"");
-	snprintf(out, len, "%.*s", (int)n, q);
-	return 0;
-}
-
 /* The highest N of the complete TRACE/snapshot-NNNN directories (0 if none). */
 static unsigned last_snapshot(const char *trace)
 {
@@ -143,7 +113,7 @@ static int run(int argc, char **argv)
 	};
 	struct target t = { 0 };
 	const char *arg;
-	char *end, v[64];
+	char *end;
 	double timeout = 10;
 	unsigned before, after;
 	uint64_t deadline;
@@ -182,21 +152,38 @@ static int run(int argc, char **argv)
 			return 1;
 		}
 	} else {
-		char real[PATH_MAX];
+		char real[PATH_MAX], err[512];
+		struct ltt_system *sys;
+		const char *mode, *spid;
+		int rc = ltt_system_read(arg, &sys, err, sizeof(err));
 
-		if (system_attr(arg, "ltt_mode", v, sizeof(v))) {
+		if (rc) {
+			if (rc == -ENOENT)
+				ltt_tool_error("snapshot", "%s: not a trace directory (no info/system.xml)", arg);
+			else
+				ltt_tool_error("snapshot", "%s", err);
+			return 1;
+		}
+		mode = ltt_system_attr(sys, "ltt_mode");
+		spid = ltt_system_attr(sys, "ltt_pid");
+		if (!mode) {
 			ltt_tool_error("snapshot", "%s: not a trace directory (no info/system.xml)", arg);
+			ltt_system_free(sys);
 			return 1;
 		}
-		if (strcmp(v, "flight")) {
+		if (strcmp(mode, "flight")) {
 			ltt_tool_error("snapshot", "%s: not a flight trace (ltt_mode=\"%s\"): no snapshot to take",
-				       arg, v);
+				       arg, mode);
+			ltt_system_free(sys);
 			return 1;
 		}
-		if (system_attr(arg, "ltt_pid", v, sizeof(v)) || (pid = strtol(v, &end, 10)) <= 0 || *end) {
+		pid = spid ? strtol(spid, &end, 10) : 0;
+		if (pid <= 0 || *end) {
 			ltt_tool_error("snapshot", "%s: info/system.xml has no ltt_pid", arg);
+			ltt_system_free(sys);
 			return 1;
 		}
+		ltt_system_free(sys);
 		if (!realpath(arg, real) || read_registry((int)pid, &t) || strcmp(real, t.path) ||
 		    start_time((int)pid) != t.start) {
 			ltt_tool_error("snapshot", "%s: process %ld no longer records it", arg, pid);

@@ -136,7 +136,7 @@ void sql_reader_close(struct sql_ctx *ctx, struct ltt_reader *r)
 			ctx->events_read += t->tracefiles[k]->events;
 		}
 		for (unsigned k = 0; k < t->nevent_types; k++)
-			json_plan_free(t->event_types[k]->user);
+			json_plan_free(*t->event_types[k]->user);
 	}
 	ltt_reader_close(r);
 }

@@ -99,7 +99,8 @@ static int ev_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 	struct sql_cursor *c = (struct sql_cursor *)cur;
 	struct ev_vtab *t = (struct ev_vtab *)cur->pVtab;
 	const struct ltt_event *ev = &c->scan.ev;
-	struct ltt_event_type *ty = (struct ltt_event_type *)ev->type;
+	const struct ltt_event_type *ty = ev->type;
+	struct json_plan *plan;
 	const char *s;
 	size_t n;
 
@@ -111,7 +112,9 @@ static int ev_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 		sqlite3_result_text(ctx, ty->name, -1, SQLITE_TRANSIENT);
 		break;
 	case COL_FIELDS:
-		s = sql_json_fields(ev, (struct json_plan **)&ty->user, &n);
+		plan = *ty->user;
+		s = sql_json_fields(ev, &plan, &n);
+		*ty->user = plan;
 		if (!s)
 			return SQLITE_NOMEM;
 		sqlite3_result_text(ctx, s, (int)n, SQLITE_TRANSIENT);

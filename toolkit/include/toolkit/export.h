@@ -46,7 +46,7 @@
 
 #define EXPORT_REPORTED (-ECANCELED)	/* the callback printed the error itself */
 
-/* Per event type state the driver keeps in ltt_event_type.user (exporters must not set .user
+/* Per event type state the driver keeps in *ltt_event_type.user (exporters must not set it
  * themselves; they get this through export_type()). */
 struct export_type {
 	const char *full;	/* "facility.event" */
@@ -108,13 +108,13 @@ struct ltt_exporter {
 /* The driver's state of the event's type (never NULL during an export). */
 static inline struct export_type *export_type(const struct ltt_event *ev)
 {
-	return (struct export_type *)ev->type->user;
+	return *ev->type->user;
 }
 
 /* "facility.event" of an event type of the export. */
 static inline const char *export_type_full(const struct ltt_event_type *ty)
 {
-	return ((const struct export_type *)ty->user)->full;
+	return ((const struct export_type *)*ty->user)->full;
 }
 
 /* The thread id of an event whose body starts with a uint field "tid" (the app facility, core's

@@ -3,6 +3,9 @@
 #
 # Sources are found by directory, so adding a file never means editing this file:
 #   (doc/architecture.md: the rooms, what each owns, which may use which)
+#   common/*.c            -> libltt-common.a (helpers every room uses: buffer, I/O, escapers...; its
+#                            objects are also archived into each library below), headers in
+#                            common/include/common/*.h, included as "common/NAME.h"
 #   eventdefs/*.c         -> libltt-eventdefs.a (facility model, shared by generator, recorder, reader)
 #   recorder/*.c          -> libltt.a, libltt.so        (linked into traced programs)
 #   reader/*.c            -> libltt-reader.a, libltt-reader.so
@@ -127,6 +130,13 @@ $(BUILD)/lib/libltt-eventdefs.a: $(call obj,$(EVENTDEFS_SRCS))
 $(BUILD)/lib/libltt.a: $(call obj,$(RECORDER_SRCS))
 $(BUILD)/lib/libltt-reader.a: $(call obj,$(READER_SRCS))
 $(BUILD)/lib/libltt-toolkit.a: $(call obj,$(TOOLKIT_SRCS))
+# common/: dependency-free (libc only) helpers of every room. Its objects go into every library, static
+# and shared (hidden there like the rest), so that a program linking libltt.a or libltt-reader.a alone
+# has them; libltt-common.a is for the command, tests, bench programs and fuzz targets.
+COMMON_SRCS    := $(wildcard common/*.c)
+COMMON_OBJS    := $(call obj,$(COMMON_SRCS))
+$(BUILD)/lib/libltt-common.a $(BUILD)/lib/libltt-eventdefs.a $(BUILD)/lib/libltt.a $(BUILD)/lib/libltt-reader.a \
+    $(BUILD)/lib/libltt.so $(BUILD)/lib/libltt-reader.so: $(COMMON_OBJS)
 $(BUILD)/lib/%.a:
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
@@ -143,11 +153,11 @@ $(BUILD)/lib/libltt-reader.so: $(call obj,$(READER_SRCS) $(EVENTDEFS_SRCS))
 	ln -sf libltt-reader.so.$(SOVERSION) $@
 
 STATIC_LIBS := $(BUILD)/lib/libltt-toolkit.a $(BUILD)/lib/libltt-reader.a $(BUILD)/lib/libltt-eventdefs.a \
-               $(BUILD)/lib/libltt.a
+               $(BUILD)/lib/libltt.a $(BUILD)/lib/libltt-common.a
 ALL_LIBS     = $(READER_LIBS) $(RECORDER_LIBS) $(DW_LIBS)
 # The ltt command does not link libltt: `ltt gen` generates headers that libltt itself includes
 # (core.h, app.h), so libltt is built after the command.
-TOOL_LIBS   := $(BUILD)/lib/libltt-toolkit.a $(BUILD)/lib/libltt-reader.a $(BUILD)/lib/libltt-eventdefs.a
+TOOL_LIBS   := $(BUILD)/lib/libltt-toolkit.a $(BUILD)/lib/libltt-reader.a $(BUILD)/lib/libltt-eventdefs.a $(BUILD)/lib/libltt-common.a
 
 # ---- the ltt command -------------------------------------------------------------------------
 # name_table(PREFIX): the NAMEs of tools/**/PREFIX_NAME.c
@@ -232,7 +242,7 @@ FUZZ_CC     ?= clang
 FUZZ_FLAGS  := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -DLTT_VERSION=\"$(VERSION)\"
 fuzz_tool_srcs = $(filter-out $(wildcard tools/$(1)/cmd_*.c),$(wildcard tools/$(1)/*.c))
 define fuzz_rule
-$(BUILD)/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c $(wildcard tests/fuzz/*.h) $(EVENTDEFS_SRCS) $(READER_SRCS) \
+$(BUILD)/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c $(wildcard tests/fuzz/*.h) $(COMMON_SRCS) $(EVENTDEFS_SRCS) $(READER_SRCS) \
     $(call fuzz_tool_srcs,$(1)) | $(BUILD)/config.mk lint
 	@mkdir -p $$(@D)
 	$$(FUZZ_CC) $$(FUZZ_FLAGS) $$(INC_tests) $$(XML_CFLAGS) $$(ARCHIVE_CFLAGS) $$(CRYPTO_CFLAGS) -o $$@ \

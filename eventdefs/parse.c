@@ -10,6 +10,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "common/parse.h"
 #include "model.h"
 #include "names.h"
 #include "parse.h"
@@ -204,7 +205,7 @@ static int parse_type(struct pctx *c, const xmlNode *n, struct type_node **out)
 			return -ENOMEM;
 		if (!v)
 			return FAIL(c, n, "<array> without size (size=\"N\": its element count)");
-		if (ed_parse_u64(v, &len))
+		if (ltt_parse_c_u64(v, &len))
 			return FAIL(c, n, "bad array size '%s'", v);
 		if (len == 0)
 			return FAIL(c, n, "array of size 0 (an array holds 1 to %u elements; a count known only when "

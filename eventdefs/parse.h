@@ -41,8 +41,6 @@ int ed_no_children(struct pctx *c, const xmlNode *n);
 unsigned ed_min_bytes(unsigned size);
 /* v fits in an unsigned integer of `bytes` bytes. */
 int ed_fits(uint64_t v, unsigned bytes);
-/* An unsigned C integer literal (decimal, 0x hex, 0 octal) filling all of s: 0 or -EINVAL. */
-int ed_parse_u64(const char *s, uint64_t *v);
 
 /* The labels of <enum> n into t (its size already set). */
 int ed_parse_enum(struct pctx *c, const xmlNode *n, struct type_node *t);

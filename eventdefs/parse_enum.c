@@ -8,6 +8,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "common/parse.h"
 #include "model.h"
 #include "names.h"
 #include "parse.h"
@@ -23,7 +24,7 @@ static int add_label(struct pctx *c, const xmlNode *n, struct ltt_enum_label *la
 		return FAIL(c, n, "duplicate enum label '%s'", name);
 	l->name = name;
 	if (value_text) {
-		if (ed_parse_u64(value_text, &l->value))
+		if (ltt_parse_c_u64(value_text, &l->value))
 			return FAIL(c, n, "bad value '%s' of enum label '%s' (a non-negative integer)",
 				    value_text, name);
 		l->value_text = value_text;

@@ -15,6 +15,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "common/io.h"
 #include "model.h"
 #include "names.h"
 #include "parse.h"
@@ -163,71 +164,29 @@ nomem:
 
 int ltt_eventdefs_parse_file(const char *path, struct ltt_eventdefs **out, char *err, size_t errlen)
 {
-	FILE *f;
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
+	char *buf;
+	size_t len;
 	struct stat st;
-	int r, fd;
+	int r;
 
 	*out = NULL;
-	/* O_NONBLOCK: opening a FIFO must not wait for a writer; then only regular files are read. */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		r = -errno;
-		if (fd >= 0)
-			close(fd);
-		eventdefs_error(err, errlen, path, 0, "cannot open: %s", strerror(-r));
-		return r;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		close(fd);
-		eventdefs_error(err, errlen, path, 0, "cannot read: %s", strerror(EISDIR));
-		return -EISDIR;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
+	/* a regular file only, opened O_NONBLOCK: opening a FIFO must not wait for a writer */
+	r = ltt_read_small_file(path, 0, MAX_FILE_BYTES, &buf, &len);
+	if (r == -LTT_ENOTREG && !stat(path, &st) && S_ISDIR(st.st_mode))
+		r = -EISDIR;
+	if (r == -LTT_ENOTREG) {
 		eventdefs_error(err, errlen, path, 0, "not a regular file");
 		return -EINVAL;
 	}
-	f = fdopen(fd, "rb");
-	if (!f) {
-		r = -errno;
-		close(fd);
-		eventdefs_error(err, errlen, path, 0, "cannot open: %s", strerror(-r));
+	if (r == -EFBIG)
+		eventdefs_error(err, errlen, path, 0, "larger than %u bytes", MAX_FILE_BYTES);
+	else if (r == -ENOMEM)
+		eventdefs_error(err, errlen, path, 0, "out of memory");
+	else if (r)
+		eventdefs_error(err, errlen, path, 0, r == -EISDIR ? "cannot read: %s" : "cannot open: %s", strerror(-r));
+	if (r)
 		return r;
-	}
-	for (;;) {
-		if (len == cap) {
-			char *p;
-
-			if (cap >= MAX_FILE_BYTES) {
-				eventdefs_error(err, errlen, path, 0, "larger than %u bytes", MAX_FILE_BYTES);
-				r = -EFBIG;
-				goto out;
-			}
-			cap = cap ? cap * 2 : 65536;
-			p = realloc(buf, cap);
-			if (!p) {
-				eventdefs_error(err, errlen, path, 0, "out of memory");
-				r = -ENOMEM;
-				goto out;
-			}
-			buf = p;
-		}
-		errno = 0;
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		r = errno ? -errno : -EIO;
-		eventdefs_error(err, errlen, path, 0, "cannot read: %s", strerror(-r));
-		goto out;
-	}
-	r = ltt_eventdefs_parse_mem(buf ? buf : "", len, path, out, err, errlen);
-out:
+	r = ltt_eventdefs_parse_mem(buf, len, path, out, err, errlen);
 	free(buf);
-	fclose(f);
 	return r;
 }

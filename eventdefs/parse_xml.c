@@ -155,15 +155,3 @@ int ed_fits(uint64_t v, unsigned bytes)
 {
 	return bytes >= 8 || v < ((uint64_t)1 << (8 * bytes));
 }
-
-/* Parses an unsigned C integer literal (decimal, 0x hex, 0 octal) that fills all of s. */
-int ed_parse_u64(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (!*s || *s == '-' || *s == '+' || *s == ' ')
-		return -EINVAL;
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	return errno || *end ? -EINVAL : 0;
-}

@@ -15,50 +15,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/buf.h"
 #include "model.h"
 
 #define ROOT_OPEN  "<ltt-eventdefs>"
 #define ROOT_CLOSE "\n</ltt-eventdefs>\n"
 
-struct out {
-	char *buf;
-	size_t len, cap;
-	int nomem;
-};
-
-static void put(struct out *o, const char *s, size_t n)
-{
-	if (o->nomem)
-		return;
-	if (o->len + n + 1 > o->cap) {
-		size_t cap = o->cap ? o->cap : 4096;
-		char *p;
-
-		while (o->len + n + 1 > cap)
-			cap *= 2;
-		p = realloc(o->buf, cap);
-		if (!p) {
-			o->nomem = 1;
-			return;
-		}
-		o->buf = p;
-		o->cap = cap;
-	}
-	memcpy(o->buf + o->len, s, n);
-	o->len += n;
-	o->buf[o->len] = '\0';
-}
-
-static void putc_(struct out *o, char c)
-{
-	put(o, &c, 1);
-}
-
 /* Blanks in[from, to): newlines stay, everything else becomes a space. */
-static void blank(struct out *o, const char *in, size_t from, size_t to)
+static void blank(struct ltt_buf *o, const char *in, size_t from, size_t to)
 {
 	for (size_t i = from; i < to; i++)
-		putc_(o, in[i] == '\n' ? '\n' : ' ');
+		ltt_buf_putc(o, in[i] == '\n' ? '\n' : ' ');
 }
 
 static int is_name_start(unsigned char c)
@@ -102,23 +69,23 @@ static size_t entity_len(const char *in, size_t len, size_t i)
 
 /* Copies one character of text (quote 0), of a quoted value (quote is the quote character) or of a
  * bare value (quote 'b', to be written between double quotes), escaping what XML refuses there. */
-static size_t put_text_char(struct out *o, const char *in, size_t len, size_t i, char quote)
+static size_t put_text_char(struct ltt_buf *o, const char *in, size_t len, size_t i, char quote)
 {
 	size_t n;
 
 	if (in[i] == '&') {
 		n = entity_len(in, len, i);
 		if (n) {
-			put(o, in + i, n);
+			ltt_buf_add(o, in + i, n);
 			return n;
 		}
-		put(o, "&amp;", 5);
+		ltt_buf_add(o, "&amp;", 5);
 	} else if (in[i] == '<') {
-		put(o, "&lt;", 4);
+		ltt_buf_add(o, "&lt;", 4);
 	} else if (quote && in[i] == '"' && quote != '"') {
-		put(o, "&quot;", 6);
+		ltt_buf_add(o, "&quot;", 6);
 	} else {
-		putc_(o, in[i]);
+		ltt_buf_putc(o, in[i]);
 	}
 	return 1;
 }
@@ -148,59 +115,59 @@ static unsigned line_at(const char *in, size_t i)
 
 /* A start tag from in[i] == '<': quotes bare attribute values. Returns the index after the tag, or
  * len + 1 when the tag has more than MAX_ATTRS attributes. */
-static size_t start_tag(struct out *o, const char *in, size_t len, size_t i, unsigned line)
+static size_t start_tag(struct ltt_buf *o, const char *in, size_t len, size_t i, unsigned line)
 {
 	unsigned attrs = 0;
 
-	putc_(o, in[i++]);
+	ltt_buf_putc(o, in[i++]);
 	while (i < len && is_name_char((unsigned char)in[i]))
-		putc_(o, in[i++]);
+		ltt_buf_putc(o, in[i++]);
 	if (line >= LTT_BIG_LINE) {
 		/* libxml2 keeps element lines in 16 bits: say it in an attribute (see line_of()) */
 		char buf[40];
 		int n = snprintf(buf, sizeof(buf), " " LTT_LINE_ATTR "=\"%u\"", line);
 
-		put(o, buf, (size_t)n);
+		ltt_buf_add(o, buf, (size_t)n);
 	}
 	while (i < len) {
 		char c = in[i];
 
 		if (c == '>') {
-			putc_(o, c);
+			ltt_buf_putc(o, c);
 			return i + 1;
 		}
 		if (c == '/' && i + 1 < len && in[i + 1] == '>') {
-			put(o, "/>", 2);
+			ltt_buf_add(o, "/>", 2);
 			return i + 2;
 		}
 		if (c != '=') {
-			putc_(o, c);
+			ltt_buf_putc(o, c);
 			i++;
 			continue;
 		}
 		/* an attribute value follows */
 		if (++attrs > MAX_ATTRS)
 			return len + 1;
-		putc_(o, in[i++]);
+		ltt_buf_putc(o, in[i++]);
 		while (i < len && is_space(in[i]))
-			putc_(o, in[i++]);
+			ltt_buf_putc(o, in[i++]);
 		if (i >= len)
 			break;
 		if (in[i] == '"' || in[i] == '\'') {
 			char q = in[i];
 
-			putc_(o, in[i++]);
+			ltt_buf_putc(o, in[i++]);
 			while (i < len && in[i] != q)
 				i += put_text_char(o, in, len, i, q);
 			if (i < len)
-				putc_(o, in[i++]);
+				ltt_buf_putc(o, in[i++]);
 			continue;
 		}
-		putc_(o, '"');
+		ltt_buf_putc(o, '"');
 		while (i < len && !is_space(in[i]) && in[i] != '>' && in[i] != '\'' &&
 		       !(in[i] == '/' && i + 1 < len && in[i + 1] == '>'))
 			i += put_text_char(o, in, len, i, 'b');
-		putc_(o, '"');
+		ltt_buf_putc(o, '"');
 	}
 	return i;
 }
@@ -208,7 +175,7 @@ static size_t start_tag(struct out *o, const char *in, size_t len, size_t i, uns
 int eventdefs_prepass(const char *in, size_t len, char **out, size_t *out_len, unsigned *bad_line,
 		      const char **what)
 {
-	struct out o = { 0 };
+	struct ltt_buf o = LTT_BUF_INIT;
 	size_t i = 0, e, line_pos = 0;
 	unsigned line = 1;
 
@@ -220,7 +187,7 @@ int eventdefs_prepass(const char *in, size_t len, char **out, size_t *out_len, u
 	}
 	if (len >= 3 && !memcmp(in, "\xef\xbb\xbf", 3))
 		i = 3;
-	put(&o, ROOT_OPEN, strlen(ROOT_OPEN));
+	ltt_buf_add(&o, ROOT_OPEN, strlen(ROOT_OPEN));
 	while (i < len) {
 		const char *p = in + i;
 		size_t left = len - i;
@@ -229,7 +196,7 @@ int eventdefs_prepass(const char *in, size_t len, char **out, size_t *out_len, u
 			e = find(in, len, i + 4, "-->");
 			if (e == len)
 				goto unterminated_comment;
-			put(&o, p, e + 3 - i);
+			ltt_buf_add(&o, p, e + 3 - i);
 			i = e + 3;
 		} else if (left >= 9 && !memcmp(p, "<![CDATA[", 9)) {
 			e = find(in, len, i + 9, "]]>");
@@ -237,7 +204,7 @@ int eventdefs_prepass(const char *in, size_t len, char **out, size_t *out_len, u
 				*what = "unterminated CDATA section";
 				goto bad;
 			}
-			put(&o, p, e + 3 - i);
+			ltt_buf_add(&o, p, e + 3 - i);
 			i = e + 3;
 		} else if (left >= 2 && !memcmp(p, "<!", 2)) {
 			*what = "declarations (<!DOCTYPE ...>) are not allowed";
@@ -251,12 +218,12 @@ int eventdefs_prepass(const char *in, size_t len, char **out, size_t *out_len, u
 			blank(&o, in, i, e + 2);
 			i = e + 2;
 		} else if (left >= 2 && p[0] == '<' && p[1] == '/') {
-			put(&o, "</", 2);
+			ltt_buf_add(&o, "</", 2);
 			i += 2;
 			while (i < len && in[i] != '>' && in[i] != '<')
-				putc_(&o, in[i++]);
+				ltt_buf_putc(&o, in[i++]);
 			if (i < len && in[i] == '>')
-				putc_(&o, in[i++]);
+				ltt_buf_putc(&o, in[i++]);
 		} else if (left >= 2 && p[0] == '<' && is_name_start((unsigned char)p[1])) {
 			size_t end;
 
@@ -288,11 +255,11 @@ int eventdefs_prepass(const char *in, size_t len, char **out, size_t *out_len, u
 			e = i + 1;
 			while (e < len && in[e] != '<' && in[e] != '&' && in[e] != '/')
 				e++;
-			put(&o, p, e - i);
+			ltt_buf_add(&o, p, e - i);
 			i = e;
 		}
 	}
-	put(&o, ROOT_CLOSE, strlen(ROOT_CLOSE));
+	ltt_buf_add(&o, ROOT_CLOSE, strlen(ROOT_CLOSE));
 	if (o.nomem) {
 		free(o.buf);
 		return -ENOMEM;

@@ -19,6 +19,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include "common/parse.h"
 #include "reader/archive.h"
 #include "archive_gunzip.h"
 #include "archive_int.h"
@@ -76,34 +77,14 @@ int ltt_archive_remove_tree_(const char *path)
 
 int ltt_archive_parse_size(const char *s, uint64_t *out)
 {
-	uint64_t v = 0;
-	unsigned shift = 0;
-	const char *p = s;
+	uint64_t v;
+	int ret = ltt_parse_size(s, &v);
 
-	if (!*p)
-		return -EINVAL;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (v > (UINT64_MAX - 9) / 10)
-			return -ERANGE;
-		v = v * 10 + (uint64_t)(*p - '0');
-	}
-	if (p == s)
-		return -EINVAL;
-	switch (*p) {
-	case '\0': break;
-	case 'k': case 'K': shift = 10; break;
-	case 'm': case 'M': shift = 20; break;
-	case 'g': case 'G': shift = 30; break;
-	case 't': case 'T': shift = 40; break;
-	default: return -EINVAL;
-	}
-	if (*p && p[1] && strcmp(p + 1, "B") && strcmp(p + 1, "iB"))
-		return -EINVAL;
+	if (ret)
+		return ret;
 	if (!v)
 		return -EINVAL;
-	if (shift && v > UINT64_MAX >> shift)
-		return -ERANGE;
-	*out = v << shift;
+	*out = v;
 	return 0;
 }
 

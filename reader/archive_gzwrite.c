@@ -14,6 +14,7 @@
 
 #include <zlib.h>
 
+#include "common/io.h"
 #include "archive_gzwrite.h"
 
 #define CHUNK (1u << 20)
@@ -104,21 +105,6 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-static int write_all(int fd, const unsigned char *p, size_t len)
-{
-	while (len) {
-		ssize_t w = write(fd, p, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Writes members in order until `upto` chunks have been written (waiting for workers as needed). */
 static int write_until(struct ltt_gzwrite *g, uint64_t upto)
 {
@@ -132,7 +118,7 @@ static int write_until(struct ltt_gzwrite *g, uint64_t upto)
 			continue;
 		}
 		pthread_mutex_unlock(&g->lock);
-		ret = s->err ? s->err : g->err ? g->err : write_all(g->fd, s->out, s->out_len);
+		ret = s->err ? s->err : g->err ? g->err : ltt_write_all(g->fd, s->out, s->out_len);
 		pthread_mutex_lock(&g->lock);
 		if (ret && !g->err)
 			g->err = ret;
@@ -153,7 +139,7 @@ static int submit(struct ltt_gzwrite *g)
 		int ret = deflate_slot(&g->z, s, g->out_cap);
 
 		if (!ret)
-			ret = write_all(g->fd, s->out, s->out_len);
+			ret = ltt_write_all(g->fd, s->out, s->out_len);
 		s->in_len = 0;
 		g->filling++;
 		g->written++;

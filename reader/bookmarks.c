@@ -7,6 +7,8 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "common/parse.h"
+#include "common/io.h"
 #include "reader_internal.h"
 #include "xml.h"
 
@@ -39,17 +41,6 @@ int ltt_parse_seconds(const char *s, uint64_t *ns)
 	return 0;
 }
 
-static int parse_u64(const char *s, uint64_t *v)
-{
-	char *e;
-
-	if (!s || *s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	*v = strtoull(s, &e, 10);
-	return errno || *e ? -EINVAL : 0;
-}
-
 static char *attr(xmlNodePtr n, const char *name)
 {
 	return (char *)xmlGetProp(n, (const xmlChar *)name);
@@ -69,7 +60,7 @@ static int location(xmlNodePtr n, struct ltt_bookmark *b, const char **what)
 	if ((v = attr(n, "cpu"))) {
 		uint64_t c;
 
-		if (parse_u64(v, &c) || c > 1u << 20) {
+		if (ltt_parse_u64(v, &c) || c > 1u << 20) {
 			*what = "cpu is not a CPU number";
 			ret = -EINVAL;
 		}
@@ -95,7 +86,7 @@ static int location(xmlNodePtr n, struct ltt_bookmark *b, const char **what)
 			xmlFree(v);
 		}
 		if (!ret && (v = attr(n, cattr[i]))) {
-			if (parse_u64(v, &x)) {
+			if (ltt_parse_u64(v, &x)) {
 				*what = "a cycle count is not an unsigned integer";
 				ret = -EINVAL;
 			} else {
@@ -181,7 +172,7 @@ int rd_bookmarks_load(struct trace *t)
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/info/bookmarks.xml", t->dir);
-	ret = rd_read_small_file(path, BOOKMARKS_MAX_BYTES, &buf, &len);
+	ret = ltt_read_small_file(path, 0, BOOKMARKS_MAX_BYTES, &buf, &len);
 	if (ret) {
 		if (rd_resource_error(ret) || ret == -ENOMEM)
 			return ret;
@@ -190,7 +181,7 @@ int rd_bookmarks_load(struct trace *t)
 				   "ignored", BOOKMARKS_MAX_BYTES);
 		else if (ret != -ENOENT)
 			rd_problem(t->reader, t, "info/bookmarks.xml", -1, 0, "%s; bookmarks ignored",
-				   ret == -RD_XML_NOT_REGULAR ? "not a regular file" : strerror(-ret));
+				   ret == -LTT_ENOTREG ? "not a regular file" : strerror(-ret));
 		return 0;
 	}
 	ret = rd_xml_stream(buf, len, "info/bookmarks.xml", bm_root, bm_location, &l, &e);

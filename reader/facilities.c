@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/clock.h"
 #include "reader_internal.h"
 
 static const char builtin_xml[] =
@@ -363,7 +364,7 @@ static int read_facility_loads(struct trace *t, uint64_t from, uint64_t to)
 		base = rd_u32(p + nlen + 5, t->info.big_endian);
 		fac = find_facility(t, name, sum, 0, &other);
 		if (!fac && wait) {
-			uint64_t now = rd_mono_ns();
+			uint64_t now = ltt_mono_ns();
 
 			if (!t->fl_wait_since)
 				t->fl_wait_since = now;

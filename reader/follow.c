@@ -10,18 +10,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "reader_internal.h"
 
 /* the recorder's default flush period (LTT_FLUSH_MS) and a margin for its write and our look */
 #define DEFAULT_HOLD_NS 1250000000ull
-
-uint64_t rd_mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static int grow(void **v, size_t *cap, size_t need, size_t size)
 {
@@ -57,7 +50,7 @@ int rd_follow_add_tf(struct ltt_reader *r, struct tracefile *tf)
 	r->all_tf[r->nall_tf++] = tf;
 	/* the blocks on disk now arrived now */
 	tf->info.nblocks = 0;
-	rd_tracefile_grow(tf, rd_mono_ns());
+	rd_tracefile_grow(tf, ltt_mono_ns());
 	r->dirty = 1;
 	return 0;
 }
@@ -132,7 +125,7 @@ static int refresh_trace(struct trace *t, uint64_t now)
 
 int ltt_reader_refresh(struct ltt_reader *r)
 {
-	uint64_t now = rd_mono_ns();
+	uint64_t now = ltt_mono_ns();
 	int changed = 0;
 
 	if (!r->follow)
@@ -233,7 +226,7 @@ static int finish_trace(struct trace *t, const char *dir)
 		t->dir = d;
 		t->info.dir = d;
 	}
-	ret = refresh_trace(t, rd_mono_ns());
+	ret = refresh_trace(t, ltt_mono_ns());
 	t->final = 1;
 	if (ret >= 0)	/* what still waits (a facility_load without its eventdefs) is reported now */
 		ret = rd_facilities_follow(t);
@@ -328,9 +321,7 @@ int rd_follow_next(struct ltt_reader *r, struct ltt_event *ev)
 			tf->key_ns = tf->ev[tf->pos].ns;
 			rd_heap_sift_down(r->heap, r->nheap, 0);
 		} else {
-			r->heap[0] = r->heap[--r->nheap];
-			if (r->nheap)
-				rd_heap_sift_down(r->heap, r->nheap, 0);
+			rd_heap_pop(r);
 			tf->inheap = 0;
 			if (rd_tf_ready(r, tf))
 				rd_heap_push(r, tf);
@@ -349,7 +340,7 @@ int rd_follow_next(struct ltt_reader *r, struct ltt_event *ev)
 	}
 	tf = r->heap[0];
 	if (!settled(r, tf)) {
-		now = rd_mono_ns();
+		now = ltt_mono_ns();
 		if (now < tf->seen_ns + r->hold_ns) {
 			/* An earlier event still to come was recorded before this one, in real time at most
 			 * its time + the skew seen: it is on disk hold_ns after that at the latest. */

@@ -16,6 +16,9 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "common/escape_xml.h"
+#include "common/io.h"
+#include "common/parse.h"
 #include "reader/archive.h"
 #include "manifest.h"
 #include "xml.h"
@@ -274,23 +277,9 @@ void ltt_layout_free(struct ltt_layout *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* ---- writing ----------------------------------------------------------------------------------- */
-
-static void put_escaped(FILE *f, const char *s)
+static void xml_text(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default:
-			if ((unsigned char)*s < 0x20)
-				fprintf(f, "&#%d;", *s);
-			else
-				fputc(*s, f);
-		}
-	}
+	ltt_xml_to_file(f, s, strlen(s));
 }
 
 int ltt_manifest_format(const struct ltt_manifest *m, char **xml, size_t *len)
@@ -302,9 +291,9 @@ int ltt_manifest_format(const struct ltt_manifest *m, char **xml, size_t *len)
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	      "<!-- ltt packed trace: every file of the trace but this one (doc/format.md section 12) -->\n"
 	      "<manifest version=\"1\" ltt_version=\"", f);
-	put_escaped(f, m->ltt_version ? m->ltt_version : "");
+	xml_text(f, m->ltt_version ? m->ltt_version : "");
 	fputs("\" host=\"", f);
-	put_escaped(f, m->host ? m->host : "");
+	xml_text(f, m->host ? m->host : "");
 	fprintf(f, "\" files=\"%zu\"", m->n);
 	if (m->reader_problems != LTT_MANIFEST_NO_COUNT)
 		fprintf(f, " reader_problems=\"%" PRIu64 "\"", m->reader_problems);
@@ -313,7 +302,7 @@ int ltt_manifest_format(const struct ltt_manifest *m, char **xml, size_t *len)
 		const struct ltt_manifest_file *mf = &m->files[i];
 
 		fputs("  <file path=\"", f);
-		put_escaped(f, mf->path);
+		xml_text(f, mf->path);
 		fprintf(f, "\" size=\"%" PRIu64 "\" sha256=\"%s\"", mf->size, mf->sha256);
 		if (mf->events != LTT_MANIFEST_NO_COUNT)
 			fprintf(f, " events=\"%" PRIu64 "\"", mf->events);
@@ -331,19 +320,6 @@ int ltt_manifest_format(const struct ltt_manifest *m, char **xml, size_t *len)
 		return -ENOMEM;
 	}
 	return fclose(f) ? -errno : 0;
-}
-
-/* ---- parsing ----------------------------------------------------------------------------------- */
-
-static int parse_u64(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (!s || !isdigit((unsigned char)s[0]))
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return errno || *end ? -1 : 0;
 }
 
 static int parse_hex(const char *s, char out[LTT_SHA256_HEX_LEN + 1])
@@ -384,15 +360,15 @@ static int parse_file(xmlNode *n, const char *label, struct ltt_manifest_file *m
 		fail(err, errlen, "%s: line %ld: path '%s' is not a file of the trace layout", label, line, path);
 	else if (!strcmp(path, LTT_MANIFEST_PATH))
 		fail(err, errlen, "%s: line %ld: the manifest lists itself", label, line);
-	else if (parse_u64(size, &mf->size))
+	else if (ltt_parse_u64(size, &mf->size))
 		fail(err, errlen, "%s: line %ld: size '%s' is not a decimal number", label, line, size);
 	else if (parse_hex(sha, mf->sha256))
 		fail(err, errlen, "%s: line %ld: sha256 '%s' is not 64 hex digits", label, line, sha);
-	else if (events && parse_u64(events, &mf->events))
+	else if (events && ltt_parse_u64(events, &mf->events))
 		fail(err, errlen, "%s: line %ld: events '%s' is not a decimal number", label, line, events);
-	else if (lost && parse_u64(lost, &mf->lost))
+	else if (lost && ltt_parse_u64(lost, &mf->lost))
 		fail(err, errlen, "%s: line %ld: lost '%s' is not a decimal number", label, line, lost);
-	else if (over && parse_u64(over, &mf->overwritten))
+	else if (over && ltt_parse_u64(over, &mf->overwritten))
 		fail(err, errlen, "%s: line %ld: overwritten '%s' is not a decimal number", label, line, over);
 	else if (!(mf->path = strdup(path)))
 		ret = -ENOMEM;
@@ -434,7 +410,7 @@ static int mf_root(xmlNode *root, void *arg)
 	}
 	xmlFree(attr);
 	attr = (char *)xmlGetProp(root, (const xmlChar *)"reader_problems");
-	if (attr && parse_u64(attr, &m->reader_problems))
+	if (attr && ltt_parse_u64(attr, &m->reader_problems))
 		m->reader_problems = LTT_MANIFEST_NO_COUNT;
 	xmlFree(attr);
 	attr = (char *)xmlGetProp(root, (const xmlChar *)"ltt_version");
@@ -634,44 +610,6 @@ static int hash_fd(int fd, unsigned char *buf, uint64_t *size, char hex[LTT_SHA2
 	return ltt_sha256_end(c, hex);
 }
 
-/* Reads a whole small file into a malloc'd buffer (at most `max` bytes, else -EFBIG). */
-static int slurp(const char *path, size_t max, char **buf, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	ssize_t r;
-	int ret = 0;
-
-	*buf = NULL;
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0)
-		ret = -errno;
-	else if (!S_ISREG(st.st_mode))
-		ret = -EINVAL;
-	else if ((uint64_t)st.st_size > max)
-		ret = -EFBIG;
-	else if (!(*buf = malloc((size_t)st.st_size + 1)))
-		ret = -ENOMEM;
-	*len = 0;
-	while (!ret && *len < (size_t)st.st_size) {
-		r = read(fd, *buf + *len, (size_t)st.st_size - *len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			ret = r < 0 ? -errno : -EIO;
-			break;
-		}
-		*len += (size_t)r;
-	}
-	close(fd);
-	if (ret) {
-		free(*buf);
-		*buf = NULL;
-	}
-	return ret;
-}
-
 int ltt_manifest_verify(const char *trace_dir, char *err, size_t errlen)
 {
 	return ltt_manifest_verify_as(trace_dir, trace_dir, err, errlen);
@@ -695,7 +633,9 @@ int ltt_manifest_verify_as(const char *trace_dir, const char *label, char *err, 
 	}
 	snprintf(path, sizeof(path), "%s/%s", trace_dir, LTT_MANIFEST_PATH);
 	snprintf(shown, sizeof(shown), "%s/%s", label, LTT_MANIFEST_PATH);
-	ret = slurp(path, LTT_MANIFEST_MAX_BYTES, &xml, &len);
+	ret = ltt_read_small_file(path, O_NOFOLLOW, LTT_MANIFEST_MAX_BYTES, &xml, &len);
+	if (ret == -LTT_ENOTREG)
+		ret = -EINVAL;
 	if (ret) {
 		fail(err, errlen, "%s: %s", shown, ret == -EFBIG ? "too large" : strerror(-ret));
 		goto out_layout;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "common/heap.h"
 #include "reader/archive.h"
 #include "reader_internal.h"
 
@@ -235,23 +236,11 @@ static inline int before(const struct tracefile *a, const struct tracefile *b)
 	return a->key_ns < b->key_ns || (a->key_ns == b->key_ns && a->rank < b->rank);
 }
 
+LTT_HEAP_DEFINE(tf_heap, struct tracefile *, before)
+
 void rd_heap_sift_down(struct tracefile **h, size_t n, size_t i)
 {
-	struct tracefile *x = h[i];
-
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= n)
-			break;
-		if (c + 1 < n && before(h[c + 1], h[c]))
-			c++;
-		if (!before(h[c], x))
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	h[i] = x;
+	tf_heap_sift_down(h, n, i);
 }
 
 /* Makes tf's next event (at or after from_ns) current; 0 when it has none left. */
@@ -290,8 +279,7 @@ static void start(struct ltt_reader *r)
 		if (!(r->opt.flags & LTT_READ_UNORDERED) && tf_ready(r, tf))
 			r->heap[r->nheap++] = tf;
 	}
-	for (size_t i = r->nheap / 2; i-- > 0; )
-		rd_heap_sift_down(r->heap, r->nheap, i);
+	tf_heap_make(r->heap, r->nheap);
 }
 
 int rd_tf_ready(struct ltt_reader *r, struct tracefile *tf)
@@ -302,19 +290,13 @@ int rd_tf_ready(struct ltt_reader *r, struct tracefile *tf)
 /* Adds tf (its key_ns set) to the merge heap. */
 void rd_heap_push(struct ltt_reader *r, struct tracefile *tf)
 {
-	size_t i = r->nheap++;
-
-	/* sift up */
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-
-		if (!before(tf, r->heap[p]))
-			break;
-		r->heap[i] = r->heap[p];
-		i = p;
-	}
-	r->heap[i] = tf;
+	tf_heap_push(r->heap, &r->nheap, tf);
 	tf->inheap = 1;
+}
+
+void rd_heap_pop(struct ltt_reader *r)
+{
+	tf_heap_pop(r->heap, &r->nheap);
 }
 
 int ltt_reader_next(struct ltt_reader *r, struct ltt_event *ev)
@@ -355,13 +337,11 @@ int ltt_reader_next(struct ltt_reader *r, struct ltt_event *ev)
 		tf->pos++;
 		if (likely(tf->pos < tf->nev) && likely(tf->ev[tf->pos].ns <= r->to_ns)) {
 			tf->key_ns = tf->ev[tf->pos].ns;
-			rd_heap_sift_down(r->heap, r->nheap, 0);
+			tf_heap_sift_down(r->heap, r->nheap, 0);
 		} else if (tf_ready(r, tf)) {
-			rd_heap_sift_down(r->heap, r->nheap, 0);
+			tf_heap_sift_down(r->heap, r->nheap, 0);
 		} else {
-			r->heap[0] = r->heap[--r->nheap];
-			if (r->nheap)
-				rd_heap_sift_down(r->heap, r->nheap, 0);
+			tf_heap_pop(r->heap, &r->nheap);
 		}
 	}
 	if (!r->nheap)

@@ -181,10 +181,11 @@ void rd_trace_free(struct trace *t);
 int rd_tf_ready(struct ltt_reader *r, struct tracefile *tf);
 void rd_heap_sift_down(struct tracefile **h, size_t n, size_t i);
 void rd_heap_push(struct ltt_reader *r, struct tracefile *tf);
+/* Removes the merge heap's top (r->nheap > 0). */
+void rd_heap_pop(struct ltt_reader *r);
 
 /* follow.c */
 int rd_follow_next(struct ltt_reader *r, struct ltt_event *ev);
-uint64_t rd_mono_ns(void);
 /* A tracefile added to the set while following: its merge rank and its place in all_tf. */
 int rd_follow_add_tf(struct ltt_reader *r, struct tracefile *tf);
 

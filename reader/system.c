@@ -12,6 +12,8 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "common/parse.h"
+#include "common/io.h"
 #include "reader_internal.h"
 #include "xml.h"
 
@@ -156,22 +158,6 @@ bad:
 	return -EBADMSG;
 }
 
-/* Parses a decimal number in [lo, hi]; -EINVAL otherwise. */
-static int parse_num(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
-{
-	char *e;
-	unsigned long long v;
-
-	if (!s || !isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &e, 10);
-	if (errno || *e || v < lo || v > hi)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 /* Reads DIR/info/system.xml into t's attributes; messages name it SHOWN/info/system.xml. */
 static int system_parse(struct trace *t, const char *dir, const char *shown, char *err, size_t errlen)
 {
@@ -180,11 +166,11 @@ static int system_parse(struct trace *t, const char *dir, const char *shown, cha
 	int line = 0, ret;
 
 	snprintf(path, sizeof(path), "%s/info/system.xml", dir);
-	ret = rd_read_small_file(path, SYSTEM_XML_MAX, &buf, &len);
+	ret = ltt_read_small_file(path, 0, SYSTEM_XML_MAX, &buf, &len);
 	if (ret) {
 		rd_seterr(err, errlen, "%s/info/system.xml: %s", shown,
 			  ret == -ENOENT ? "missing (not a trace directory?)" :
-			  ret == -RD_XML_NOT_REGULAR ? "not a regular file" : strerror(-ret));
+			  ret == -LTT_ENOTREG ? "not a regular file" : strerror(-ret));
 		return ret;
 	}
 	ret = parse_libxml(t, buf, len, &line);
@@ -232,26 +218,26 @@ int rd_system_load(struct trace *t, char *err, size_t errlen)
 	s = ltt_trace_attr(&t->info, "ltt_block_size");
 	if (!s)
 		BAD("missing attribute ltt_block_size", t->path);
-	if (parse_num(s, 64, 1ull << 31, &v))
+	if (ltt_parse_u64_in(s, 64, 1ull << 31, &v))
 		BAD("ltt_block_size=\"%s\": expected a number of bytes from 64 to 2^31", t->path, s);
 	t->info.block_size = (uint32_t)v;
 	s = ltt_trace_attr(&t->info, "ltt_major_version");
-	if (s && parse_num(s, 2, 2, &v))
+	if (s && ltt_parse_u64_in(s, 2, 2, &v))
 		BAD("ltt_major_version=\"%s\": only version 2 is known", t->path, s);
 	s = ltt_trace_attr(&t->info, "ltt_minor_version");
 	if (!s)
 		BAD("missing attribute ltt_minor_version", t->path);
-	if (parse_num(s, 0, 1000000, &v))
+	if (ltt_parse_u64_in(s, 0, 1000000, &v))
 		BAD("ltt_minor_version=\"%s\": not a number", t->path, s);
 	t->info.minor_version = (unsigned)v;
 	t->v1 = v <= 2;
 	t->v2 = v >= 3 && v <= 9;
 	s = ltt_trace_attr(&t->info, "cpu");
-	if (s && parse_num(s, 0, 1u << 20, &v))
+	if (s && ltt_parse_u64_in(s, 0, 1u << 20, &v))
 		BAD("cpu=\"%s\": not a number of CPUs", t->path, s);
 	t->info.ncpus = s ? (unsigned)v : 0;
 	s = ltt_trace_attr(&t->info, "ltt_cycles_per_second");
-	if (s && parse_num(s, 1, UINT64_MAX, &v))
+	if (s && ltt_parse_u64_in(s, 1, UINT64_MAX, &v))
 		BAD("ltt_cycles_per_second=\"%s\": not a number", t->path, s);
 	t->info.cycles_per_second = s ? v : 0;
 #undef BAD
@@ -299,7 +285,7 @@ int ltt_system_read(const char *dir, struct ltt_system **out, char *err, size_t 
 	if (ret) {
 		ltt_system_free(s);
 		/* the codes reader.h promises: not a regular file, or not one <system>, is -EBADMSG */
-		return ret == -RD_XML_NOT_REGULAR || ret == -EINVAL ? -EBADMSG : ret;
+		return ret == -LTT_ENOTREG || ret == -EINVAL ? -EBADMSG : ret;
 	}
 	*out = s;
 	return 0;

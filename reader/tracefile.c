@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "reader_internal.h"
 
 /* ---- discovery ------------------------------------------------------------------------------------ */
@@ -823,7 +824,7 @@ static void scan_block_follow(struct tracefile *tf, uint64_t k)
 	/* a block tried before: what it reported before the id it stopped at is not repeated, and
 	 * after 5 s (or once the trace is complete) the id is reported unknown */
 	if (tf->stall_since) {
-		expired = tf->trace->final || rd_mono_ns() - tf->stall_since > 5000000000ull;
+		expired = tf->trace->final || ltt_mono_ns() - tf->stall_since > 5000000000ull;
 		r->mute_name = tf->info.name;
 		r->mute_below = tf->mute_below;
 	}
@@ -840,7 +841,7 @@ static void scan_block_follow(struct tracefile *tf, uint64_t k)
 		tf->have_expect = b.have_expect;
 		tf->nev = tf->pos = 0;
 		if (!tf->stall_since)
-			tf->stall_since = rd_mono_ns();
+			tf->stall_since = ltt_mono_ns();
 		return;
 	}
 	tf->stall_since = 0;

@@ -18,57 +18,6 @@
 /* No network, no entity substitution, no message of libxml2's own, line numbers past 65535. */
 #define RD_XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES)
 
-int rd_read_small_file(const char *path, size_t max, char **buf, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);	/* a FIFO must not block */
-	struct stat st;
-	size_t got = 0;
-	char *b;
-	int ret = 0;
-
-	*buf = NULL;
-	*len = 0;
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0)
-		ret = -errno;
-	else if (!S_ISREG(st.st_mode))
-		ret = -RD_XML_NOT_REGULAR;
-	else if ((uint64_t)st.st_size > max)
-		ret = -EFBIG;
-	if (ret) {
-		close(fd);
-		return ret;
-	}
-	b = malloc((size_t)st.st_size + 1);
-	if (!b) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (got < (size_t)st.st_size) {	/* a file that shrinks is read to its new end */
-		ssize_t n = pread(fd, b + got, (size_t)st.st_size - got, (off_t)got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			ret = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
-	if (ret) {
-		free(b);
-		return ret;
-	}
-	b[got] = 0;
-	*buf = b;
-	*len = got;
-	return 0;
-}
-
 /* Keeps the first error, on one line; warnings are not errors. */
 static void keep_first(struct rd_xml_error *e, int *set, const xmlError *x)
 {

@@ -11,18 +11,11 @@
 
 #include <libxml/tree.h>
 
-#define RD_XML_NOT_REGULAR 4095	/* rd_read_small_file: -RD_XML_NOT_REGULAR for a FIFO, device, dir */
-
 /* The first error libxml2 reported, one line. */
 struct rd_xml_error {
 	int line;
 	char msg[200];
 };
-
-/* Reads the regular file `path` (opened O_NONBLOCK: a FIFO never blocks) into a malloc'd,
- * NUL-terminated *buf of *len bytes. -EFBIG beyond `max` bytes (nothing read), -RD_XML_NOT_REGULAR,
- * or a negative errno. */
-int rd_read_small_file(const char *path, size_t max, char **buf, size_t *len);
 
 /* Parses a whole document (small ones: info/system.xml). NULL on failure, with e filled. */
 xmlDocPtr rd_xml_parse(const char *buf, size_t len, const char *url, struct rd_xml_error *e);

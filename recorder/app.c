@@ -214,14 +214,14 @@ void ltt_app_child_start_fl(const char *file, int line, struct ltt_child *child,
 			    int use_shell, const char *const *argv)
 {
 	child->id = uatomic_add_return(&app_child_next, 1) - 1;
-	child->start_ns = app_monotonic_ns();
+	child->start_ns = ltt_mono_ns();
 	trace_app_child_start(app_tid(), file, (uint32_t)line, child->id, child_class ? child_class : "?",
 			      use_shell ? 1 : 0, app_argc(argv), argv);
 }
 
 void ltt_app_child_exit_fl(const char *file, int line, const struct ltt_child *child, int pid, int code)
 {
-	uint64_t now = app_monotonic_ns();
+	uint64_t now = ltt_mono_ns();
 	uint64_t elapsed = child->start_ns && now > child->start_ns ? now - child->start_ns : 0;
 
 	trace_app_child_exit(app_tid(), file, (uint32_t)line, child->id, pid, code, elapsed);

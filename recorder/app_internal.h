@@ -12,6 +12,7 @@
 #include <urcu/compiler.h>
 
 /* The generated encoders of eventdefs/app.xml ($(BUILD)/gen/app.h, from `ltt gen`). */
+#include "common/clock.h"
 #include "app.h"
 
 struct app_thread {
@@ -32,14 +33,6 @@ static inline uint32_t app_tid(void)
 	if (caa_unlikely(!tid))
 		tid = ltt_app_tid_slow();
 	return tid;
-}
-
-static inline uint64_t app_monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* Formats into buf (always NUL-terminated, truncated to fit). */

@@ -19,13 +19,13 @@ void ltt_app_thread_start_fl(const char *file, int line, const char *name)
 {
 	unsigned number = uatomic_add_return(&app_thread_next, 1);
 
-	ltt_app_self.start_ns = app_monotonic_ns();
+	ltt_app_self.start_ns = ltt_mono_ns();
 	trace_app_thread_start(app_tid(), file, (uint32_t)line, number, name);
 }
 
 void ltt_app_thread_exit_fl(const char *file, int line)
 {
-	uint64_t now = app_monotonic_ns();
+	uint64_t now = ltt_mono_ns();
 	uint64_t start = ltt_app_self.start_ns;
 
 	trace_app_thread_exit(app_tid(), file, (uint32_t)line, start && now > start ? now - start : 0);
@@ -109,12 +109,12 @@ void ltt_app_printf_fl(const char *file, int line, const char *fmt, ...)
 
 void ltt_stopwatch_start(struct ltt_stopwatch *sw)
 {
-	sw->started_ns = app_monotonic_ns();
+	sw->started_ns = ltt_mono_ns();
 }
 
 void ltt_stopwatch_stop(struct ltt_stopwatch *sw)
 {
-	uint64_t now = app_monotonic_ns();
+	uint64_t now = ltt_mono_ns();
 	uint64_t d;
 
 	if (!sw->started_ns)

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "recorder.h"
 #include "threads.h"
 
@@ -355,14 +356,6 @@ static void close_all(void)
 	C.resv_fd = -1;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Writes the run of k complete blocks of ring i from seq on: consecutive whole blocks with one
  * pwritev, a partly filled block as its head and trailer page (the common case: no blocks lost
  * before them, the file open). Returns how many blocks reached the file, from the first; the caller
@@ -438,7 +431,7 @@ static unsigned drain(unsigned i, uint64_t until, uint64_t deadline)
 		if (!k) {
 			if (!until)
 				return n;
-			if (now_ns() < deadline) {
+			if (ltt_mono_ns() < deadline) {
 				nanosleep(&(struct timespec){ 0, 100000 }, NULL);
 				continue;
 			}
@@ -683,7 +676,7 @@ static void *consumer_main(void *arg)
 	ltt_set(&C.tid, (uint32_t)syscall(SYS_gettid));
 	while (!ltt_read(&C.stop)) {
 		unsigned work = 0;
-		uint64_t now = now_ns();
+		uint64_t now = ltt_mono_ns();
 
 		/* control rings first (rare, small, needed to decode everything else), then the CPUs */
 		for (unsigned k = 0; k < C.t->rg->nrings; k++) {
@@ -719,7 +712,7 @@ int ltt_consumer_start(struct ltt_trace_state *t)
 	C.buffered = io && !strcmp(io, "buffered");
 	C.flush_ns = t->flush_ms < 0 ? 0 : (uint64_t)(t->flush_ms ? t->flush_ms : LTT_DEFAULT_FLUSH_MS) * 1000000u;
 	snprintf(C.dir, sizeof(C.dir), "%s", t->dir);
-	C.chunk_ns = C.try_ns = now_ns();
+	C.chunk_ns = C.try_ns = ltt_mono_ns();
 	C.outs = calloc(n, sizeof(*C.outs));
 	C.cut = calloc(n, sizeof(*C.cut));
 	C.progress = calloc(n, sizeof(*C.progress));
@@ -732,7 +725,7 @@ int ltt_consumer_start(struct ltt_trace_state *t)
 		return -ENOMEM;
 	}
 	for (unsigned i = 0; i < n; i++)
-		C.progress[i] = now_ns();
+		C.progress[i] = ltt_mono_ns();
 	for (unsigned i = 0; i < n; i++)
 		C.outs[i].fd = -1;
 	open_all(-1);
@@ -758,7 +751,7 @@ int ltt_consumer_start(struct ltt_trace_state *t)
 
 void ltt_consumer_stop(void)
 {
-	uint64_t deadline = now_ns() + FINAL_WAIT_NS;
+	uint64_t deadline = ltt_mono_ns() + FINAL_WAIT_NS;
 
 	if (!C.running)
 		return;

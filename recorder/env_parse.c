@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/parse.h"
 #include "env_parse.h"
 
 #define VALUE_SHOWN	64	/* bytes of a refused value the message shows */
@@ -52,39 +53,6 @@ void ltt_env_why(char *why, size_t n, const char *name, const char *value, const
 	snprintf(why, n, "%s=%s: %s", name, shown, form);
 }
 
-/* Decimal digits, then (sizes) one suffix, nothing else; no overflow. 0 or -EINVAL. */
-static int parse_u64(const char *s, int sizes, uint64_t *out)
-{
-	uint64_t v = 0;
-	unsigned shift = 0;
-	const char *p = s;
-
-	if (*p < '0' || *p > '9')
-		return -EINVAL;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		unsigned d = (unsigned)(*p - '0');
-
-		if (v > (UINT64_MAX - d) / 10)
-			return -EINVAL;
-		v = v * 10 + d;
-	}
-	if (sizes && *p) {
-		switch (*p++) {
-		case 'k': case 'K': shift = 10; break;
-		case 'm': case 'M': shift = 20; break;
-		case 'g': case 'G': shift = 30; break;
-		default: return -EINVAL;
-		}
-		if (v > UINT64_MAX >> shift)
-			return -EINVAL;
-		v <<= shift;
-	}
-	if (*p)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 int ltt_env_parse(const struct ltt_env_var *var, const char *value, uint64_t *out, char *why, size_t n)
 {
 	uint64_t v;
@@ -93,7 +61,7 @@ int ltt_env_parse(const struct ltt_env_var *var, const char *value, uint64_t *ou
 
 	if (var->kind == LTT_ENV_BOOL && strcmp(value, "1") && strcmp(value, "0"))
 		goto bad;
-	if (parse_u64(value, sizes, &v) || v < var->min || v > var->max || (pow2 && (v & (v - 1))))
+	if ((sizes ? ltt_parse_size(value, &v) : ltt_parse_u64(value, &v)) || v < var->min || v > var->max || (pow2 && (v & (v - 1))))
 		goto bad;
 	*out = v;
 	return 0;
@@ -118,7 +86,7 @@ int ltt_signal_number(const char *v)
 
 	if (!v || !*v)
 		return -1;
-	if (parse_u64(v, 0, &n)) {
+	if (ltt_parse_u64(v, &n)) {
 		name = !strncmp(v, "SIG", 3) ? v + 3 : v;
 		n = 0;
 		for (int s = 1; s < NSIG; s++) {
@@ -132,7 +100,7 @@ int ltt_signal_number(const char *v)
 		if (!n && !strncmp(name, "RTMIN+", 6)) {
 			uint64_t k;
 
-			if (!parse_u64(name + 6, 0, &k) && k <= (uint64_t)(SIGRTMAX - SIGRTMIN))
+			if (!ltt_parse_u64(name + 6, &k) && k <= (uint64_t)(SIGRTMAX - SIGRTMIN))
 				n = (uint64_t)SIGRTMIN + k;
 		}
 	}

@@ -11,10 +11,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/proc.h"
+#include "common/io.h"
+#include "common/clock.h"
 #include "env_parse.h"
 #include "flight.h"
 
 #define CODE_WAIT_NS	5000000000ull	/* ltt_snapshot() waits this long for another snapshot */
+/* info/system.xml as this process wrote it (recorder/tracedir.c: a command line at most, far below) */
+#define SYSTEM_XML_MAX	(64u << 20)
 #define SNAP_WAIT_NS	200000000ull	/* a snapshot waits this long for writers still committing */
 
 struct ltt_flight ltt_fl = { .shm_fd = -1, .at_exit = 1 };
@@ -25,17 +30,9 @@ int ltt_flight_tid(void)
 	return (int)syscall(SYS_gettid);
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 int ltt_flight_lock(int tid, uint64_t wait_ns)
 {
-	uint64_t deadline = mono_ns() + wait_ns;
+	uint64_t deadline = ltt_mono_ns() + wait_ns;
 
 	for (;;) {
 		/* Full barrier: the previous owner's snapshot happens before ours (pairs with the
@@ -46,7 +43,7 @@ int ltt_flight_lock(int tid, uint64_t wait_ns)
 			return 1;
 		if (o == tid)
 			return -EDEADLK;
-		if (mono_ns() >= deadline)
+		if (ltt_mono_ns() >= deadline)
 			return 0;
 		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
 	}
@@ -106,45 +103,6 @@ void ltt_flight_unprepare(int shm_fd)
 	ltt_fl.shm_path[0] = 0;
 }
 
-/* Reads the whole file at path into a new NUL-terminated buffer. */
-static char *read_file(const char *path, size_t *len)
-{
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return NULL;
-	for (;;) {
-		ssize_t r;
-
-		if (n + 1 >= cap) {
-			char *nb = realloc(buf, cap ? cap * 2 : 4096);
-
-			if (!nb)
-				goto fail;
-			buf = nb;
-			cap = cap ? cap * 2 : 4096;
-		}
-		r = read(fd, buf + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			goto fail;
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	buf[n] = 0;
-	*len = n;
-	return buf;
-fail:
-	close(fd);
-	free(buf);
-	return NULL;
-}
-
 /* ---- the registry `ltt snapshot PID` reads --------------------------------------------------------- */
 
 /* /tmp/ltt-UID/flight-PID while a flight trace records: its path, the snapshot signal, and the
@@ -155,26 +113,12 @@ static void registry_path(char *p, size_t n, int pid)
 	snprintf(p, n, "/tmp/ltt-%u/flight-%d", (unsigned)getuid(), pid);
 }
 
+/* Field 22 of /proc/self/stat (common/proc.h), 0 when unknown. */
 static unsigned long long self_start_time(void)
 {
-	char buf[1024], *q;
-	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-	unsigned long long v = 0;
+	struct ltt_proc_id self;
 
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	q = strrchr(buf, ')');	/* the name may hold spaces; fields 3.. follow the last ')' */
-	for (int field = 2; q && field < 22; field++)
-		q = strchr(q + 1, ' ');
-	if (q)
-		v = strtoull(q + 1, NULL, 10);
-	return v;
+	return ltt_proc_id(0, &self) ? 0 : self.start;
 }
 
 static void registry_add(void)
@@ -223,9 +167,8 @@ int ltt_flight_start(const struct ltt_trace_state *t, int shm_fd)
 	int rc = 0;
 
 	snprintf(p, sizeof(p), "%s/info/system.xml", t->path);
-	sys = read_file(p, &len);
-	if (!sys) {
-		rc = errno ? -errno : -EIO;
+	rc = ltt_read_small_file(p, 0, SYSTEM_XML_MAX, &sys, &len);
+	if (rc) {
 		ltt_flight_unprepare(shm_fd);
 		return rc;
 	}

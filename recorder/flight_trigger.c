@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "clock.h"
 #include "env_parse.h"
 #include "flight.h"
@@ -95,14 +96,6 @@ int ltt_flight_trigger_parse(char *why, size_t whylen)
 	if (rc)
 		ltt_fl.keep = (unsigned)v;
 	return 0;
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -202,7 +195,7 @@ static void *trigger_main(void *arg)
 		 * blocks meanwhile); only ltt_snapshot_trigger()'s CAS from 0 changes it otherwise. */
 		v = ltt_read(&ltt_trigger_pending);
 		if (v && !ltt_read(&stopping)) {
-			uint64_t t = mono_ns();
+			uint64_t t = ltt_mono_ns();
 
 			if (!have_last || t - last >= ltt_fl.min_interval_ns) {
 				take(v, tid);

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "env_parse.h"
 #include "profile.h"
 #include "recorder.h"
@@ -50,14 +51,6 @@ void ltt_sampler_wake(void)
 	errno = e;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* A CPU sample unless paused; a pause coming meanwhile waits for it (pause.c). */
 static void sample_unpaused(void)
 {
@@ -69,7 +62,7 @@ static void sample_unpaused(void)
 
 static void *sampler_main(void *arg)
 {
-	uint64_t now = mono_ns(), period = (uint64_t)S.cpu_ms * 1000000ull;
+	uint64_t now = ltt_mono_ns(), period = (uint64_t)S.cpu_ms * 1000000ull;
 	uint64_t next_cpu = now + period, next_scan = now;
 	sigset_t all;
 
@@ -92,7 +85,7 @@ static void *sampler_main(void *arg)
 		struct pollfd pfd = { .fd = S.efd, .events = POLLIN };
 		struct timespec ts;
 
-		now = mono_ns();
+		now = ltt_mono_ns();
 		if (S.hz && now >= next_scan) {
 			ltt_stack_scan();
 			ltt_maps_poll();
@@ -112,7 +105,7 @@ static void *sampler_main(void *arg)
 		}
 		if (S.hz && next_scan < wake)
 			wake = next_scan;
-		now = mono_ns();
+		now = ltt_mono_ns();
 		v = wake > now ? wake - now : 0;
 		ts.tv_sec = (time_t)(v / 1000000000ull);
 		ts.tv_nsec = (long)(v % 1000000000ull);

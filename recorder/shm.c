@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/proc.h"
 #include "flight.h"
 #include "recorder/shm_layout.h"
 
@@ -34,29 +35,6 @@ static void comm(char *buf, size_t n)
 	for (char *p = buf; *p; p++)
 		if (*p == '/' || *p == ' ' || *p == '.')
 			*p = '_';
-}
-
-/* Field 22 of /proc/self/stat: the start time in clock ticks since boot (with the pid, it names the
- * process for good). */
-static uint64_t start_ticks(void)
-{
-	char buf[1024], *p;
-	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
-	ssize_t r = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-	unsigned field = 2;
-
-	if (fd >= 0)
-		close(fd);
-	if (r <= 0)
-		return 0;
-	buf[r] = 0;
-	p = strrchr(buf, ')');	/* the name may hold spaces and parentheses */
-	if (!p)
-		return 0;
-	for (p++; *p && field < 22; p++)
-		if (*p == ' ')
-			field++;
-	return strtoull(p, NULL, 10);
 }
 
 int ltt_shm_create(const char *dir, size_t size, char *path, size_t pathlen)
@@ -138,7 +116,12 @@ int ltt_shm_start(struct ltt_region *rg, int fd, const char *trace, const char *
 	shm_rg = rg;
 	shm_fd = fd;
 	memset(m, 0, sizeof(*m));
-	m->start_ticks = start_ticks();
+	{
+		struct ltt_proc_id self;
+
+		/* with the pid, the start time names the process for good */
+		m->start_ticks = ltt_proc_id(0, &self) ? 0 : self.start;
+	}
 	m->meta_off = rg->size;
 	m->meta_version = 1;
 	m->state = LTT_SHM_RECORDING;

@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/io.h"
+#include "common/clock.h"
 #include "flight.h"
 
 #define SLEEP_NS	50000	/* between polls of a block still being committed */
@@ -70,36 +72,11 @@ static uint64_t cycles_after_loads(void)
 	return ltt_clock_now();
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void pause_briefly(void)
 {
 	struct timespec ts = { 0, SLEEP_NS };
 
 	nanosleep(&ts, NULL);
-}
-
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		if (w == 0)
-			return -ENOSPC;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
 }
 
 /* ---- one output tracefile -------------------------------------------------------------------------- */
@@ -129,14 +106,14 @@ static void out_block(struct out *o, const char *blk, uint32_t bs)
 	memcpy(&e, blk + bs - 4, 4);
 	if (e >= LTT_BLOCK_MARK_SIZE && e <= bs - 30 && bs - 4 - (e + LTT_BLOCK_MARK_SIZE) >= HOLE_MIN) {
 		/* events and block_end, a hole for the zero fill the recorder wrote, the trailer */
-		o->err = write_all(o->fd, blk, e + LTT_BLOCK_MARK_SIZE);
+		o->err = ltt_write_all(o->fd, blk, e + LTT_BLOCK_MARK_SIZE);
 		if (!o->err && lseek(o->fd, bs - 4 - (e + LTT_BLOCK_MARK_SIZE), SEEK_CUR) < 0)
 			o->err = -errno;
 		if (!o->err)
-			o->err = write_all(o->fd, blk + bs - 4, 4);
+			o->err = ltt_write_all(o->fd, blk + bs - 4, 4);
 		return;
 	}
-	o->err = write_all(o->fd, blk, bs);
+	o->err = ltt_write_all(o->fd, blk, bs);
 }
 
 /* Creates the file even when no block goes into it (control files always exist). */
@@ -163,7 +140,7 @@ static int out_close(struct out *o)
 static int wait_complete(const struct ltt_ring *r, uint64_t seq, uint64_t deadline)
 {
 	while (!ltt_ring_block_complete(r, seq)) {
-		if (now_ns() >= deadline)
+		if (ltt_mono_ns() >= deadline)
 			return 0;
 		pause_briefly();
 	}
@@ -258,7 +235,7 @@ static void copy_cpu_ring(struct out *o, struct ltt_ring *r, char *scratch, uint
 	/* F2: blocks < first were overwritten by openers of blocks < end, all past their CAS; wait
 	 * for their accounting. ring.c adds overwritten_events before overwritten_blocks (both full
 	 * barriers), so once the block count is reached the event count is complete. */
-	while (ltt_read(&r->overwritten_blocks) < first && now_ns() < deadline)
+	while (ltt_read(&r->overwritten_blocks) < first && ltt_mono_ns() < deadline)
 		pause_briefly();
 	pend_blocks = first;
 	pend_events = ltt_read(&r->overwritten_events);
@@ -308,7 +285,7 @@ static int quiescent_head(const struct ltt_ring *r, uint64_t deadline, uint64_t 
 			ltt_smp_rmb();	/* B2: read the bytes after seeing them committed */
 			return 1;
 		}
-		if (now_ns() >= deadline)
+		if (ltt_mono_ns() >= deadline)
 			return 0;
 		pause_briefly();
 	}
@@ -395,7 +372,7 @@ static int copy_eventdefs(int dfd, const char *trace, char *scratch, uint32_t bs
 				continue;
 			}
 			while ((r = read(in, buf, bs / 2)) > 0)
-				if ((rc = write_all(outfd, buf, (size_t)r)) != 0)
+				if ((rc = ltt_write_all(outfd, buf, (size_t)r)) != 0)
 					break;
 			close(in);
 			if (close(outfd) && !rc)
@@ -423,11 +400,11 @@ static int write_system_xml(int dfd, unsigned no)
 	fd = openat(dfd, "info/system.xml", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (fd < 0)
 		return -errno;
-	rc = write_all(fd, ltt_fl.sys_head, ltt_fl.sys_head_len);
+	rc = ltt_write_all(fd, ltt_fl.sys_head, ltt_fl.sys_head_len);
 	if (!rc)
-		rc = write_all(fd, attr, b.len);
+		rc = ltt_write_all(fd, attr, b.len);
 	if (!rc)
-		rc = write_all(fd, ltt_fl.sys_tail, ltt_fl.sys_tail_len);
+		rc = ltt_write_all(fd, ltt_fl.sys_tail, ltt_fl.sys_tail_len);
 	if (close(fd) && !rc)
 		rc = -errno;
 	return rc;
@@ -443,7 +420,7 @@ int ltt_snapshot_write(char *out, size_t outlen, char *scratch, uint64_t wait_ns
 	char part[PATH_MAX], fin[PATH_MAX];
 	struct sbuf bp = { part, 0, sizeof(part), 0 }, bf = { fin, 0, sizeof(fin), 0 };
 	struct ltt_region *rg = ltt_fl.rg;
-	uint64_t deadline = now_ns() + wait_ns;
+	uint64_t deadline = ltt_mono_ns() + wait_ns;
 	unsigned no = ltt_add_return(&ltt_fl.snap_no, 1);
 	int dfd, rc = 0;
 

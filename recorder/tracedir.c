@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/escape_xml.h"
+#include "common/io.h"
 #include "clock.h"
 #include "recorder.h"
 
@@ -66,26 +68,10 @@ int ltt_tracedir_make(const char *path, char *out, size_t outlen, int kind, int 
 	return rc ? rc : make_sub(out, kind);
 }
 
-/* Writes s XML-escaped. */
-static void xml_str(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default:
-			if ((unsigned char)*s >= 0x20 || *s == '\t')
-				fputc(*s, f);
-		}
-	}
-}
-
 static void attr(FILE *f, const char *name, const char *value)
 {
 	fprintf(f, "%s=\"", name);
-	xml_str(f, value);
+	ltt_xml_to_file(f, value, strlen(value));
 	fputs("\"\n", f);
 }
 
@@ -153,29 +139,13 @@ int ltt_tracedir_system_xml_in(const struct ltt_trace_state *t, const char *dir,
 		attr(f, "ltt_chunk", num);
 	}
 	fputs(">\nltt trace of ", f);
-	xml_str(f, prog);
+	ltt_xml_to_file(f, prog, strlen(prog));
 	fprintf(f, " (pid %d)\n</system>\n", (int)getpid());
 	if (ferror(f))
 		rc = -EIO;
 	if (fclose(f) && !rc)
 		rc = -errno;
 	return rc;
-}
-
-/* The facility text as written: xml with a final newline. */
-static int write_all(int fd, const char *s, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, s, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -EIO;
-		s += w;
-		n -= (size_t)w;
-	}
-	return 0;
 }
 
 /* Writes the file if it does not exist: 0 written or already there with the same text, 1 there with
@@ -189,9 +159,9 @@ static int write_new(const char *p, const char *xml)
 	int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666), rc;
 
 	if (fd >= 0) {
-		rc = write_all(fd, xml, n);
+		rc = ltt_write_all(fd, xml, n);
 		if (!rc && nl)
-			rc = write_all(fd, "\n", 1);
+			rc = ltt_write_all(fd, "\n", 1);
 		close(fd);
 		return rc;
 	}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer target: libltt's LTT_* setting parsers (recorder/env_parse.c): sizes (LTT_BLOCK_SIZE,
- * LTT_ROTATE_SIZE, LTT_MAX_SIZE, k/M/G suffixes), numbers (milliseconds, seconds, counts, powers of two),
+ * LTT_ROTATE_SIZE, LTT_MAX_SIZE, k/M/G/T suffixes, then B or iB), numbers (milliseconds, seconds, counts, powers of two),
  * the boolean LTT_SNAPSHOT_AT_EXIT, signal names and the rule lists of LTT_EVENTS / LTT_SNAPSHOT_ON
  * (eventdefs/rules_match.h). The first byte picks the variable (one past the table: the signal parser,
  * two past: the rule lists), the rest up to a NUL or 80 bytes is the value. Checked against a reference
@@ -25,7 +25,7 @@ static int reference(const struct ltt_env_var *var, const char *s, uint64_t *out
 {
 	int sizes = var->kind == LTT_ENV_SIZE || var->kind == LTT_ENV_SIZE_POW2;
 	int pow2 = var->kind == LTT_ENV_SIZE_POW2 || var->kind == LTT_ENV_POW2;
-	unsigned __int128 v = 0, cap = (unsigned __int128)1 << 80;	/* stays below 2^115 shifted */
+	unsigned __int128 v = 0, cap = (unsigned __int128)1 << 80;	/* stays below 2^121 shifted */
 	size_t i = 0, len = strlen(s);
 
 	if (var->kind == LTT_ENV_BOOL) {
@@ -40,9 +40,10 @@ static int reference(const struct ltt_env_var *var, const char *s, uint64_t *out
 	if (i == 0)
 		return 0;
 	if (i < len) {
-		if (!sizes || i + 1 != len || !strchr("kKmMgG", s[i]))
+		if (!sizes || !strchr("kKmMgGtT", s[i]) ||
+		    (i + 1 != len && strcmp(s + i + 1, "B") && strcmp(s + i + 1, "iB")))
 			return 0;
-		v <<= s[i] == 'k' || s[i] == 'K' ? 10 : s[i] == 'm' || s[i] == 'M' ? 20 : 30;
+		v <<= s[i] == 'k' || s[i] == 'K' ? 10 : s[i] == 'm' || s[i] == 'M' ? 20 : s[i] == 'g' || s[i] == 'G' ? 30 : 40;
 	}
 	if (v > UINT64_MAX || v < var->min || v > var->max || (pow2 && (v & (v - 1))))
 		return 0;

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/escape_xml.h"
 #include "common/buf.h"
+#include "common/escape_xml.h"
 #include "model.h"
 
 static void indent(struct ltt_buf *b, unsigned level)

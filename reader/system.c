@@ -12,8 +12,8 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
-#include "common/parse.h"
 #include "common/io.h"
+#include "common/parse.h"
 #include "reader_internal.h"
 #include "xml.h"
 

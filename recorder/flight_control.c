@@ -11,9 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/proc.h"
-#include "common/io.h"
 #include "common/clock.h"
+#include "common/io.h"
+#include "common/proc.h"
 #include "env_parse.h"
 #include "flight.h"
 

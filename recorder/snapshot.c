@@ -20,8 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/io.h"
 #include "common/clock.h"
+#include "common/io.h"
 #include "flight.h"
 
 #define SLEEP_NS	50000	/* between polls of a block still being committed */

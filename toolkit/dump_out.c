@@ -6,22 +6,17 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "common/escape_c.h"
+#include "common/escape_csv.h"
+#include "common/escape_json.h"
+#include "common/escape_xml.h"
+#include "common/io.h"
 #include "toolkit/dump_format.h"
 
 int dump_out_flush(struct dump_out *o)
 {
-	size_t done = 0;
-
-	while (done < o->len && !o->error) {
-		ssize_t n = write(o->fd, o->buf + done, o->len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			o->error = n < 0 ? -errno : -EIO;
-		else
-			done += (size_t)n;
-	}
+	if (o->len && !o->error)
+		o->error = ltt_write_all(o->fd, o->buf, o->len);
 	o->len = 0;
 	return o->error;
 }
@@ -108,111 +103,88 @@ void dump_out_double(struct dump_out *o, double d)
 	dump_out_str(o, tmp);
 }
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
+/* The escapers' inline cores (common/escape_*.h) with dump_out as the sink: runs copied whole, one
+ * escape at a time. */
+void dump_out_json_body(struct dump_out *o, const char *s, size_t n)
 {
-	size_t len;
-	uint32_t cp;
+	char e[LTT_JSON_ESC_MAX];
+	size_t i = 0;
 
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0) {
-		len = 2;
-		cp = s[0] & 0x1f;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		len = 3;
-		cp = s[0] & 0x0f;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		len = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
-void dump_out_json_string(struct dump_out *o, const char *str, size_t n)
-{
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0, run = 0;
-
-	dump_out_char(o, '"');
 	while (i < n) {
-		unsigned char c = s[i];
-		size_t l;
+		size_t run = ltt_json_plain(s + i, n - i);
 
-		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
-			i++;
-			run++;
-			continue;
-		}
-		if (c >= 0x80 && (l = utf8_len(s + i, n - i))) {
-			i += l;
-			run += l;
-			continue;
-		}
-		dump_out_mem(o, (const char *)s + i - run, run);
-		run = 0;
-		if (c == '"' || c == '\\') {
-			char e[2] = { '\\', (char)c };
-
-			dump_out_mem(o, e, 2);
-		} else if (c == '\n') {
-			dump_out_mem(o, "\\n", 2);
-		} else if (c == '\t') {
-			dump_out_mem(o, "\\t", 2);
-		} else {
-			char e[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
-
-			dump_out_mem(o, e, 6);
-		}
-		i++;
+		dump_out_mem(o, s + i, run);
+		i += run;
+		if (i < n)
+			dump_out_mem(o, e, ltt_json_escape_byte((unsigned char)s[i++], e));
 	}
-	dump_out_mem(o, (const char *)s + i - run, run);
+}
+
+void dump_out_json_string(struct dump_out *o, const char *s, size_t n)
+{
+	dump_out_char(o, '"');
+	dump_out_json_body(o, s, n);
 	dump_out_char(o, '"');
 }
 
-void dump_out_c_string(struct dump_out *o, const char *str, size_t n)
+void dump_out_c_string(struct dump_out *o, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *s = (const unsigned char *)str;
-	size_t run = 0;
+	char e[LTT_C_ESC_MAX];
+	int hex = 0;
 
 	dump_out_char(o, '"');
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = s[i];
+	for (size_t i = 0; i < n; ) {
+		size_t j = ltt_c_plain(s, i, n, hex), k;
 
-		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-			run++;
-			continue;
-		}
-		dump_out_mem(o, (const char *)s + i - run, run);
-		run = 0;
-		if (c == '"' || c == '\\') {
-			char e[2] = { '\\', (char)c };
-
-			dump_out_mem(o, e, 2);
-		} else if (c == '\n') {
-			dump_out_mem(o, "\\n", 2);
-		} else if (c == '\t') {
-			dump_out_mem(o, "\\t", 2);
-		} else {
-			char e[4] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
-
-			dump_out_mem(o, e, 4);
+		dump_out_mem(o, s + i, j - i);
+		i = j;
+		hex = 0;
+		if (i < n) {
+			k = ltt_c_escape_byte((unsigned char)s[i++], e);
+			dump_out_mem(o, e, k);
+			hex = k == 4;
 		}
 	}
-	dump_out_mem(o, (const char *)s + n - run, run);
+	dump_out_char(o, '"');
+}
+
+void dump_out_xml_text(struct dump_out *o, const char *s, size_t n)
+{
+	char e[LTT_XML_ESC_MAX];
+	size_t i = 0, elen;
+
+	while (i < n) {
+		size_t run = ltt_xml_plain(s + i, n - i);
+
+		dump_out_mem(o, s + i, run);
+		i += run;
+		if (i < n) {
+			i += ltt_xml_escape_unit(s + i, n - i, e, &elen);
+			dump_out_mem(o, e, elen);
+		}
+	}
+}
+
+void dump_out_csv_body(struct dump_out *o, const char *s, size_t n)
+{
+	for (const char *e = s + n, *p; s < e; s = p + 1) {
+		p = memchr(s, '"', (size_t)(e - s));
+		if (!p) {
+			dump_out_mem(o, s, (size_t)(e - s));
+			break;
+		}
+		dump_out_mem(o, s, (size_t)(p - s + 1));
+		dump_out_char(o, '"');
+	}
+}
+
+void dump_out_csv_field(struct dump_out *o, const char *s, size_t n, int quote)
+{
+	if (!quote && !ltt_csv_needs_quotes(s, n)) {
+		dump_out_mem(o, s, n);
+		return;
+	}
+	dump_out_char(o, '"');
+	dump_out_csv_body(o, s, n);
 	dump_out_char(o, '"');
 }

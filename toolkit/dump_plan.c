@@ -4,6 +4,9 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "common/buf.h"
+#include "common/escape_csv.h"
+#include "common/escape_json.h"
 #include "toolkit/dump_plan.h"
 #include "toolkit/json_fields.h"
 #include "toolkit/thread_names.h"
@@ -13,62 +16,36 @@
 /* A plan wider than this is left to the walk (dump_out_reserve takes at most DUMP_OUT_SIZE). */
 #define PLAN_ROOM_MAX (DUMP_OUT_SIZE / 4)
 
-/* Literal pieces are built in a scratch dump_out, then copied into the plan's one allocation. */
-struct plan_buf {
-	char *s;
-	size_t len, cap;
-};
-
-static int buf_add(struct plan_buf *b, const char *s, size_t n)
+/* Adds s written for style: raw (text), a JSON string literal, or that literal escaped once more
+ * (as a JSON string's inside, or as a quoted CSV field's inside). */
+static int buf_add_str(struct ltt_buf *b, const char *s, unsigned style, int json_string)
 {
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = (b->len + n + 1) * 2;
-		char *t = realloc(b->s, cap);
+	struct ltt_buf lit = LTT_BUF_INIT;
 
-		if (!t)
-			return -ENOMEM;
-		b->s = t;
-		b->cap = cap;
+	if (style == DUMP_PLAN_TEXT || !json_string) {
+		ltt_buf_puts(&lit, s);
+	} else {
+		ltt_json_to_buf(&lit, s, strlen(s));
 	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = 0;
-	return 0;
-}
-
-/* Adds s written for style: raw (text), a JSON string literal, or that literal escaped once more. */
-static int buf_add_str(struct plan_buf *b, const char *s, unsigned style, int json_string)
-{
-	char *lit, *q;
-	size_t n, k = 0;
-	int ret;
-
-	if (style == DUMP_PLAN_TEXT || !json_string)
-		lit = strdup(s);
-	else
-		lit = json_literal("", s, "", &n);
-	if (!lit)
-		return -ENOMEM;
-	if (style != DUMP_PLAN_JSON_QUOTED && style != DUMP_PLAN_JSON_CSV) {
-		ret = buf_add(b, lit, strlen(lit));
-		free(lit);
-		return ret;
-	}
-	n = strlen(lit);
-	q = malloc(2 * n + 1);
-	if (!q) {
-		free(lit);
+	if (lit.nomem || !lit.buf) {
+		ltt_buf_free(&lit);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < n; i++) {
-		if (style == DUMP_PLAN_JSON_CSV ? lit[i] == '"' : lit[i] == '"' || lit[i] == '\\')
-			q[k++] = style == DUMP_PLAN_JSON_CSV ? '"' : '\\';
-		q[k++] = lit[i];
+	if (style == DUMP_PLAN_JSON_QUOTED) {
+		char *p = ltt_buf_reserve(b, LTT_JSON_ESC_MAX * lit.len);
+
+		if (p)
+			ltt_buf_commit(b, ltt_json_escape(p, lit.buf, lit.len));
+	} else if (style == DUMP_PLAN_JSON_CSV) {
+		char *p = ltt_buf_reserve(b, 2 * lit.len);
+
+		if (p)
+			ltt_buf_commit(b, ltt_csv_escape(p, lit.buf, lit.len));
+	} else {
+		ltt_buf_add(b, lit.buf, lit.len);
 	}
-	ret = buf_add(b, q, k);
-	free(q);
-	free(lit);
-	return ret;
+	ltt_buf_free(&lit);
+	return b->nomem ? -ENOMEM : 0;
 }
 
 /* The op's kind and size, or -1 when the field's type has no flat form. */
@@ -137,7 +114,7 @@ int dump_plan_make(const struct ltt_event *ev, enum dump_plan_style style, int t
 {
 	const struct ltt_type_desc *b = ev->type->body;
 	enum ltt_arch_size arch = (enum ltt_arch_size)ev->arch;
-	struct plan_buf lits = { 0 };
+	struct ltt_buf lits = LTT_BUF_INIT;
 	struct op_lits *ol = NULL;
 	struct dump_plan *p = NULL;
 	size_t close_off, room;
@@ -173,11 +150,13 @@ int dump_plan_make(const struct ltt_event *ev, enum dump_plan_style style, int t
 							    : (bytes == 4 ? PLAN_I32 : PLAN_I64));
 		ol[i].key = lits.len;
 		if (style == DUMP_PLAN_TEXT) {
-			if (buf_add(&lits, i ? ", " : "{ ", 2) || buf_add(&lits, f->name, strlen(f->name)) ||
-			    buf_add(&lits, " = ", 3))
+			ltt_buf_puts(&lits, i ? ", " : "{ ");
+			ltt_buf_puts(&lits, f->name);
+			ltt_buf_puts(&lits, " = ");
+			if (lits.nomem)
 				goto fail;
 		} else if (buf_add_str(&lits, i ? "," : "{", style, 0) || buf_add_str(&lits, f->name, style, 1) ||
-			   buf_add(&lits, ":", 1)) {
+			   (ltt_buf_putc(&lits, ':'), lits.nomem)) {
 			goto fail;
 		}
 		op->klen = (uint32_t)(lits.len - ol[i].key);
@@ -202,11 +181,12 @@ int dump_plan_make(const struct ltt_event *ev, enum dump_plan_style style, int t
 	{
 		static const char pad[DUMP_PAD];	/* dump_put_padded reads this far past a literal */
 
-		if (buf_add(&lits, pad, DUMP_PAD))
+		ltt_buf_add(&lits, pad, DUMP_PAD);
+		if (lits.nomem)
 			goto fail;
 	}
-	p->mem = lits.s;
-	lits.s = NULL;
+	p->mem = lits.buf;
+	lits.buf = NULL;
 	p->close = p->mem + close_off;
 	for (unsigned i = 0; i < n; i++) {
 		p->ops[i].key = p->mem + ol[i].key;
@@ -234,7 +214,7 @@ int dump_plan_make(const struct ltt_event *ev, enum dump_plan_style style, int t
 	*out = p;
 	return 0;
 fail:
-	free(lits.s);
+	ltt_buf_free(&lits);
 	free_lits(ol, n);
 	dump_plan_free(p);
 	return -ENOMEM;
@@ -278,16 +258,7 @@ static int plan_string(struct dump_out *o, unsigned style, const char *s, size_t
 		json_quote(o, tmp->buf, tmp->len, 0);
 		return 0;
 	}
-	s = tmp->buf;	/* CSV: every '"' doubled */
-	for (const char *e = s + tmp->len, *q; s < e; s = q + 1) {
-		q = memchr(s, '"', (size_t)(e - s));
-		if (!q) {
-			dump_out_mem(o, s, (size_t)(e - s));
-			break;
-		}
-		dump_out_mem(o, s, (size_t)(q - s + 1));
-		dump_out_char(o, '"');
-	}
+	dump_out_csv_body(o, tmp->buf, tmp->len);	/* CSV: every '"' doubled */
 	return 0;
 }
 

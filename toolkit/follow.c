@@ -10,6 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
+#include "common/parse.h"
 #include "toolkit/cmd.h"
 #include "toolkit/follow.h"
 
@@ -34,14 +36,6 @@ static void on_signal(int sig)
 int follow_interrupted(void)
 {
 	return interrupted;
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static void pause_ns(uint64_t ns)
@@ -264,7 +258,7 @@ static int try_open(struct follow *f, int late)
 int follow_open(struct follow *f, const char *path)
 {
 	struct sigaction sa;
-	uint64_t t0 = mono_ns(), seen = 0;
+	uint64_t t0 = ltt_mono_ns(), seen = 0;
 	int said = 0, ret;
 	const struct ltt_trace_info *t;
 	const char *fl;
@@ -277,7 +271,7 @@ int follow_open(struct follow *f, const char *path)
 	f->path = path;
 	for (;;) {
 		struct stat st;
-		uint64_t now = mono_ns();
+		uint64_t now = ltt_mono_ns();
 
 		if (interrupted)
 			return 130;
@@ -299,13 +293,13 @@ int follow_open(struct follow *f, const char *path)
 	follow_recording_init(f, t);
 	if (!f->hold_ns) {
 		fl = ltt_trace_attr(t, "ltt_flush_ms");
-		f->hold_ns = fl && !reader_parse_u64(fl, &ms) && ms && ms < 86400000u ? ms * 1000000u + HOLD_MARGIN_NS
+		f->hold_ns = fl && !ltt_parse_u64(fl, &ms) && ms && ms < 86400000u ? ms * 1000000u + HOLD_MARGIN_NS
 									    : 1000000000u + HOLD_MARGIN_NS;
 	}
 	ltt_reader_follow_hold(f->r, f->hold_ns);
 	if (said)
 		ltt_tool_error(f->tool->cmd, "%s: following", path);
-	f->last_look = mono_ns();
+	f->last_look = ltt_mono_ns();
 	f->next_tick = f->last_look + f->tick_ns;
 	changed(f);	/* the filters for what is open now */
 	/* the first look also tells a recording that ended already */
@@ -324,7 +318,7 @@ int follow_next(struct follow *f, struct ltt_event *ev)
 
 		if (interrupted)
 			return -EINTR;
-		if (f->tick_ns && (now = mono_ns()) >= f->next_tick) {
+		if (f->tick_ns && (now = ltt_mono_ns()) >= f->next_tick) {
 			f->next_tick += f->tick_ns;
 			if (f->next_tick <= now)
 				f->next_tick = now + f->tick_ns;
@@ -335,7 +329,7 @@ int follow_next(struct follow *f, struct ltt_event *ev)
 			return ret;
 		/* nothing can be read now: pause (until the held event's time, the tick or the next
 		 * look), then look at the files again */
-		now = mono_ns();
+		now = ltt_mono_ns();
 		sleep = POLL_NS;
 		w = ltt_reader_follow_wait(f->r);
 		if (w && w < sleep)
@@ -347,7 +341,7 @@ int follow_next(struct follow *f, struct ltt_event *ev)
 		pause_ns(sleep);
 		if (interrupted)
 			return -EINTR;
-		f->last_look = mono_ns();
+		f->last_look = ltt_mono_ns();
 		ret = look(f);
 		if (ret < 0)
 			return ret;

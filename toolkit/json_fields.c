@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "common/buf.h"
+#include "common/escape_json.h"
 #include "toolkit/dump_plan.h"
 #include "toolkit/json_fields.h"
 
@@ -77,21 +79,12 @@ struct json_plan {
 
 char *json_literal(const char *pre, const char *s, const char *post, size_t *len)
 {
-	struct dump_out *tmp = malloc(sizeof(*tmp));
-	char *r = NULL;
+	struct ltt_buf b = LTT_BUF_INIT;
 
-	if (!tmp)
-		return NULL;
-	tmp->fd = -1;
-	tmp->error = 0;
-	tmp->len = 0;
-	dump_out_str(tmp, pre);
-	dump_out_json_string(tmp, s, strlen(s));
-	dump_out_str(tmp, post);
-	r = strndup(tmp->buf, tmp->len);
-	*len = tmp->len;
-	free(tmp);
-	return r;
+	ltt_buf_puts(&b, pre);
+	ltt_json_to_buf(&b, s, strlen(s));
+	ltt_buf_puts(&b, post);
+	return ltt_buf_detach(&b, len);
 }
 
 static int make_plan(const struct ltt_event *ev, int quoted, struct json_plan **plan)
@@ -135,30 +128,10 @@ static int flat_fields(struct dump_out *o, const struct dump_plan *p, const stru
 
 void json_quote(struct dump_out *o, const char *j, size_t n, int quotes)
 {
-	char *w;
-
-	if (__builtin_expect(2 * n + 2 > DUMP_OUT_SIZE / 2, 0)) {	/* in pieces */
-		if (quotes)
-			dump_out_char(o, '"');
-		for (size_t i = 0; i < n; i += DUMP_OUT_SIZE / 8)
-			json_quote(o, j + i, n - i < DUMP_OUT_SIZE / 8 ? n - i : DUMP_OUT_SIZE / 8, 0);
-		if (quotes)
-			dump_out_char(o, '"');
-		return;
-	}
-	w = dump_out_reserve(o, 2 * n + 2);
 	if (quotes)
-		*w++ = '"';
-	for (size_t i = 0; i < n; i++) {
-		char c = j[i];
-
-		if (c == '"' || c == '\\')
-			*w++ = '\\';
-		*w++ = c;
-	}
-	if (quotes)
-		*w++ = '"';
-	dump_out_commit(o, w);
+		dump_out_json_string(o, j, n);
+	else
+		dump_out_json_body(o, j, n);
 }
 
 int json_fields_string(struct dump_out *o, const struct ltt_event *ev, struct json_plan **plan)

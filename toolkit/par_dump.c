@@ -38,6 +38,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
+#include "common/heap.h"
+#include "common/io.h"
 #include "toolkit/par.h"
 
 /* Trace bytes per window, about: small enough that a window's output fits the buffers (JSON of the
@@ -127,14 +130,6 @@ static int stopped(struct pd *p, unsigned w)
 	       __atomic_load_n(&p->sh->abort, __ATOMIC_RELAXED);
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* 0 once window w's turn has come; -1 when it never will (an earlier window failed, or a worker). */
 static int wait_turn(struct pd *p, unsigned w)
 {
@@ -146,11 +141,11 @@ static int wait_turn(struct pd *p, unsigned w)
 
 		if (turn_is(p, w) || stopped(p, w)) {
 			if (t0)	/* relaxed: a statistic, read after the workers exited */
-				__atomic_add_fetch(&p->sh->wait_ns, mono_ns() - t0, __ATOMIC_RELAXED);
+				__atomic_add_fetch(&p->sh->wait_ns, ltt_mono_ns() - t0, __ATOMIC_RELAXED);
 			return turn_is(p, w) ? 0 : -1;
 		}
 		if (!t0)
-			t0 = mono_ns();
+			t0 = ltt_mono_ns();
 		syscall(SYS_futex, &p->sh->seq, FUTEX_WAIT, s, NULL, NULL, 0);
 	}
 }
@@ -186,24 +181,7 @@ static inline int before(const struct pd_stream *a, const struct pd_stream *b)
 	return a->ev.time_ns < b->ev.time_ns || (a->ev.time_ns == b->ev.time_ns && a->rank < b->rank);
 }
 
-static void sift_down(struct pd_stream **h, size_t n, size_t i)
-{
-	struct pd_stream *x = h[i];
-
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= n)
-			break;
-		if (c + 1 < n && before(h[c + 1], h[c]))
-			c++;
-		if (!before(h[c], x))
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	h[i] = x;
-}
+LTT_HEAP_DEFINE(pd_heap, struct pd_stream *, before)
 
 /* The next event of s in [lo, hi): 1; 0 at its end; -1 on a problem. */
 static int stream_next(struct pd_stream *s, uint64_t lo, uint64_t hi)
@@ -233,23 +211,6 @@ static int stream_next(struct pd_stream *s, uint64_t lo, uint64_t hi)
 	}
 }
 
-/* ---- output ------------------------------------------------------------------------------------------- */
-
-static int write_all(int fd, const char *b, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, b, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		b += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static int copy_spill(struct pd_worker *k, uint64_t from, uint64_t to)
 {
 	while (from < to) {
@@ -261,7 +222,7 @@ static int copy_spill(struct pd_worker *k, uint64_t from, uint64_t to)
 			continue;
 		if (n <= 0)
 			return n < 0 ? -errno : -EIO;
-		rc = write_all(k->p->o->out_fd, k->copy, (size_t)n);
+		rc = ltt_write_all(k->p->o->out_fd, k->copy, (size_t)n);
 		if (rc)
 			return rc;
 		from += (uint64_t)n;
@@ -305,7 +266,7 @@ static int take_turn(struct pd_worker *k, unsigned w)
 		if (!rc && k->to[c] > k->from[c])
 			rc = copy_spill(k, k->from[c], k->to[c]);
 		if (!rc)
-			rc = write_all(p->o->out_fd, k->chunk[c].buf, k->chunk[c].len);
+			rc = ltt_write_all(p->o->out_fd, k->chunk[c].buf, k->chunk[c].len);
 	}
 	if (rc)
 		return rc;
@@ -390,8 +351,7 @@ static int window(struct pd_worker *k, unsigned w, int exact)
 		else if (got)
 			k->heap[nh++] = s;
 	}
-	for (size_t i = nh / 2; i-- > 0; )
-		sift_down(k->heap, nh, i);
+	pd_heap_make(k->heap, nh);
 	k->cur = 0;
 	k->from[0] = 0;
 	k->streaming = 0;
@@ -413,9 +373,9 @@ static int window(struct pd_worker *k, unsigned w, int exact)
 		if (got < 0)
 			bad = 1;
 		else if (!got)
-			k->heap[0] = k->heap[--nh];
-		if (nh)
-			sift_down(k->heap, nh, 0);
+			pd_heap_pop(k->heap, &nh);
+		else
+			pd_heap_sift_down(k->heap, nh, 0);
 		if (!k->streaming && unlikely(out->len > CHUNK_FULL))
 			rc = next_chunk(k, w);
 	}

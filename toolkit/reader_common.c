@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/parse.h"
 #include "toolkit/cmd.h"
 #include "toolkit/reader_common.h"
 
@@ -206,21 +207,6 @@ static int open_set(struct reader_tool *tool, struct ltt_reader **r, char **path
 	return ret;
 }
 
-int reader_parse_u64(const char *s, uint64_t *out)
-{
-	uint64_t v = 0;
-
-	if (!s || !*s)
-		return -EINVAL;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || v > (UINT64_MAX - 9) / 10)
-			return -EINVAL;
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	*out = v;
-	return 0;
-}
-
 char *reader_format_duration(char *buf, size_t size, uint64_t ns)
 {
 	static const struct { uint64_t ns; const char *name; } units[] = {
@@ -282,7 +268,7 @@ int reader_filter_option(struct reader_filter *f, const char *cmd, int c, const 
 			f->events[f->nevents++] = arg;
 		return 1;
 	case 'c':
-		if (reader_parse_u64(arg, &v) || v > 1u << 20 || f->ncpus >= READER_FILTER_MAX) {
+		if (ltt_parse_u64(arg, &v) || v > 1u << 20 || f->ncpus >= READER_FILTER_MAX) {
 			ltt_tool_error(cmd, "--cpu %s: expected a CPU number", arg);
 			return -1;
 		}

@@ -16,6 +16,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "common/parse.h"
+#include "common/proc.h"
 #include "toolkit/follow.h"
 
 void follow_recording_init(struct follow *f, const struct ltt_trace_info *t)
@@ -26,33 +28,13 @@ void follow_recording_init(struct follow *f, const struct ltt_trace_info *t)
 	uint64_t v;
 
 	f->pid = 0;
-	if (!pid || reader_parse_u64(pid, &v) || !v || v > 0x7fffffff || !node || uname(&u) ||
+	if (!pid || ltt_parse_u64(pid, &v) || !v || v > 0x7fffffff || !node || uname(&u) ||
 	    strcmp(u.nodename, node))
 		return;
 	f->pid = (pid_t)v;
 	f->pid_start = 0;
 	if (!start || ltt_parse_seconds(start, &f->start_ns))
 		f->start_ns = 0;
-}
-
-/* Field 22 of /proc/PID/stat (start time in clock ticks after boot) and the state (field 3). */
-static int proc_stat(pid_t pid, unsigned long long *start, char *state)
-{
-	char p[64], buf[1024], *s;
-	size_t n;
-	FILE *fp;
-
-	snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
-	if (!(fp = fopen(p, "re")))
-		return -1;
-	n = fread(buf, 1, sizeof(buf) - 1, fp);
-	fclose(fp);
-	buf[n] = 0;
-	s = strrchr(buf, ')');	/* the command name may hold spaces and parentheses */
-	if (!s || sscanf(s + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
-			 state, start) != 2)
-		return -1;
-	return 0;
 }
 
 /* Boot time in seconds since the Epoch (btime of /proc/stat), 0 when unknown. */
@@ -74,15 +56,16 @@ static unsigned long long boot_time(void)
 /* 1 while the recording process runs, 0 when it is gone, -1 when it cannot be told. */
 static int process_alive(struct follow *f)
 {
+	struct ltt_proc_id id;
 	unsigned long long start;
-	char state;
 
 	if (!f->pid)
 		return -1;
-	if (proc_stat(f->pid, &start, &state))
+	if (ltt_proc_id((int)f->pid, &id))
 		return 0;
-	if (state == 'Z' || state == 'X')
+	if (id.state == 'Z' || id.state == 'X')
 		return 0;
+	start = id.start;
 	if (!f->pid_start) {
 		long hz = sysconf(_SC_CLK_TCK);
 		unsigned long long bt = boot_time();

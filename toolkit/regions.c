@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/escape_json.h"
 #include "toolkit/regions.h"
 #include "toolkit/trace2_model.h"
 #include "toolkit/reader_common.h"
@@ -325,27 +326,13 @@ static int reg_row(struct reg_row *row, struct reg_entry *const *ents, size_t ne
 	return 0;
 }
 
-static void reg_json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
 /* One region object of the JSON (doc/cli.md "ltt stats --regions --format=json"). */
 static void reg_json_row(FILE *out, const struct reg_row *r, int first)
 {
 	fputs(first ? "{\"category\":" : ",{\"category\":", out);
-	reg_json_str(out, r->category);
+	ltt_json_to_file(out, r->category, strlen(r->category));
 	fputs(",\"label\":", out);
-	reg_json_str(out, r->label);
+	ltt_json_to_file(out, r->label, strlen(r->label));
 	fprintf(out, ",\"count\":%" PRIu64 ",\"children\":%" PRIu64 ",\"total_ns\":%" PRIu64 ",\"self_ns\":%" PRIu64
 		",\"min_ns\":%" PRIu64 ",\"median_ns\":%" PRIu64 ",\"p50_ns\":%" PRIu64 ",\"p90_ns\":%" PRIu64
 		",\"p99_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64 "}",
@@ -489,8 +476,10 @@ static void reg_print_json(FILE *out, const struct reg_state *s, const struct re
 		int first = !i || x->trace != rows[i - 1].first->trace || x->tid != rows[i - 1].first->tid;
 
 		if (first) {
+			const char *name = reg_thread_name(s, x->trace, x->tid);
+
 			fprintf(out, "%s{\"trace\":%u,\"tid\":%" PRIu32 ",\"thread\":", i ? "]}," : "", x->trace, x->tid);
-			reg_json_str(out, reg_thread_name(s, x->trace, x->tid));
+			ltt_json_to_file(out, name, strlen(name));
 			fputs(",\"regions\":[", out);
 		}
 		reg_json_row(out, &rows[i], first);

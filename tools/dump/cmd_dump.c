@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "common/parse.h"
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
 #include "toolkit/dump_format.h"
@@ -96,7 +97,7 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
 			o->follow = 1;
 			break;
 		case 'n':
-			if (reader_parse_u64(optarg, &o->limit)) {
+			if (ltt_parse_u64(optarg, &o->limit)) {
 				ltt_tool_error("dump", "--limit %s: expected a number of events", optarg);
 				return -1;
 			}
@@ -105,7 +106,7 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
 		case 'j': {
 			uint64_t t;
 
-			if (reader_parse_u64(optarg, &t) || t > 16) {
+			if (ltt_parse_u64(optarg, &t) || t > 16) {
 				ltt_tool_error("dump", "--threads=%s: expected a number from 0 (automatic) to 16", optarg);
 				return -1;
 			}

@@ -33,28 +33,6 @@ struct tf_csv {
 #define TF_CACHE 64
 static struct tf_csv tf_cache[TF_CACHE];
 
-/* One CSV field: s as is, or quoted when it holds a comma, a quote, CR or LF (always when force). */
-static void csv_field(struct dump_out *o, const char *s, size_t n, int force)
-{
-	int q = force || memchr(s, ',', n) || memchr(s, '"', n) || memchr(s, '\n', n) || memchr(s, '\r', n);
-
-	if (!q) {
-		dump_out_mem(o, s, n);
-		return;
-	}
-	dump_out_char(o, '"');
-	for (const char *e = s + n, *p; s < e; s = p + 1) {
-		p = memchr(s, '"', (size_t)(e - s));
-		if (!p) {
-			dump_out_mem(o, s, (size_t)(e - s));
-			break;
-		}
-		dump_out_mem(o, s, (size_t)(p - s + 1));
-		dump_out_char(o, '"');
-	}
-	dump_out_char(o, '"');
-}
-
 /* A malloc'ed string of the CSV fields a and b, each followed by a comma, with DUMP_PAD zero bytes after
  * it (dump_put_padded); NULL when out of memory. */
 static char *csv_pair(const char *a, const char *b, size_t *len)
@@ -67,9 +45,9 @@ static char *csv_pair(const char *a, const char *b, size_t *len)
 	t->fd = -1;
 	t->error = 0;
 	t->len = 0;
-	csv_field(t, a, strlen(a), 0);
+	dump_out_csv_field(t, a, strlen(a), 0);
 	dump_out_char(t, ',');
-	csv_field(t, b, strlen(b), 0);
+	dump_out_csv_field(t, b, strlen(b), 0);
 	dump_out_char(t, ',');
 	if (!t->error && (r = calloc(1, t->len + DUMP_PAD + 1))) {
 		memcpy(r, t->buf, t->len);
@@ -169,7 +147,7 @@ static int csv_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 	}
 	if (!t->plan) {
 		dump_out_commit(o, w);
-		csv_field(o, j->buf, j->len, 1);
+		dump_out_csv_field(o, j->buf, j->len, 1);
 		dump_out_mem(o, "\r\n", 2);
 		return o->error;
 	}

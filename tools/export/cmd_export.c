@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
+#include "common/parse.h"
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
 #include "toolkit/export.h"
@@ -121,7 +123,7 @@ static int parse_args(int argc, char **argv, struct export_opts *o)
 		case 'T': {
 			uint64_t t;
 
-			if (reader_parse_u64(optarg, &t) || t > 16) {
+			if (ltt_parse_u64(optarg, &t) || t > 16) {
 				ltt_tool_error("export", "--threads=%s: expected a number from 0 (automatic) to 16", optarg);
 				return -1;
 			}
@@ -224,26 +226,18 @@ static void rm_tree(const char *p)
 struct progress {
 	int on;			/* stderr is a terminal */
 	int shown;
-	struct timespec start;
+	uint64_t start_ns;	/* ltt_mono_ns */
 	uint64_t first_ns, last_ns;	/* ordered: progress by time */
 	uint64_t total_bytes, done_bytes;	/* unordered: progress by tracefile bytes */
 	const struct ltt_tracefile_info *tf;
 };
-
-static double since(const struct timespec *a)
-{
-	struct timespec b;
-
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	return (double)(b.tv_sec - a->tv_sec) + (double)(b.tv_nsec - a->tv_nsec) / 1e9;
-}
 
 static void progress_draw(struct progress *p, const struct ltt_event *ev, uint64_t n, int unordered)
 {
 	double frac = 0;
 	int w = 30, k;
 
-	if (!p->on || since(&p->start) < 1.0)
+	if (!p->on || ltt_mono_ns() - p->start_ns < 1000000000u)
 		return;
 	if (unordered) {
 		if (ev->tracefile != p->tf) {
@@ -495,7 +489,7 @@ static int run(int argc, char **argv)
 	installed = direct;
 
 	prog.on = isatty(STDERR_FILENO);
-	clock_gettime(CLOCK_MONOTONIC, &prog.start);
+	prog.start_ns = ltt_mono_ns();
 	prog.first_ns = ctx.first_ns;
 	prog.last_ns = ctx.last_ns;
 	for (unsigned i = 0; i < ctx.ntraces; i++) {

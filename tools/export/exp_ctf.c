@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/io.h"
 #include "toolkit/cmd.h"
 #include "ctf.h"
 #include "toolkit/export.h"
@@ -105,7 +106,7 @@ int ctf_close_packet(struct ctf_stream *s, uint64_t end)
 {
 	unsigned char *p = s->buf + s->pkt;
 	uint64_t bits = (uint64_t)(s->len - s->pkt) * 8;
-	int be = s->be;
+	int be = s->be, rc;
 
 	if (!s->open)
 		return 0;
@@ -134,15 +135,8 @@ int ctf_close_packet(struct ctf_stream *s, uint64_t end)
 		s->heads[s->nheads++] = s->pkt;
 		return 0;
 	}
-	for (size_t off = 0; off < s->len; ) {
-		ssize_t w = write(s->fd, s->buf + off, s->len - off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		off += (size_t)w;
-	}
+	if ((rc = ltt_write_all(s->fd, s->buf, s->len)))
+		return rc;
 	s->len = 0;
 	return 0;
 }

@@ -160,23 +160,6 @@ static int svg_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 	return 0;
 }
 
-/* ---- output ----------------------------------------------------------------------------------------- */
-
-static void xml_text(struct dump_out *o, const char *str)
-{
-	for (; *str; str++) {
-		switch (*str) {
-		case '&': dump_out_str(o, "&amp;"); break;
-		case '<': dump_out_str(o, "&lt;"); break;
-		case '>': dump_out_str(o, "&gt;"); break;
-		case '"': dump_out_str(o, "&quot;"); break;
-		default:
-			if ((unsigned char)*str >= 0x20)
-				dump_out_char(o, *str);
-		}
-	}
-}
-
 static void outf(struct dump_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void outf(struct dump_out *o, const char *fmt, ...)
 {
@@ -266,11 +249,11 @@ static void draw_lane(struct svg *s, struct dump_out *o, const struct tl_lane *t
 		snprintf(name, sizeof(name), "%s", tl->name);
 	outf(o, "<line x1=\"0\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>\n", y - 3, SVG_LABEL_W + SVG_PW, y - 3);
 	outf(o, "<text x=\"4\" y=\"%d\"%s>", y + 10, tl->is_thread ? "" : " fill=\"#666\"");
-	xml_text(o, name);
+	dump_out_xml_text(o, name, strlen(name));
 	dump_out_str(o, "</text>\n");
 	if (tl->proc && s->tl && timeline_nprocs(s->tl) > 1) {
 		outf(o, "<text x=\"4\" y=\"%d\" font-size=\"9\" fill=\"#888\">", y + 21);
-		xml_text(o, tl->proc->name);
+		dump_out_xml_text(o, tl->proc->name, strlen(tl->proc->name));
 		outf(o, " [%u]</text>\n", tl->proc->pid);
 	}
 	/* density: one path, a column per pixel, height by log of the count */
@@ -297,7 +280,7 @@ static void draw_lane(struct svg *s, struct dump_out *o, const struct tl_lane *t
 				continue;	/* the label does not fit */
 			outf(o, "<text x=\"%u\" y=\"%d\" font-size=\"9\" fill=\"white\">", SVG_LABEL_W + cb + 2,
 			     ly + SVG_LEVEL_H - 3);
-			xml_text(o, t->label);
+			dump_out_xml_text(o, t->label, strlen(t->label));
 			dump_out_str(o, "</text>\n");
 		}
 	}
@@ -310,6 +293,7 @@ static int svg_end(struct ltt_export_ctx *ctx, int failed)
 	unsigned nl, gap = 0, W = SVG_LABEL_W + SVG_PW + 10, H;
 	double span, step;
 	char buf[64], when[64];
+	const char *path;
 	time_t sec;
 	struct tm tm;
 
@@ -349,7 +333,8 @@ static int svg_end(struct ltt_export_ctx *ctx, int failed)
 	span = (double)(s->t1 - s->t0);
 	fmt_duration(buf, sizeof(buf), span);
 	dump_out_str(o, "<text x=\"4\" y=\"16\" font-size=\"13\" font-weight=\"bold\">");
-	xml_text(o, ltt_reader_trace(ctx->reader, 0)->path);
+	path = ltt_reader_trace(ctx->reader, 0)->path;
+	dump_out_xml_text(o, path, strlen(path));
 	if (ctx->ntraces > 1)
 		outf(o, " and %u more traces", ctx->ntraces - 1);
 	outf(o, "</text>\n<text x=\"4\" y=\"32\">from %s.%09llu UTC, %s, %llu events", when,

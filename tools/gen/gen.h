@@ -10,12 +10,7 @@
 
 #include <ltt/eventdefs.h>
 
-/* Output text, grown as needed; nomem set (and output stopped) on allocation failure. */
-struct out {
-	char *buf;
-	size_t len, cap;
-	int nomem;
-};
+#include "common/buf.h"
 
 /* A growing hash set of strings (strings != 0) or pointers. */
 struct hset {
@@ -31,7 +26,7 @@ struct gen {
 	 * <prefix><type>, enum constants <PREFIX><TYPE>_<label>; NULL: "<facility>_" (set by
 	 * gen_facility()) */
 	const char *prefix;
-	struct out o;
+	struct ltt_buf o;
 	char err[512];
 	/* struct types already defined, and every global name, to refuse collisions */
 	struct hset done;
@@ -51,9 +46,7 @@ int gen_facility(struct gen *g);
 /* Frees what g holds and zeroes it. */
 void gen_free(struct gen *g);
 
-void gen_put(struct out *o, const char *s, size_t n);
-void gen_pr(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void gen_ind(struct out *o, unsigned level);		/* one tab per level */
+void gen_ind(struct ltt_buf *o, unsigned level);		/* one tab per level */
 
 /* A formatted string owned by g (freed with it); "" when out of memory (g->o.nomem set). */
 const char *gen_str(struct gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -82,7 +75,7 @@ const char *gen_elem_path(struct gen *g, const struct ltt_type_desc *t, const ch
 int gen_emit_types(struct gen *g, const struct ltt_type_desc *t, const char *path, int as_element);
 
 /* A constant C expression for the encoded size of fixed-size t on the compiling host. */
-void gen_fixed_size_expr(const struct ltt_type_desc *t, struct out *o);
+void gen_fixed_size_expr(const struct ltt_type_desc *t, struct ltt_buf *o);
 /* Statements adding t's encoded size to ltt_len_ (a union code out of range returns). */
 /* Whether t is or contains a string. */
 int gen_has_string(const struct ltt_type_desc *t);

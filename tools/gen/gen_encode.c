@@ -9,37 +9,37 @@
 #include "gen.h"
 
 /* A constant C expression for the encoded size of fixed-size t on the compiling host. */
-void gen_fixed_size_expr(const struct ltt_type_desc *t, struct out *o)
+void gen_fixed_size_expr(const struct ltt_type_desc *t, struct ltt_buf *o)
 {
 	switch (t->kind) {
 	case LTT_TYPE_INT:
 	case LTT_TYPE_UINT:
 	case LTT_TYPE_ENUM:
-		gen_put(o, gen_size_c[t->size], strlen(gen_size_c[t->size]));
+		ltt_buf_add(o, gen_size_c[t->size], strlen(gen_size_c[t->size]));
 		break;
 	case LTT_TYPE_FLOAT:
-		gen_pr(o, "%u", ltt_float_bytes(t->size));
+		ltt_buf_printf(o, "%u", ltt_float_bytes(t->size));
 		break;
 	case LTT_TYPE_ARRAY:
-		gen_pr(o, "%u * (", t->array_len);
+		ltt_buf_printf(o, "%u * (", t->array_len);
 		gen_fixed_size_expr(t->element, o);
-		gen_put(o, ")", 1);
+		ltt_buf_add(o, ")", 1);
 		break;
 	case LTT_TYPE_STRUCT:
 		if (!t->n_fields)
-			gen_put(o, "0", 1);
+			ltt_buf_add(o, "0", 1);
 		for (uint32_t i = 0; i < t->n_fields; i++) {
 			if (i)
-				gen_put(o, " + ", 3);
+				ltt_buf_add(o, " + ", 3);
 			gen_fixed_size_expr(t->fields[i].type, o);
 		}
 		break;
 	case LTT_TYPE_UNION: /* fixed: every alternative has the size of the first */
-		gen_pr(o, "%s + ", gen_size_c[t->size]);
+		ltt_buf_printf(o, "%s + ", gen_size_c[t->size]);
 		gen_fixed_size_expr(t->fields[0].type, o);
 		break;
 	default:
-		gen_put(o, "0", 1);
+		ltt_buf_add(o, "0", 1);
 		break;
 	}
 }
@@ -124,15 +124,15 @@ static int has_union(const struct ltt_type_desc *t)
 void gen_size_code(struct gen *g, const struct ltt_type_desc *t, const struct access *a, unsigned level,
 		      unsigned depth)
 {
-	struct out *o = &g->o;
+	struct ltt_buf *o = &g->o;
 	struct access k;
 	const char *idx = gen_str(g, "ltt_i%u_", depth);
 
 	if (!t->variable && !has_union(t)) {
 		gen_ind(o, level);
-		gen_put(o, "ltt_len_ += ", 12);
+		ltt_buf_add(o, "ltt_len_ += ", 12);
 		gen_fixed_size_expr(t, o);
-		gen_put(o, ";\n", 2);
+		ltt_buf_add(o, ";\n", 2);
 		return;
 	}
 	switch (t->kind) {
@@ -141,39 +141,39 @@ void gen_size_code(struct gen *g, const struct ltt_type_desc *t, const struct ac
 		 * measured once, cmd_gen.c): its characters are counted in ltt_sb_ too, the bound of
 		 * their copy (ltt_gen_putstrb) */
 		gen_ind(o, level);
-		gen_pr(o, "{\n");
+		ltt_buf_printf(o, "{\n");
 		gen_ind(o, level + 1);
-		gen_pr(o, "const size_t ltt_n_ = %s ? ltt_strlen(%s) : 0;\n", a->expr, a->expr);
+		ltt_buf_printf(o, "const size_t ltt_n_ = %s ? ltt_strlen(%s) : 0;\n", a->expr, a->expr);
 		gen_ind(o, level + 1);
-		gen_pr(o, "ltt_sb_ += ltt_n_;\n");
+		ltt_buf_printf(o, "ltt_sb_ += ltt_n_;\n");
 		gen_ind(o, level + 1);
-		gen_pr(o, "ltt_len_ += ltt_n_ + 1;\n");
+		ltt_buf_printf(o, "ltt_len_ += ltt_n_ + 1;\n");
 		gen_ind(o, level);
-		gen_pr(o, "}\n");
+		ltt_buf_printf(o, "}\n");
 		break;
 	case LTT_TYPE_ARRAY:
 	case LTT_TYPE_SEQUENCE:
 		if (t->kind == LTT_TYPE_SEQUENCE) {
 			gen_ind(o, level);
-			gen_pr(o, "ltt_len_ += %s;\n", gen_size_c[t->size]);
+			ltt_buf_printf(o, "ltt_len_ += %s;\n", gen_size_c[t->size]);
 			if (!t->element->variable && !has_union(t->element)) {
 				gen_ind(o, level);
-				gen_pr(o, "ltt_len_ += ltt_gen_seqlen(%s, %s, %s) * (", a->len, a->expr, gen_size_c[t->size]);
+				ltt_buf_printf(o, "ltt_len_ += ltt_gen_seqlen(%s, %s, %s) * (", a->len, a->expr, gen_size_c[t->size]);
 				gen_fixed_size_expr(t->element, o);
-				gen_put(o, ");\n", 3);
+				ltt_buf_add(o, ");\n", 3);
 				break;
 			}
 		}
 		gen_ind(o, level);
 		if (t->kind == LTT_TYPE_ARRAY)
-			gen_pr(o, "for (size_t %s = 0; %s < %u; %s++) {\n", idx, idx, t->array_len, idx);
+			ltt_buf_printf(o, "for (size_t %s = 0; %s < %u; %s++) {\n", idx, idx, t->array_len, idx);
 		else
-			gen_pr(o, "for (size_t %s = 0; %s < ltt_gen_seqlen(%s, %s, %s); %s++) {\n", idx, idx, a->len,
+			ltt_buf_printf(o, "for (size_t %s = 0; %s < ltt_gen_seqlen(%s, %s, %s); %s++) {\n", idx, idx, a->len,
 			   a->expr, gen_size_c[t->size], idx);
 		element_access(g, a, t->element, idx, &k);
 		gen_size_code(g, t->element, &k, level + 1, depth + 1);
 		gen_ind(o, level);
-		gen_put(o, "}\n", 2);
+		ltt_buf_add(o, "}\n", 2);
 		break;
 	case LTT_TYPE_STRUCT:
 		for (uint32_t i = 0; i < t->n_fields; i++) {
@@ -183,23 +183,23 @@ void gen_size_code(struct gen *g, const struct ltt_type_desc *t, const struct ac
 		break;
 	case LTT_TYPE_UNION:
 		gen_ind(o, level);
-		gen_pr(o, "ltt_len_ += %s;\n", gen_size_c[t->size]);
+		ltt_buf_printf(o, "ltt_len_ += %s;\n", gen_size_c[t->size]);
 		gen_ind(o, level);
-		gen_pr(o, "switch ((%s).code) {\n", a->expr);
+		ltt_buf_printf(o, "switch ((%s).code) {\n", a->expr);
 		for (uint32_t i = 0; i < t->n_fields; i++) {
 			gen_ind(o, level);
-			gen_pr(o, "case %u:\n", i);
+			ltt_buf_printf(o, "case %u:\n", i);
 			field_access(g, a, t, i, &k);
 			gen_size_code(g, t->fields[i].type, &k, level + 1, depth);
 			gen_ind(o, level + 1);
-			gen_put(o, "break;\n", 7);
+			ltt_buf_add(o, "break;\n", 7);
 		}
 		gen_ind(o, level);
-		gen_put(o, "default:\n", 9);
+		ltt_buf_add(o, "default:\n", 9);
 		gen_ind(o, level + 1);
-		gen_put(o, "return;\t/* code out of range: not recorded */\n", 46);
+		ltt_buf_add(o, "return;\t/* code out of range: not recorded */\n", 46);
 		gen_ind(o, level);
-		gen_put(o, "}\n", 2);
+		ltt_buf_add(o, "}\n", 2);
 		break;
 	default:
 		break;
@@ -227,7 +227,7 @@ static int c_layout_is_encoding(const struct ltt_type_desc *t)
 void gen_encode_code(struct gen *g, const struct ltt_type_desc *t, const struct access *a,
 			unsigned level, unsigned depth)
 {
-	struct out *o = &g->o;
+	struct ltt_buf *o = &g->o;
 	struct access k;
 	const char *idx = gen_str(g, "ltt_i%u_", depth);
 
@@ -237,61 +237,61 @@ void gen_encode_code(struct gen *g, const struct ltt_type_desc *t, const struct 
 	case LTT_TYPE_ENUM:
 	case LTT_TYPE_FLOAT:
 		gen_ind(o, level);
-		gen_pr(o, "memcpy(ltt_p_, &%s, sizeof(%s));\n", a->expr, a->expr);
+		ltt_buf_printf(o, "memcpy(ltt_p_, &%s, sizeof(%s));\n", a->expr, a->expr);
 		gen_ind(o, level);
-		gen_pr(o, "ltt_p_ += sizeof(%s);\n", a->expr);
+		ltt_buf_printf(o, "ltt_p_ += sizeof(%s);\n", a->expr);
 		break;
 	case LTT_TYPE_STRING:
 		gen_ind(o, level);
-		gen_pr(o, "ltt_p_ = ltt_gen_putstrb(ltt_p_, %s, &ltt_sb_, &ltt_nul_);\n", a->expr);
+		ltt_buf_printf(o, "ltt_p_ = ltt_gen_putstrb(ltt_p_, %s, &ltt_sb_, &ltt_nul_);\n", a->expr);
 		break;
 	case LTT_TYPE_ARRAY:
 		if (c_layout_is_encoding(t)) {
 			gen_ind(o, level);
-			gen_put(o, "memcpy(ltt_p_, ", 15);
-			gen_pr(o, "%s, ", a->expr);
+			ltt_buf_add(o, "memcpy(ltt_p_, ", 15);
+			ltt_buf_printf(o, "%s, ", a->expr);
 			gen_fixed_size_expr(t, o);
-			gen_put(o, ");\n", 3);
+			ltt_buf_add(o, ");\n", 3);
 			gen_ind(o, level);
-			gen_put(o, "ltt_p_ += ", 10);
+			ltt_buf_add(o, "ltt_p_ += ", 10);
 			gen_fixed_size_expr(t, o);
-			gen_put(o, ";\n", 2);
+			ltt_buf_add(o, ";\n", 2);
 			break;
 		}
 		/* fall through */
 	case LTT_TYPE_SEQUENCE:
 		gen_ind(o, level);
-		gen_put(o, "{\n", 2);
+		ltt_buf_add(o, "{\n", 2);
 		gen_ind(o, level + 1);
 		if (t->kind == LTT_TYPE_ARRAY) {
-			gen_pr(o, "const size_t ltt_n%u_ = %u;\n", depth, t->array_len);
+			ltt_buf_printf(o, "const size_t ltt_n%u_ = %u;\n", depth, t->array_len);
 		} else {
-			gen_pr(o, "const %s ltt_n%u_ = (%s)ltt_gen_seqlen(%s, %s, %s);\n", gen_uint_c[t->size], depth,
+			ltt_buf_printf(o, "const %s ltt_n%u_ = (%s)ltt_gen_seqlen(%s, %s, %s);\n", gen_uint_c[t->size], depth,
 			   gen_uint_c[t->size], a->len, a->expr, gen_size_c[t->size]);
 			gen_ind(o, level + 1);
-			gen_pr(o, "memcpy(ltt_p_, &ltt_n%u_, sizeof(ltt_n%u_));\n", depth, depth);
+			ltt_buf_printf(o, "memcpy(ltt_p_, &ltt_n%u_, sizeof(ltt_n%u_));\n", depth, depth);
 			gen_ind(o, level + 1);
-			gen_pr(o, "ltt_p_ += sizeof(ltt_n%u_);\n", depth);
+			ltt_buf_printf(o, "ltt_p_ += sizeof(ltt_n%u_);\n", depth);
 		}
 		if (c_layout_is_encoding(t->element)) {
 			gen_ind(o, level + 1);
-			gen_pr(o, "if (ltt_n%u_) {\n", depth);
+			ltt_buf_printf(o, "if (ltt_n%u_) {\n", depth);
 			gen_ind(o, level + 2);
-			gen_pr(o, "memcpy(ltt_p_, %s, (size_t)ltt_n%u_ * sizeof(*%s));\n", a->expr, depth, a->expr);
+			ltt_buf_printf(o, "memcpy(ltt_p_, %s, (size_t)ltt_n%u_ * sizeof(*%s));\n", a->expr, depth, a->expr);
 			gen_ind(o, level + 2);
-			gen_pr(o, "ltt_p_ += (size_t)ltt_n%u_ * sizeof(*%s);\n", depth, a->expr);
+			ltt_buf_printf(o, "ltt_p_ += (size_t)ltt_n%u_ * sizeof(*%s);\n", depth, a->expr);
 			gen_ind(o, level + 1);
-			gen_put(o, "}\n", 2);
+			ltt_buf_add(o, "}\n", 2);
 		} else {
 			gen_ind(o, level + 1);
-			gen_pr(o, "for (size_t %s = 0; %s < ltt_n%u_; %s++) {\n", idx, idx, depth, idx);
+			ltt_buf_printf(o, "for (size_t %s = 0; %s < ltt_n%u_; %s++) {\n", idx, idx, depth, idx);
 			element_access(g, a, t->element, idx, &k);
 			gen_encode_code(g, t->element, &k, level + 2, depth + 1);
 			gen_ind(o, level + 1);
-			gen_put(o, "}\n", 2);
+			ltt_buf_add(o, "}\n", 2);
 		}
 		gen_ind(o, level);
-		gen_put(o, "}\n", 2);
+		ltt_buf_add(o, "}\n", 2);
 		break;
 	case LTT_TYPE_STRUCT:
 		for (uint32_t i = 0; i < t->n_fields; i++) {
@@ -301,25 +301,25 @@ void gen_encode_code(struct gen *g, const struct ltt_type_desc *t, const struct 
 		break;
 	case LTT_TYPE_UNION:
 		gen_ind(o, level);
-		gen_pr(o, "memcpy(ltt_p_, &(%s).code, sizeof((%s).code));\n", a->expr, a->expr);
+		ltt_buf_printf(o, "memcpy(ltt_p_, &(%s).code, sizeof((%s).code));\n", a->expr, a->expr);
 		gen_ind(o, level);
-		gen_pr(o, "ltt_p_ += sizeof((%s).code);\n", a->expr);
+		ltt_buf_printf(o, "ltt_p_ += sizeof((%s).code);\n", a->expr);
 		gen_ind(o, level);
-		gen_pr(o, "switch ((%s).code) {\n", a->expr);
+		ltt_buf_printf(o, "switch ((%s).code) {\n", a->expr);
 		for (uint32_t i = 0; i < t->n_fields; i++) {
 			gen_ind(o, level);
-			gen_pr(o, "case %u:\n", i);
+			ltt_buf_printf(o, "case %u:\n", i);
 			field_access(g, a, t, i, &k);
 			gen_encode_code(g, t->fields[i].type, &k, level + 1, depth);
 			gen_ind(o, level + 1);
-			gen_put(o, "break;\n", 7);
+			ltt_buf_add(o, "break;\n", 7);
 		}
 		gen_ind(o, level);
-		gen_put(o, "default:\n", 9);
+		ltt_buf_add(o, "default:\n", 9);
 		gen_ind(o, level + 1);
-		gen_put(o, "break;\n", 7);
+		ltt_buf_add(o, "break;\n", 7);
 		gen_ind(o, level);
-		gen_put(o, "}\n", 2);
+		ltt_buf_add(o, "}\n", 2);
 		break;
 	default:
 		break;

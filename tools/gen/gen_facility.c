@@ -10,6 +10,7 @@
 
 #include <ltt/eventdefs.h>
 
+#include "common/escape_c.h"
 #include "gen.h"
 
 /* ---- one header ------------------------------------------------------------------------------- */
@@ -102,7 +103,7 @@ static void params(struct gen *g, const struct ltt_event_desc *ev, const char *p
 	const char *ct, *child;
 
 	if (!b || b->n_fields <= first) {
-		gen_put(&g->o, "void", 4);
+		ltt_buf_add(&g->o, "void", 4);
 		return;
 	}
 	for (uint32_t i = first; i < b->n_fields; i++) {
@@ -110,23 +111,23 @@ static void params(struct gen *g, const struct ltt_event_desc *ev, const char *p
 		const char *n = gen_cname(g, b->fields[i].name);
 
 		if (i > first)
-			gen_put(&g->o, ", ", 2);
+			ltt_buf_add(&g->o, ", ", 2);
 		child = gen_join(g, path, b->fields[i].name);
 		switch (t->kind) {
 		case LTT_TYPE_ARRAY:
 			ct = gen_value_ctype(g, t->element, gen_elem_path(g, t, child, 0));
-			gen_pr(&g->o, "%s%s", gen_ptr_to_const(g, ct), n);
+			ltt_buf_printf(&g->o, "%s%s", gen_ptr_to_const(g, ct), n);
 			break;
 		case LTT_TYPE_SEQUENCE:
 			ct = gen_value_ctype(g, t->element, gen_elem_path(g, t, child, 0));
-			gen_pr(&g->o, "size_t %s_len, %s%s", n, gen_ptr_to_const(g, ct), n);
+			ltt_buf_printf(&g->o, "size_t %s_len, %s%s", n, gen_ptr_to_const(g, ct), n);
 			break;
 		case LTT_TYPE_STRUCT:
 		case LTT_TYPE_UNION:
-			gen_pr(&g->o, "const %s *%s", gen_value_ctype(g, t, child), n);
+			ltt_buf_printf(&g->o, "const %s *%s", gen_value_ctype(g, t, child), n);
 			break;
 		default:
-			gen_put(&g->o, gen_decl(g, gen_value_ctype(g, t, child), n), strlen(gen_decl(g, gen_value_ctype(g, t, child), n)));
+			ltt_buf_add(&g->o, gen_decl(g, gen_value_ctype(g, t, child), n), strlen(gen_decl(g, gen_value_ctype(g, t, child), n)));
 			break;
 		}
 	}
@@ -159,16 +160,16 @@ static void comment(struct gen *g, const char *name, const char *text)
 {
 	if (!text)
 		return;
-	gen_pr(&g->o, "/* %s: ", name);
+	ltt_buf_printf(&g->o, "/* %s: ", name);
 	for (const char *p = text; *p; p++) {
 		if (*p == '*' && p[1] == '/')
-			gen_put(&g->o, "* ", 2);
+			ltt_buf_add(&g->o, "* ", 2);
 		else if ((unsigned char)*p < 0x20)
-			gen_put(&g->o, " ", 1);
+			ltt_buf_add(&g->o, " ", 1);
 		else
-			gen_put(&g->o, p, 1);
+			ltt_buf_add(&g->o, p, 1);
 	}
-	gen_put(&g->o, " */\n", 4);
+	ltt_buf_add(&g->o, " */\n", 4);
 }
 
 static int emit_event(struct gen *g, const struct ltt_event_desc *ev)
@@ -195,28 +196,28 @@ static int emit_event(struct gen *g, const struct ltt_event_desc *ev)
 	if ((r = gen_claim_name(g, fn, ev->line)))
 		return r;
 	comment(g, ev->name, ev->description);
-	gen_pr(&g->o, "static inline void %s(", fn);
+	ltt_buf_printf(&g->o, "static inline void %s(", fn);
 	/* a typeref body names its fields' types after the named struct */
 	params(g, ev, b && b->name ? gen_type_cname(g, b, path) : path);
-	gen_put(&g->o, ")\n{\n", 4);
+	ltt_buf_add(&g->o, ")\n{\n", 4);
 	/* one load and one branch when the event does not record (not recording, paused, not selected) */
-	gen_pr(&g->o, "\tconst unsigned ltt_on_ = LTT_GEN_ENABLED(ltt_facility_%s_enabled, %u);\n\n", fac, ev->index);
-	gen_pr(&g->o, "\tif (ltt_unlikely(ltt_on_ & LTT_EVENT_ON)) {\n");
-	gen_put(&g->o, "\t\tstruct ltt_slot ltt_s_;\n", 26);
+	ltt_buf_printf(&g->o, "\tconst unsigned ltt_on_ = LTT_GEN_ENABLED(ltt_facility_%s_enabled, %u);\n\n", fac, ev->index);
+	ltt_buf_printf(&g->o, "\tif (ltt_unlikely(ltt_on_ & LTT_EVENT_ON)) {\n");
+	ltt_buf_add(&g->o, "\t\tstruct ltt_slot ltt_s_;\n", 26);
 	if (ev->context_tid)	/* context="tid": the thread id from libltt's per-thread cache */
-		gen_pr(&g->o, "\t\tconst uint32_t tid = LTT_GEN_TID();\n");
-	gen_put(&g->o, "\t\tsize_t ltt_len_ = 0;\n", 23);
+		ltt_buf_printf(&g->o, "\t\tconst uint32_t tid = LTT_GEN_TID();\n");
+	ltt_buf_add(&g->o, "\t\tsize_t ltt_len_ = 0;\n", 23);
 	for (uint32_t i = 0; b && i < b->n_fields; i++)
 		if (b->fields[i].type->kind != LTT_TYPE_STRING && gen_has_string(b->fields[i].type))
 			nested = 1;
 	if (nested)	/* characters of the strings in arrays, sequences and structs (their copy's bound) */
-		gen_pr(&g->o, "\t\tsize_t ltt_sb_ = 0;\n");
-	gen_put(&g->o, "\n", 1);
+		ltt_buf_printf(&g->o, "\t\tsize_t ltt_sb_ = 0;\n");
+	ltt_buf_add(&g->o, "\n", 1);
 	for (uint32_t i = 0; b && i < b->n_fields; i++) {
 		enum ltt_type_kind k = b->fields[i].type->kind;
 
 		if (k == LTT_TYPE_ARRAY || k == LTT_TYPE_STRUCT || k == LTT_TYPE_UNION)
-			gen_pr(&g->o, "\t\tif (!%s)\n\t\t\treturn;\n", gen_cname(g, b->fields[i].name));
+			ltt_buf_printf(&g->o, "\t\tif (!%s)\n\t\t\treturn;\n", gen_cname(g, b->fields[i].name));
 	}
 	for (uint32_t i = 0; b && i < b->n_fields; i++) {
 		const struct ltt_type_desc *t = b->fields[i].type;
@@ -225,29 +226,29 @@ static int emit_event(struct gen *g, const struct ltt_event_desc *ev)
 
 		if (t->kind == LTT_TYPE_STRING) {
 			/* measured once: the copy takes exactly the bytes reserved */
-			gen_pr(&g->o, "\t\tconst size_t ltt_s%u_ = %s ? ltt_strlen(%s) : 0;\n", i, n, n);
-			gen_pr(&g->o, "\t\tltt_len_ += ltt_s%u_ + 1;\n", i);
+			ltt_buf_printf(&g->o, "\t\tconst size_t ltt_s%u_ = %s ? ltt_strlen(%s) : 0;\n", i, n, n);
+			ltt_buf_printf(&g->o, "\t\tltt_len_ += ltt_s%u_ + 1;\n", i);
 			continue;
 		}
 		a.expr = t->kind == LTT_TYPE_STRUCT || t->kind == LTT_TYPE_UNION ? gen_str(g, "(*%s)", n) : n;
 		a.len = gen_str(g, "%s_len", n);
 		gen_size_code(g, t, &a, 2, 0);
 	}
-	gen_pr(&g->o, "\t\tif (LTT_GEN_RESERVE(&ltt_s_, &ltt_facility_%s, %u, ltt_len_, %s)) {\n", fac, ev->index,
+	ltt_buf_printf(&g->o, "\t\tif (LTT_GEN_RESERVE(&ltt_s_, &ltt_facility_%s, %u, ltt_len_, %s)) {\n", fac, ev->index,
 	   ev->persistent ? "LTT_EVENT_PERSISTENT" : "0");
 	if (b && b->n_fields)
-		gen_put(&g->o, "\t\t\tchar *ltt_p_ = ltt_s_.payload;\n", 34);
+		ltt_buf_add(&g->o, "\t\t\tchar *ltt_p_ = ltt_s_.payload;\n", 34);
 	if (nested)
-		gen_pr(&g->o, "\t\t\tchar *ltt_nul_ = NULL;\n");
+		ltt_buf_printf(&g->o, "\t\t\tchar *ltt_nul_ = NULL;\n");
 	if (b && b->n_fields)
-		gen_put(&g->o, "\n", 1);
+		ltt_buf_add(&g->o, "\n", 1);
 	for (uint32_t i = 0; b && i < b->n_fields; i++) {
 		const struct ltt_type_desc *t = b->fields[i].type;
 		const char *n = gen_cname(g, b->fields[i].name);
 		struct access a;
 
 		if (t->kind == LTT_TYPE_STRING) {
-			gen_pr(&g->o, "\t\t\tltt_p_ = ltt_gen_putstrn(ltt_p_, %s, ltt_s%u_);\n", n, i);
+			ltt_buf_printf(&g->o, "\t\t\tltt_p_ = ltt_gen_putstrn(ltt_p_, %s, ltt_s%u_);\n", n, i);
 			continue;
 		}
 		a.expr = t->kind == LTT_TYPE_STRUCT || t->kind == LTT_TYPE_UNION ? gen_str(g, "(*%s)", n) : n;
@@ -255,35 +256,31 @@ static int emit_event(struct gen *g, const struct ltt_event_desc *ev)
 		gen_encode_code(g, t, &a, 3, 0);
 	}
 	if (nested)	/* nested strings that shrank since they were measured: ltt_gen_strpad */
-		gen_pr(&g->o, "\t\t\tif (ltt_unlikely(ltt_sb_) && ltt_nul_)\n\t\t\t\tltt_p_ = ltt_gen_strpad(ltt_nul_, ltt_p_, ltt_sb_);\n");
+		ltt_buf_printf(&g->o, "\t\t\tif (ltt_unlikely(ltt_sb_) && ltt_nul_)\n\t\t\t\tltt_p_ = ltt_gen_strpad(ltt_nul_, ltt_p_, ltt_sb_);\n");
 	if (b && b->n_fields)
-		gen_put(&g->o, "\t\t\t(void)ltt_p_;\n", 17);
-	gen_pr(&g->o, "\t\t\tLTT_GEN_COMMIT(&ltt_s_);\n");
-	gen_pr(&g->o, "\t\t\tif (ltt_unlikely(ltt_on_ & LTT_EVENT_TRIGGER))\n\t\t\t\tLTT_GEN_TRIGGER(&ltt_facility_%s, %u);\n",
+		ltt_buf_add(&g->o, "\t\t\t(void)ltt_p_;\n", 17);
+	ltt_buf_printf(&g->o, "\t\t\tLTT_GEN_COMMIT(&ltt_s_);\n");
+	ltt_buf_printf(&g->o, "\t\t\tif (ltt_unlikely(ltt_on_ & LTT_EVENT_TRIGGER))\n\t\t\t\tLTT_GEN_TRIGGER(&ltt_facility_%s, %u);\n",
 	       fac, ev->index);
-	gen_pr(&g->o, "\t\t}\n\t}\n}\n\n");
+	ltt_buf_printf(&g->o, "\t\t}\n\t}\n}\n\n");
 	return 0;
 }
 
 /* The facility's XML as a C string literal, one source line per XML line. */
 static void xml_literal(struct gen *g, const char *xml)
 {
-	gen_put(&g->o, "\t\"", 2);
-	for (const char *p = xml; *p; p++) {
-		unsigned char c = (unsigned char)*p;
+	const char *p = xml;
 
-		if (c == '\n') {
-			gen_put(&g->o, p[1] ? "\\n\"\n\t\"" : "\\n\"", p[1] ? 6 : 3);
-		} else if (c == '"' || c == '\\') {
-			gen_pr(&g->o, "\\%c", c);
-		} else if (c < 0x20 || c >= 0x7f || c == '?') {
-			gen_pr(&g->o, "\\%03o", c);	/* octal: also keeps "??" trigraphs out */
-		} else {
-			gen_put(&g->o, p, 1);
-		}
-	}
-	if (!*xml || xml[strlen(xml) - 1] != '\n')
-		gen_put(&g->o, "\"", 1);
+	do {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p + 1) : strlen(p);
+
+		ltt_buf_putc(&g->o, '\t');
+		ltt_c_to_buf(&g->o, p, n);	/* common/escape_c.h: no trigraph, no \x escape running on */
+		p += n;
+		if (*p)
+			ltt_buf_putc(&g->o, '\n');
+	} while (*p);
 }
 
 /* The event names by index (event rules match them) and the enabled flags generated code tests,
@@ -293,20 +290,20 @@ static void event_arrays(struct gen *g)
 	const struct ltt_facility_desc *f = g->fac;
 	unsigned n = f->n_events ? f->n_events : 1;	/* no zero-length arrays */
 
-	gen_pr(&g->o, "/* Event names by index, and the flags libltt sets (recording, selected: ltt_events_set()). */\n");
-	gen_pr(&g->o, "__attribute__((weak)) const char *ltt_facility_%s_events[%u] = {", f->name, n);
+	ltt_buf_printf(&g->o, "/* Event names by index, and the flags libltt sets (recording, selected: ltt_events_set()). */\n");
+	ltt_buf_printf(&g->o, "__attribute__((weak)) const char *ltt_facility_%s_events[%u] = {", f->name, n);
 	for (unsigned k = 0; k < n; k++) {
 		const char *name = NULL;
 
 		for (uint32_t i = 0; i < f->n_events; i++)
 			if (f->events[i].index == k)
 				name = f->events[i].name;
-		gen_pr(&g->o, "%s\n\t%s%s%s", k ? "," : "", name ? "\"" : "", name ? name : "NULL", name ? "\"" : "");
+		ltt_buf_printf(&g->o, "%s\n\t%s%s%s", k ? "," : "", name ? "\"" : "", name ? name : "NULL", name ? "\"" : "");
 	}
-	gen_pr(&g->o, "\n};\n__attribute__((weak)) uint8_t ltt_facility_%s_enabled[%u] = {", f->name, n);
+	ltt_buf_printf(&g->o, "\n};\n__attribute__((weak)) uint8_t ltt_facility_%s_enabled[%u] = {", f->name, n);
 	for (unsigned k = 0; k < n; k++)
-		gen_pr(&g->o, "%s%s", k ? ", " : " ", k % 16 == 15 ? "1\n\t" : "1");
-	gen_pr(&g->o, " };\n\n");
+		ltt_buf_printf(&g->o, "%s%s", k ? ", " : " ", k % 16 == 15 ? "1\n\t" : "1");
+	ltt_buf_printf(&g->o, " };\n\n");
 }
 
 int gen_facility(struct gen *g)
@@ -327,27 +324,27 @@ int gen_facility(struct gen *g)
 	for (char *p = upper; *p; p++)
 		if (*p >= 'a' && *p <= 'z')
 			*p = (char)(*p - 'a' + 'A');
-	gen_pr(&g->o, "/* Generated by `ltt gen` from the facility '%s' (checksum 0x%08x). Do not edit. */\n",
+	ltt_buf_printf(&g->o, "/* Generated by `ltt gen` from the facility '%s' (checksum 0x%08x). Do not edit. */\n",
 	   f->name, f->checksum);
-	gen_pr(&g->o, "#ifndef LTT_GEN_%sH\n#define LTT_GEN_%sH\n\n", upper, upper);
-	gen_put(&g->o, "#include <stddef.h>\n#include <stdint.h>\n#include <string.h>\n\n#include <ltt/ltt.h>\n\n", 83);
-	gen_put(&g->o, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n", 40);
-	gen_put(&g->o, helpers, sizeof(helpers) - 1);
-	gen_pr(&g->o, "#define LTT_FACILITY_%.*s_CHECKSUM 0x%08xu\n\n", (int)strlen(f->name), upper, f->checksum);
+	ltt_buf_printf(&g->o, "#ifndef LTT_GEN_%sH\n#define LTT_GEN_%sH\n\n", upper, upper);
+	ltt_buf_add(&g->o, "#include <stddef.h>\n#include <stdint.h>\n#include <string.h>\n\n#include <ltt/ltt.h>\n\n", 83);
+	ltt_buf_add(&g->o, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n", 40);
+	ltt_buf_add(&g->o, helpers, sizeof(helpers) - 1);
+	ltt_buf_printf(&g->o, "#define LTT_FACILITY_%.*s_CHECKSUM 0x%08xu\n\n", (int)strlen(f->name), upper, f->checksum);
 	if ((r = gen_claim_name(g, gen_str(g, "ltt_facility_%s_events", f->name), f->line)) ||
 	    (r = gen_claim_name(g, gen_str(g, "ltt_facility_%s_enabled", f->name), f->line))) {
 		free(xml);
 		return r;
 	}
 	event_arrays(g);
-	gen_pr(&g->o, "/* The facility, one object per program (weak), registered by every including unit. */\n");
-	gen_pr(&g->o, "__attribute__((weak)) struct ltt_facility ltt_facility_%s = {\n", f->name);
-	gen_pr(&g->o, "\t\"%s\",\n", f->name);
+	ltt_buf_printf(&g->o, "/* The facility, one object per program (weak), registered by every including unit. */\n");
+	ltt_buf_printf(&g->o, "__attribute__((weak)) struct ltt_facility ltt_facility_%s = {\n", f->name);
+	ltt_buf_printf(&g->o, "\t\"%s\",\n", f->name);
 	xml_literal(g, xml);
 	free(xml);
-	gen_pr(&g->o, ",\n\t0x%08xu,\n\t%u,\n\t0,\n\tNULL,\n\tltt_facility_%s_events,\n\tltt_facility_%s_enabled,\n};\n\n",
+	ltt_buf_printf(&g->o, ",\n\t0x%08xu,\n\t%u,\n\t0,\n\tNULL,\n\tltt_facility_%s_events,\n\tltt_facility_%s_enabled,\n};\n\n",
 	       f->checksum, f->n_events, f->name, f->name);
-	gen_pr(&g->o, "__attribute__((constructor, unused)) static void ltt_gen_register_%s(void)\n{\n"
+	ltt_buf_printf(&g->o, "__attribute__((constructor, unused)) static void ltt_gen_register_%s(void)\n{\n"
 	   "\t(void)LTT_GEN_REGISTER(&ltt_facility_%s);\n}\n\n", f->name, f->name);
 	for (uint32_t i = 0; i < f->n_types; i++) {
 		if (!gen_is_ident(f->types[i].name))
@@ -359,7 +356,7 @@ int gen_facility(struct gen *g)
 	for (uint32_t i = 0; i < f->n_events; i++)
 		if ((r = emit_event(g, &f->events[i])))
 			return r;
-	gen_put(&g->o, "#ifdef __cplusplus\n}\n#endif\n#endif\n", 35);
+	ltt_buf_add(&g->o, "#ifdef __cplusplus\n}\n#endif\n#endif\n", 35);
 	return g->o.nomem ? -ENOMEM : 0;
 }
 

@@ -96,20 +96,20 @@ static void member_decl(struct gen *g, const struct ltt_type_desc *t, const char
 	case LTT_TYPE_ARRAY:
 		ct = gen_value_ctype(g, t->element, gen_elem_path(g, t, path, 0));
 		gen_ind(&g->o, level);
-		gen_pr(&g->o, "%s[%u];\n", gen_decl(g, ct, name), t->array_len);
+		ltt_buf_printf(&g->o, "%s[%u];\n", gen_decl(g, ct, name), t->array_len);
 		break;
 	case LTT_TYPE_SEQUENCE:
 		ct = gen_value_ctype(g, t->element, gen_elem_path(g, t, path, 0));
 		pc = gen_ptr_to_const(g, ct);
 		gen_ind(&g->o, level);
 		if (in_union)
-			gen_pr(&g->o, "struct { size_t len; %sdata; } %s;\n", pc, name);
+			ltt_buf_printf(&g->o, "struct { size_t len; %sdata; } %s;\n", pc, name);
 		else
-			gen_pr(&g->o, "size_t %s_len;\n", name), gen_ind(&g->o, level), gen_pr(&g->o, "%s%s;\n", pc, name);
+			ltt_buf_printf(&g->o, "size_t %s_len;\n", name), gen_ind(&g->o, level), ltt_buf_printf(&g->o, "%s%s;\n", pc, name);
 		break;
 	default:
 		gen_ind(&g->o, level);
-		gen_pr(&g->o, "%s;\n", gen_decl(g, gen_value_ctype(g, t, path), name));
+		ltt_buf_printf(&g->o, "%s;\n", gen_decl(g, gen_value_ctype(g, t, path), name));
 		break;
 	}
 }
@@ -131,11 +131,11 @@ static int emit_enum(struct gen *g, const struct ltt_type_desc *t, const char *p
 		name = gen_join(g, prefix, l->name);
 		if ((r = gen_claim_name(g, name, t->line)))
 			return r;
-		gen_pr(&g->o, "#define %s %llu%s\n", name, (unsigned long long)l->value,
+		ltt_buf_printf(&g->o, "#define %s %llu%s\n", name, (unsigned long long)l->value,
 		   l->value > 0xffffffffu ? "ull" : "u");
 	}
 	if (t->n_labels)
-		gen_put(&g->o, "\n", 1);
+		ltt_buf_add(&g->o, "\n", 1);
 	return 0;
 }
 
@@ -177,16 +177,16 @@ int gen_emit_types(struct gen *g, const struct ltt_type_desc *t, const char *pat
 	}
 	if ((r = mark_done(g, t)) || (r = gen_claim_name(g, name, t->line)))
 		return r;
-	gen_pr(&g->o, "struct %s {\n", name);
+	ltt_buf_printf(&g->o, "struct %s {\n", name);
 	switch (t->kind) {
 	case LTT_TYPE_ARRAY:
 	case LTT_TYPE_SEQUENCE: {
 		const char *ct = gen_value_ctype(g, t->element, gen_elem_path(g, t, path, 1));
 
 		if (t->kind == LTT_TYPE_ARRAY)
-			gen_pr(&g->o, "\t%s[%u];\n", gen_decl(g, ct, "v"), t->array_len);
+			ltt_buf_printf(&g->o, "\t%s[%u];\n", gen_decl(g, ct, "v"), t->array_len);
 		else
-			gen_pr(&g->o, "\tsize_t len;\n\t%sdata;\n", gen_ptr_to_const(g, ct));
+			ltt_buf_printf(&g->o, "\tsize_t len;\n\t%sdata;\n", gen_ptr_to_const(g, ct));
 		break;
 	}
 	case LTT_TYPE_STRUCT:
@@ -194,17 +194,17 @@ int gen_emit_types(struct gen *g, const struct ltt_type_desc *t, const char *pat
 			member_decl(g, t->fields[i].type, gen_cname(g, t->fields[i].name),
 				    gen_join(g, name, t->fields[i].name), 1, 0);
 		if (!t->n_fields)
-			gen_put(&g->o, "\tchar ltt_empty_[1];\t/* no fields: nothing is encoded */\n", 56);
+			ltt_buf_add(&g->o, "\tchar ltt_empty_[1];\t/* no fields: nothing is encoded */\n", 56);
 		break;
 	default: /* union */
-		gen_pr(&g->o, "\t%s code;\t/* which alternative: 0 .. %u */\n\tunion {\n", gen_uint_c[t->size],
+		ltt_buf_printf(&g->o, "\t%s code;\t/* which alternative: 0 .. %u */\n\tunion {\n", gen_uint_c[t->size],
 		   t->n_fields - 1);
 		for (uint32_t i = 0; i < t->n_fields; i++)
 			member_decl(g, t->fields[i].type, gen_cname(g, t->fields[i].name),
 				    gen_join(g, name, t->fields[i].name), 2, 1);
-		gen_put(&g->o, "\t} u;\n", 6);
+		ltt_buf_add(&g->o, "\t} u;\n", 6);
 		break;
 	}
-	gen_put(&g->o, "};\n\n", 4);
+	ltt_buf_add(&g->o, "};\n\n", 4);
 	return 0;
 }

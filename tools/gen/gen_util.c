@@ -8,51 +8,11 @@
 
 #include "gen.h"
 
-void gen_put(struct out *o, const char *s, size_t n)
-{
-	if (o->nomem)
-		return;
-	if (o->len + n + 1 > o->cap) {
-		size_t cap = o->cap ? o->cap : 8192;
-		char *p;
-
-		while (o->len + n + 1 > cap)
-			cap *= 2;
-		p = realloc(o->buf, cap);
-		if (!p) {
-			o->nomem = 1;
-			return;
-		}
-		o->buf = p;
-		o->cap = cap;
-	}
-	memcpy(o->buf + o->len, s, n);
-	o->len += n;
-	o->buf[o->len] = '\0';
-}
-
-void gen_pr(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	char *s = NULL;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		o->nomem = 1;
-		return;
-	}
-	gen_put(o, s, (size_t)n);
-	free(s);
-}
-
 /* Indentation: one tab per level. */
-void gen_ind(struct out *o, unsigned level)
+void gen_ind(struct ltt_buf *o, unsigned level)
 {
 	for (unsigned i = 0; i < level; i++)
-		gen_put(o, "\t", 1);
+		ltt_buf_add(o, "\t", 1);
 }
 
 /* A formatted string owned by g (freed by gen_free); "" when out of memory (g->o.nomem set). */

@@ -10,43 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/io.h"
+#include "common/proc.h"
 #include "recorder/shm_layout.h"
 #include "recover.h"
-
-/* The first n - 1 bytes of a small file, NUL-terminated: their count, or -1 (missing, empty, unreadable). */
-static ssize_t read_small(const char *path, int flags, char *buf, size_t n)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC | flags);
-	ssize_t r;
-
-	if (fd < 0)
-		return -1;
-	r = read(fd, buf, n - 1);
-	close(fd);
-	if (r <= 0)
-		return -1;
-	buf[r] = 0;
-	return r;
-}
-
-/* Start time of process pid in clock ticks since boot; 0 if it does not exist or is a zombie (dead,
- * not yet reaped: its memory and file mappings are gone). */
-static uint64_t proc_start_ticks(int pid)
-{
-	char path[64], buf[1024], *p;
-	unsigned field = 2;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (read_small(path, 0, buf, sizeof(buf)) < 0)
-		return 0;
-	p = strrchr(buf, ')');
-	if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
-		return 0;
-	for (p++; *p && field < 22; p++)
-		if (*p == ' ')
-			field++;
-	return strtoull(p, NULL, 10);
-}
 
 int recover_probe(const char *path, struct recover_file_info *info)
 {
@@ -91,7 +58,7 @@ int recover_probe(const char *path, struct recover_file_info *info)
 	info->size = (uint64_t)st.st_size;
 	info->start_ticks = m->start_ticks;
 	info->uid = (unsigned)st.st_uid;
-	if (rg.pid > 0 && m->start_ticks && proc_start_ticks(rg.pid) == m->start_ticks)
+	if (rg.pid > 0 && m->start_ticks && ltt_proc_alive(rg.pid, m->start_ticks) == 1)
 		info->state = RECOVER_RUNNING;
 	else if (m->state == LTT_SHM_STOPPED)
 		info->state = RECOVER_STOPPED;
@@ -108,7 +75,7 @@ int recover_forget_registry(const struct recover_file_info *info)
 	if (info->state != RECOVER_DEAD || info->pid <= 0 || !info->start_ticks)
 		return 0;
 	snprintf(path, sizeof(path), "/tmp/ltt-%u/flight-%d", info->uid, info->pid);
-	if (read_small(path, O_NOFOLLOW, buf, sizeof(buf)) < 0)
+	if (ltt_read_into(path, O_NOFOLLOW, buf, sizeof(buf)) < 0)
 		return 0;
 	/* "TRACE\nSIGNAL\nSTART\n": the start time is the third line */
 	if (!(nl = strchr(buf, '\n')) || !(nl = strchr(nl + 1, '\n')))

@@ -23,6 +23,8 @@
 
 #include <ltt/reader.h>
 
+#include "common/clock.h"
+#include "common/proc.h"
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
 
@@ -57,21 +59,9 @@ static int read_registry(int pid, struct target *t)
 /* Field 22 of /proc/PID/stat (start time in clock ticks); 0 when the process does not exist. */
 static unsigned long long start_time(int pid)
 {
-	char p[64], buf[1024], *q;
-	FILE *f;
-	size_t n;
+	struct ltt_proc_id id;
 
-	snprintf(p, sizeof(p), "/proc/%d/stat", pid);
-	f = fopen(p, "r");
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	q = strrchr(buf, ')');
-	for (int field = 2; q && field < 22; field++)
-		q = strchr(q + 1, ' ');
-	return q ? strtoull(q + 1, NULL, 10) : 0;
+	return ltt_proc_id(pid, &id) ? 0 : id.start;
 }
 
 /* The highest N of the complete TRACE/snapshot-NNNN directories (0 if none). */
@@ -95,14 +85,6 @@ static unsigned last_snapshot(const char *trace)
 	}
 	closedir(d);
 	return max;
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 static int run(int argc, char **argv)
@@ -204,9 +186,9 @@ static int run(int argc, char **argv)
 		ltt_tool_error("snapshot", "process %d: cannot signal it: %s", t.pid, strerror(errno));
 		return 1;
 	}
-	deadline = now_ms() + (uint64_t)(timeout * 1000);
+	deadline = ltt_mono_ns() / 1000000u + (uint64_t)(timeout * 1000);
 	while ((after = last_snapshot(t.path)) <= before) {
-		if (now_ms() >= deadline) {
+		if (ltt_mono_ns() / 1000000u >= deadline) {
 			ltt_tool_error("snapshot", "process %d: no snapshot in %s within %g s", t.pid, t.path,
 				       timeout);
 			return 1;

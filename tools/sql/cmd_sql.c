@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/buf.h"
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
 #include "sql.h"
@@ -183,36 +184,11 @@ static int dot_command(struct session *s, const char *line, const char *where)
 
 /* ---- input --------------------------------------------------------------------------------------- */
 
-struct buf {
-	char *s;
-	size_t len, cap;
-};
-
-static int buf_add(struct buf *b, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (b->len + n + 2 > b->cap) {
-		size_t nc = (b->len + n + 2) * 2;
-		char *p = realloc(b->s, nc);
-
-		if (!p)
-			return -ENOMEM;
-		b->s = p;
-		b->cap = nc;
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len++] = '\n';
-	b->s[b->len] = 0;
-	return 0;
-}
-
 /* Runs lines as they come (from the prompt or a file): dot commands on a line of their own, SQL once
  * a statement is complete. Stops at the first error unless interactive. */
 static int run_lines(struct session *s, FILE *in, struct sql_prompt *prompt)
 {
-	struct buf b = { 0 };
+	struct ltt_buf b = LTT_BUF_INIT;
 	char *line = NULL, where[64];
 	size_t cap = 0;
 	long lineno = 0, start = 1;
@@ -245,35 +221,36 @@ static int run_lines(struct session *s, FILE *in, struct sql_prompt *prompt)
 		}
 		if (!b.len)
 			start = lineno;
-		if (buf_add(&b, line)) {
+		ltt_buf_puts(&b, line);
+		ltt_buf_putc(&b, '\n');	/* one statement, line by line */
+		if (b.nomem) {
 			ltt_tool_error("sql", "out of memory");
 			rc = -1;
 			break;
 		}
-		if (!sqlite3_complete(b.s))
+		if (!sqlite3_complete(b.buf))
 			continue;
 		if (prompt) {
-			b.s[b.len - 1] = 0;	/* history holds the statement on one line */
-			for (char *c = b.s; *c; c++)
+			b.buf[b.len - 1] = 0;	/* history holds the statement on one line */
+			for (char *c = b.buf; *c; c++)
 				if (*c == '\n')
 					*c = ' ';
-			sql_prompt_add(prompt, b.s, 1);
-			b.s[b.len - 1] = '\n';
+			sql_prompt_add(prompt, b.buf, 1);
+			b.buf[b.len - 1] = '\n';
 		}
 		snprintf(where, sizeof(where), prompt ? "input" : "stdin");
-		if (run_text(s, b.s, where, prompt ? 1 : start) && !prompt) {
+		if (run_text(s, b.buf, where, prompt ? 1 : start) && !prompt) {
 			rc = -1;
 			break;
 		}
-		b.len = 0;
-		b.s[0] = 0;
+		ltt_buf_reset(&b);
 	}
-	if (!rc && b.len && b.s[strspn(b.s, " \t\n")]) {	/* a last statement without ';' */
+	if (!rc && b.len && b.buf[strspn(b.buf, " \t\n")]) {	/* a last statement without ';' */
 		snprintf(where, sizeof(where), prompt ? "input" : "stdin");
-		rc = run_text(s, b.s, where, prompt ? 1 : start);
+		rc = run_text(s, b.buf, where, prompt ? 1 : start);
 	}
 	free(line);
-	free(b.s);
+	ltt_buf_free(&b);
 	return rc;
 }
 

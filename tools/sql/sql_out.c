@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/escape_csv.h"
+#include "common/escape_json.h"
 #include "sql_out.h"
 
 #define TABLE_BATCH 10000	/* rows measured before the table's widths are fixed */
@@ -53,45 +55,6 @@ void sql_out_free(struct sql_out *o)
 	free(o);
 }
 
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-static void json_str(FILE *f, const char *s, size_t n)
-{
-	static const char hex[] = "0123456789abcdef";
-
-	fputc('"', f);
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '"' || c == '\\') {
-			fputc('\\', f);
-			fputc(c, f);
-		} else if (c == '\n') {
-			fputs("\\n", f);
-		} else if (c == '\t') {
-			fputs("\\t", f);
-		} else if (c < 0x20) {
-			fprintf(f, "\\u00%c%c", hex[c >> 4], hex[c & 15]);
-		} else {
-			fputc(c, f);
-		}
-	}
-	fputc('"', f);
-}
-
 int sql_out_begin(struct sql_out *o, sqlite3_stmt *st)
 {
 	free_batch(o);
@@ -114,7 +77,7 @@ int sql_out_begin(struct sql_out *o, sqlite3_stmt *st)
 		for (int i = 0; i < o->ncols; i++) {
 			if (i)
 				fputc(',', o->f);
-			csv_field(o->f, o->names[i]);
+			ltt_csv_to_file(o->f, o->names[i], strlen(o->names[i]), 0);
 		}
 		fputc('\n', o->f);
 	}
@@ -211,7 +174,7 @@ int sql_out_row(struct sql_out *o, sqlite3_stmt *st)
 			double d;
 
 			fputs(i ? "," : "", o->f);
-			json_str(o->f, o->names[i], strlen(o->names[i]));
+			ltt_json_to_file(o->f, o->names[i], strlen(o->names[i]));
 			fputc(':', o->f);
 			switch (sqlite3_column_type(st, i)) {
 			case SQLITE_INTEGER:
@@ -228,7 +191,7 @@ int sql_out_row(struct sql_out *o, sqlite3_stmt *st)
 				fputs("null", o->f);
 				break;
 			default:
-				json_str(o->f, (const char *)sqlite3_column_text(st, i), (size_t)sqlite3_column_bytes(st, i));
+				ltt_json_to_file(o->f, (const char *)sqlite3_column_text(st, i), (size_t)sqlite3_column_bytes(st, i));
 			}
 		}
 		fputs("}\n", o->f);
@@ -242,7 +205,7 @@ int sql_out_row(struct sql_out *o, sqlite3_stmt *st)
 				return -ENOMEM;
 			if (i)
 				fputc(',', o->f);
-			csv_field(o->f, s);
+			ltt_csv_to_file(o->f, s, strlen(s), 0);
 			free(s);
 		}
 		fputc('\n', o->f);

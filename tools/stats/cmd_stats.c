@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/parse.h"
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
 #include "toolkit/dump_format.h"
@@ -359,7 +360,7 @@ static int run(int argc, char **argv)
 		if (c == 'T') {
 			uint64_t t;
 
-			if (reader_parse_u64(optarg, &t) || t > 16) {
+			if (ltt_parse_u64(optarg, &t) || t > 16) {
 				ltt_tool_error("stats", "--threads=%s: expected a number from 0 (automatic) to 16", optarg);
 				return 2;
 			}

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "toolkit/cmd.h"
 #include "toolkit/follow.h"
 #include "stats_report.h"
@@ -156,12 +157,7 @@ static void tick(struct sf *s, struct ltt_reader *r, int ended)
 	double dt;
 	char line[256];
 
-	{
-		struct timespec ts;
-
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	}
+	now = ltt_mono_ns();
 	dt = now > s->prev_tick ? (double)(now - s->prev_tick) / 1e9 : 1.0;
 	for (unsigned i = 0; i < s->nev; i++)
 		s->ev[i].total = 0;
@@ -310,12 +306,7 @@ int stats_follow(const char *path, int json)
 		free(s.out);
 		return status;
 	}
-	{
-		struct timespec ts;
-
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		s.started = s.prev_tick = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	}
+	s.started = s.prev_tick = ltt_mono_ns();
 	while ((ret = follow_next(&f, &ev)) > 0 && !s.nomem && !s.out->error) {
 		if (ret == FOLLOW_TICK)
 			tick(&s, f.r, 0);

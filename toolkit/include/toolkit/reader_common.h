@@ -36,8 +36,6 @@ void reader_tool_problem(void *arg, const struct ltt_problem *p);
  * `start_ns` ("+0.25"); up to 9 decimals. 0 or -EINVAL. */
 int reader_parse_time(const char *s, uint64_t start_ns, uint64_t *out_ns);
 
-/* Parses a non-negative decimal number; 0 or -EINVAL. */
-int reader_parse_u64(const char *s, uint64_t *out);
 
 /* Formats a duration for people, in the largest unit that keeps it at 1 or more: "20ns" below a
  * microsecond, else 2 decimals rounded half up in µs, ms or s ("1.50µs", "999.99ms", "12.35s"; a value

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Which process a pid names (common/proc.h). */
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "common/io.h"
@@ -16,10 +15,20 @@ int ltt_proc_id(int pid, struct ltt_proc_id *id)
 
 	if (pid < 0)
 		return -ESRCH;
-	if (pid)
-		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	else
+	if (pid) {	/* "/proc/PID/stat" without snprintf (not async-signal-safe) */
+		char digits[16], *d = digits + sizeof(digits);
+		size_t n;
+
+		*--d = '\0';
+		for (unsigned u = (unsigned)pid; u; u /= 10)
+			*--d = (char)('0' + u % 10);
+		n = (size_t)(digits + sizeof(digits) - d);
+		memcpy(path, "/proc/", 6);
+		memcpy(path + 6, d, n - 1);
+		memcpy(path + 6 + n - 1, "/stat", 6);
+	} else {
 		memcpy(path, "/proc/self/stat", sizeof("/proc/self/stat"));
+	}
 	r = ltt_read_into(path, 0, buf, sizeof(buf));
 	if (r == -ENOENT)
 		return -ESRCH;

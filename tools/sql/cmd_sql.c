@@ -256,44 +256,6 @@ static int run_lines(struct session *s, FILE *in, struct sql_prompt *prompt)
 
 /* ---- the session --------------------------------------------------------------------------------- */
 
-static int exec_sql(sqlite3 *db, const char *sql)
-{
-	char *err = NULL;
-	int rc = sqlite3_exec(db, sql, NULL, NULL, &err);
-
-	if (rc != SQLITE_OK)
-		ltt_tool_error("sql", "%s", err ? err : sqlite3_errstr(rc));
-	sqlite3_free(err);
-	return rc;
-}
-
-static int create_tables(struct sql_ctx *ctx)
-{
-	const char *decl;
-	char *q;
-	int rc;
-
-	if (sql_events_register(ctx) || sql_types_register(ctx) || sql_rows_register(ctx))
-		return -1;
-	if (exec_sql(ctx->db, "CREATE VIRTUAL TABLE events USING ltt_events"))
-		return -1;
-	for (unsigned i = 0; sql_rows_defs[i].name; i++) {
-		q = sqlite3_mprintf("CREATE VIRTUAL TABLE %s USING ltt_rows", sql_rows_defs[i].name);
-		rc = q ? exec_sql(ctx->db, q) : SQLITE_NOMEM;
-		sqlite3_free(q);
-		if (rc)
-			return -1;
-	}
-	for (unsigned i = 0; i < ctx->ntypes; i++) {
-		q = sqlite3_mprintf("CREATE VIRTUAL TABLE \"%w\" USING ltt_type(%u)", sql_type_table(ctx, i, &decl), i);
-		rc = q ? exec_sql(ctx->db, q) : SQLITE_NOMEM;
-		sqlite3_free(q);
-		if (rc)
-			return -1;
-	}
-	return 0;
-}
-
 struct save_state {
 	sqlite3 *db;
 	char *err;
@@ -324,17 +286,17 @@ static int save_tables(struct session *s, const char *path)
 		return -1;
 	unlink(tmp);
 	q = sqlite3_mprintf("ATTACH DATABASE '%q' AS save", tmp);
-	if (!q || exec_sql(s->ctx->db, q))
+	if (!q || sql_exec(s->ctx->db, "sql", q))
 		goto out;
-	exec_sql(s->ctx->db, "BEGIN");
+	sql_exec(s->ctx->db, "sql", "BEGIN");
 	each_table(s, save_one, &ss);
 	if (ss.err) {
 		ltt_tool_error("sql", "--save %s: %s", path, ss.err);
-		exec_sql(s->ctx->db, "ROLLBACK");
-	} else if (!exec_sql(s->ctx->db, "COMMIT")) {
+		sql_exec(s->ctx->db, "sql", "ROLLBACK");
+	} else if (!sql_exec(s->ctx->db, "sql", "COMMIT")) {
 		rc = 0;
 	}
-	exec_sql(s->ctx->db, "DETACH DATABASE save");
+	sql_exec(s->ctx->db, "sql", "DETACH DATABASE save");
 	if (!rc && rename(tmp, path) < 0) {
 		ltt_tool_error("sql", "--save %s: %s", path, strerror(errno));
 		rc = -1;
@@ -403,21 +365,6 @@ static int parse_args(int argc, char **argv, struct sql_opts *o)
 	return optind;
 }
 
-static void ctx_free(struct sql_ctx *ctx)
-{
-	if (ctx->db)
-		sqlite3_close(ctx->db);
-	sql_types_free(ctx);
-	for (size_t i = 0; i < ctx->seen_size; i++)
-		free(ctx->seen[i]);
-	free(ctx->seen);
-	free(ctx->dirs);
-	free(ctx->names);
-	free(ctx->hosts);
-	if (ctx->catalog)
-		ltt_reader_close(ctx->catalog);
-}
-
 static int open_session(struct sql_ctx *ctx, char **paths, unsigned npaths)
 {
 	struct ltt_reader_options opt = { .problem = sql_problem, .problem_arg = ctx };
@@ -427,30 +374,7 @@ static int open_session(struct sql_ctx *ctx, char **paths, unsigned npaths)
 		ctx->catalog = NULL;
 		return -1;
 	}
-	ctx->ntraces = ltt_reader_ntraces(ctx->catalog);
-	ctx->dirs = calloc(ctx->ntraces + 1, sizeof(*ctx->dirs));
-	ctx->names = calloc(ctx->ntraces + 1, sizeof(*ctx->names));
-	ctx->hosts = calloc(ctx->ntraces + 1, sizeof(*ctx->hosts));
-	if (!ctx->dirs || !ctx->names || !ctx->hosts)
-		goto nomem;
-	for (unsigned i = 0; i < ctx->ntraces; i++) {
-		const struct ltt_trace_info *t = ltt_reader_trace(ctx->catalog, i);
-		const char *host = ltt_trace_attr(t, "node_name");
-
-		ctx->dirs[i] = t->dir;
-		ctx->names[i] = t->path;
-		ctx->hosts[i] = host ? host : "";
-	}
-	if (sql_types_build(ctx))
-		goto nomem;
-	if (sqlite3_open(":memory:", &ctx->db) != SQLITE_OK) {
-		ltt_tool_error("sql", "cannot open SQLite: %s", ctx->db ? sqlite3_errmsg(ctx->db) : "out of memory");
-		return -1;
-	}
-	return create_tables(ctx);
-nomem:
-	ltt_tool_error("sql", "out of memory");
-	return -1;
+	return sql_session_init(ctx);
 }
 
 static int run(int argc, char **argv)
@@ -471,13 +395,13 @@ static int run(int argc, char **argv)
 		return fflush(stdout) ? 1 : 0;
 	}
 	if (open_session(&ctx, argv + first, (unsigned)(argc - first))) {
-		ctx_free(&ctx);
+		sql_session_free(&ctx);
 		return 1;
 	}
 	s.out = sql_out_new(o.fmt, stdout);
 	if (!s.out) {
 		ltt_tool_error("sql", "out of memory");
-		ctx_free(&ctx);
+		sql_session_free(&ctx);
 		return 1;
 	}
 	if (o.save && save_tables(&s, o.save))
@@ -511,7 +435,7 @@ static int run(int argc, char **argv)
 	if (s.failed || ctx.tool.problems || ctx.tool.skipped)
 		status = 1;
 	sql_out_free(s.out);
-	ctx_free(&ctx);
+	sql_session_free(&ctx);
 	return status;
 }
 

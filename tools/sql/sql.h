@@ -33,7 +33,21 @@ struct sql_ctx {
 	uint64_t blocks_read, blocks_total, events_read, scans;
 	unsigned ntypes;
 	struct sql_type *types;		/* the per-type tables (vtab_types.c) */
+	/* When set, every problem (once, its trace named as given) also goes here (the Python
+	 * module's Trace.problems). */
+	void (*problem)(void *arg, const struct ltt_problem *p);
+	void *problem_arg;
 };
+
+/* ---- the session (sql_session.c) --------------------------------------------------------------- */
+
+/* Makes the session's database and tables over ctx->catalog (an open reader of the trace set; cmd
+ * and silent set in ctx->tool): 0, or -1 (reported with ltt_tool_error). */
+int sql_session_init(struct sql_ctx *ctx);
+/* Frees what the session holds, the catalog included (set ctx->catalog to NULL to keep it). */
+void sql_session_free(struct sql_ctx *ctx);
+/* sqlite3_exec of a statement without rows; an error is reported as "ltt CMD: message". */
+int sql_exec(sqlite3 *db, const char *cmd, const char *sql);
 
 /* ---- scans (sql_scan.c) ---------------------------------------------------------------------- */
 

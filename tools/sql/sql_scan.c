@@ -70,6 +70,8 @@ void sql_problem(void *arg, const struct ltt_problem *p)
 	if (seen_before(ctx, buf))
 		return;
 	ctx->tool.problems++;
+	if (ctx->problem)
+		ctx->problem(ctx->problem_arg, &q);
 	if (!ctx->tool.silent)
 		ltt_tool_error(ctx->tool.cmd, "%s", buf);
 }

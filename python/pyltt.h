@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/* The Python module `ltt` (doc/python.md): its C part, `ltt._ltt`, over libltt-reader and the toolkit.
+ *
+ * A Trace (trace.c) opens the trace set once, as `ltt dump` does (the toolkit's reader_tool_open:
+ * captures, archives, several traces), and keeps that reader as its catalog: event types, system
+ * attributes, the directories read (an archive is unpacked once, for the Trace's lifetime). Every
+ * pass over the events (iteration, columns, counts) opens its own reader on the catalog's
+ * directories with the Trace's filters applied by the toolkit (reader_filter_apply), so passes are
+ * independent and may be interleaved. Problems of the traces go to Trace.problems, each once. */
+#ifndef LTT_PYTHON_PYLTT_H
+#define LTT_PYTHON_PYLTT_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+
+#include <ltt/reader.h>
+
+#include "reader_common.h"
+
+/* The exception of the module: ltt.Error (an OSError: errno and the message naming the file). */
+extern PyObject *pyltt_error;
+
+struct pyltt_trace {
+	PyObject_HEAD
+	struct ltt_reader *catalog;	/* open for the Trace's lifetime */
+	unsigned ntraces;
+	const char **dirs;		/* what passes open: the catalog's directories */
+	char **names;			/* the traces as given (capture members expanded) */
+	struct reader_filter filter;	/* the open() filters; strings in `strings` */
+	char **strings;
+	unsigned nstrings;
+	PyObject *problems;		/* list of (trace, file, offset, line, what, text) tuples */
+	PyObject *seen;			/* set of the problems' texts */
+	PyObject *sql;			/* the SQL session (sql.c), a capsule; NULL until first used */
+};
+
+extern PyTypeObject pyltt_trace_type;
+
+/* ltt._ltt.open(paths, facility=, event=, cpu=, from_=, to=, all=, all_snapshots=) (trace.c). */
+PyObject *pyltt_open(PyObject *self, PyObject *args, PyObject *kw);
+
+/* A reader over the Trace's directories with its filters (flags: LTT_READ_*; filtered 0 for a reader
+ * of every event type). NULL with an exception set. */
+struct ltt_reader *pyltt_reader(struct pyltt_trace *t, unsigned flags, int filtered);
+/* The problem callback of every reader of a Trace (arg: the Trace). */
+void pyltt_problem(void *arg, const struct ltt_problem *p);
+/* Collects the toolkit's messages (ltt_tool_error) from now on; pyltt_collected() stops and returns
+ * them joined by newlines (NULL when none). */
+void pyltt_collect(void);
+PyObject *pyltt_collected(void);
+/* Raises ltt.Error for a negative errno ret with the message msg (or strerror). NULL. */
+PyObject *pyltt_raise(int ret, const char *msg);
+
+/* ---- values (values.c) ------------------------------------------------------------------------ */
+
+/* A value of any type as a Python object (int, float, str, list, dict); NULL with an exception. */
+PyObject *pyltt_value(const struct ltt_value *v);
+/* A string as str (invalid UTF-8 decoded with U+FFFD, as the JSON output writes it). */
+PyObject *pyltt_str(const char *s, size_t n);
+
+/* ---- iteration (events.c) --------------------------------------------------------------------- */
+
+extern PyTypeObject pyltt_event_type;
+extern PyTypeObject pyltt_iter_type;
+/* iter(trace) */
+PyObject *pyltt_iter(PyObject *trace);
+
+/* ---- columns (columns.c, table.c) ------------------------------------------------------------- */
+
+/* Trace._columns("facility.event"): (names, arrays) of one event type's fields, NumPy arrays. */
+PyObject *pyltt_columns(PyObject *trace, PyObject *args);
+/* Trace._events(): (names, arrays) of every event, fields as JSON text. */
+PyObject *pyltt_events(PyObject *trace, PyObject *args);
+/* import_array() of the module: 0 or -1. */
+int pyltt_numpy_init(void);
+
+/* ---- SQL (sql.c) -------------------------------------------------------------------------------- */
+
+/* Trace._sql(query): (names, rows) of the last statement's result. */
+PyObject *pyltt_sql(PyObject *trace, PyObject *args);
+void pyltt_sql_free(struct pyltt_trace *t);
+
+#endif

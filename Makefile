@@ -9,9 +9,10 @@
 #   eventdefs/*.c         -> libltt-eventdefs.a (facility model, shared by generator, recorder, reader)
 #   recorder/*.c          -> libltt.a, libltt.so        (linked into traced programs)
 #   reader/*.c            -> libltt-reader.a, libltt-reader.so
-#   toolkit/*.c           -> libltt-toolkit.a: the library under the commands (output layer, filters and
-#                            opening traces, block-range workers, follow, the Trace2 and profile models,
-#                            thread names); public headers toolkit/include/toolkit/*.h ("toolkit/NAME.h")
+#   toolkit/*.c, toolkit/*/*.c -> libltt-toolkit.a: the library under the commands (output layer,
+#                            filters and opening traces, block-range workers, follow, the Trace2 and
+#                            profile models, thread names, the SQL table engine in toolkit/sql/); public
+#                            headers toolkit/include/toolkit/*.h ("toolkit/NAME.h")
 #   tools/**/*.c          -> build/bin/ltt (links libltt-toolkit, libltt-reader and the model, never
 #                            libltt): tools/main.c dispatches, tools/<command>/ holds one command and its
 #                            formats; tools/**/cmd_NAME.c is the subcommand `ltt NAME`,
@@ -121,7 +122,7 @@ $(O)/tests/%.o:     private ROOM_INC = $(INC_tests)
 EVENTDEFS_SRCS := $(wildcard eventdefs/*.c)
 RECORDER_SRCS  := $(wildcard recorder/*.c)
 READER_SRCS    := $(wildcard reader/*.c)
-TOOLKIT_SRCS   := $(wildcard toolkit/*.c)
+TOOLKIT_SRCS   := $(wildcard toolkit/*.c toolkit/*/*.c)
 TOOLS_SRCS     := $(sort $(shell find tools -name '*.c'))
 RECORDER_LIBS  ?= $(URCU_LIBS) $(UNWIND_LIBS) -lpthread
 READER_LIBS    ?= $(XML_LIBS) $(ARCHIVE_LIBS) $(CRYPTO_LIBS) -lz -lm

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* ltt sql: SQL over traces, on SQLite's virtual tables (doc/cli.md, tools/sql/sql.h). */
+/* ltt sql: SQL over traces, on SQLite's virtual tables (doc/cli.md, toolkit/sql.h). */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -10,11 +10,11 @@
 #include "common/buf.h"
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
-#include "sql.h"
+#include "toolkit/sql.h"
 #include "sql_out.h"
 #include "sql_prompt.h"
-#include "sql_rows.h"
-#include "sql_schema.h"
+#include "toolkit/sql_rows.h"
+#include "toolkit/sql_schema.h"
 
 extern const struct ltt_cmd ltt_cmd_sql;	/* at the end of this file */
 

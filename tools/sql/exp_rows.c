@@ -16,7 +16,7 @@
 
 #include "toolkit/cmd.h"
 #include "toolkit/export.h"
-#include "sql_schema.h"
+#include "toolkit/sql_schema.h"
 
 static const struct export_option rows_options[] = { { "table" }, { NULL } };
 static const char *rows_table = "events";

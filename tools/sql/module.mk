@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
-# tools/sql: `ltt sql` (SQLite; SQLITE_LIBS is on the ltt command's link line in the Makefile) and the
-# fleet test against a real ClickHouse (doc/fleet.md): `make deps-fleet` installs Debian's
+# tools/sql: `ltt sql`'s prompt and output over the table engine of toolkit/sql (SQLite; SQLITE_LIBS is
+# on the ltt command's link line in the Makefile), `ltt export --format=rows`, and the fleet test
+# against a real ClickHouse (doc/fleet.md): `make deps-fleet` installs Debian's
 # clickhouse-server and clickhouse-client, `make check-fleet` runs tests/fleet/clickhouse.sh (never
 # part of `make check`).
 $(call obj,$(wildcard tools/sql/*.c)): CPPFLAGS += $(SQLITE_CFLAGS)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sql.h"
+#include "toolkit/sql.h"
 
 enum col_kind { CK_INT, CK_UINT, CK_FLOAT, CK_TEXT, CK_ENUM, CK_JSON };
 

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sql.h"
+#include "toolkit/sql.h"
 
 /* One letter per constraint handed to xFilter, in argv order (idxStr). */
 enum {

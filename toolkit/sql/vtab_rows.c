@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sql_rows.h"
+#include "toolkit/sql_rows.h"
 
 static int rows_grow(struct sql_rows *t)
 {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sql_rows.h"
+#include "toolkit/sql_rows.h"
 
 static int lost_types(const struct ltt_event_type *ty, void *arg)
 {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sql_schema.h"
+#include "toolkit/sql_schema.h"
 
 static const char *const events_cols[] = { "ts_ns", "trace", "tracefile", "cpu", "tid", "facility", "event", "fields" };
 static const char *const events_types[] = { "INTEGER", "TEXT", "TEXT", "INTEGER", "INTEGER", "TEXT", "TEXT", "TEXT" };

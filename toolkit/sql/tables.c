@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The columns of the small tables of `ltt sql` (sql_rows.h); doc/cli.md describes them. */
-#include "sql_rows.h"
+#include "toolkit/sql_rows.h"
 
 #define COLS(...) (const char *const[]){ __VA_ARGS__ }
 #define N(...) (sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(const char *))

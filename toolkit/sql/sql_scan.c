@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "toolkit/cmd.h"
-#include "sql.h"
+#include "toolkit/sql.h"
 
 void sql_filter_init(struct sql_filter *f)
 {

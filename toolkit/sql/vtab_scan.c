@@ -4,7 +4,7 @@
  * columns, the type's own values) stays with each table. */
 #include <string.h>
 
-#include "sql.h"
+#include "toolkit/sql.h"
 
 int sql_cursor_open(size_t size, sqlite3_vtab_cursor **out)
 {

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 
 #include "toolkit/cmd.h"
-#include "sql.h"
-#include "sql_rows.h"
+#include "toolkit/sql.h"
+#include "toolkit/sql_rows.h"
 
 int sql_exec(sqlite3 *db, const char *cmd, const char *sql)
 {

@@ -5,7 +5,7 @@
 #ifndef LTT_TOOLS_SQL_ROWS_H
 #define LTT_TOOLS_SQL_ROWS_H
 
-#include "sql.h"
+#include "toolkit/sql.h"
 
 struct sql_cell {
 	int type;		/* SQLITE_INTEGER, SQLITE_TEXT, 0 for NULL */

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "sql_rows.h"
+#include "toolkit/sql_rows.h"
 
 struct sql_export_table {
 	const char *name;

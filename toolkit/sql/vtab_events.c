@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sql.h"
+#include "toolkit/sql.h"
 
 enum { COL_FACILITY = SQL_COL_NFIXED, COL_EVENT, COL_FIELDS };
 

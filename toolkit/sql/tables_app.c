@@ -10,7 +10,7 @@
 
 #include "toolkit/regions.h"
 #include "toolkit/trace2_model.h"
-#include "sql_rows.h"
+#include "toolkit/sql_rows.h"
 
 struct regions_fill {
 	struct sql_ctx *ctx;

@@ -10,7 +10,7 @@
 # Prints one line per fault, naming the file and line, and exits 1; silent and 0 when all is well.
 # Run from the top of the tree.
 set -u
-dirs="common eventdefs recorder reader toolkit tools include tests bench examples"
+dirs="common eventdefs recorder reader toolkit tools python include tests bench examples"
 present=
 for d in $dirs; do [ -d "$d" ] && present="$present $d"; done
 files=$(find $present -name build -prune -o \( -name '*.c' -o -name '*.h' \) -print | sort)

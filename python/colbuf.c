@@ -79,11 +79,9 @@ int colset_find(const struct colset *s, const char *name)
 	return -1;
 }
 
-int colset_row(struct colset *s)
+int colset_grow(struct colset *s)
 {
-	size_t row = s->rows;
-
-	if (__builtin_expect(row == s->cap, 0)) {
+	{
 		size_t ncap = s->cap ? s->cap * 2 : 4096;
 
 		for (unsigned i = 0; i < s->ncols; i++) {
@@ -105,6 +103,13 @@ int colset_row(struct colset *s)
 		}
 		s->cap = ncap;
 	}
+	return 0;
+}
+
+void colset_defaults(struct colset *s)
+{
+	size_t row = s->rows;
+
 	for (unsigned i = 0; i < s->ncols; i++) {
 		struct colbuf *c = &s->cols[i];
 
@@ -120,7 +125,6 @@ int colset_row(struct colset *s)
 		if (c->mask)
 			c->mask[row] = 1;
 	}
-	return 0;
 }
 
 void colbuf_o(struct colbuf *c, size_t row, PyObject *v)

@@ -27,9 +27,20 @@ struct colset {
 int colset_add(struct colset *s, const char *name, enum colbuf_kind kind, unsigned isz, int with_mask);
 /* The index of the column called name, or -1. */
 int colset_find(const struct colset *s, const char *name);
-/* Makes room for row s->rows (every column's default value written: 0, NaN, None, masked). 0 or -1
- * with MemoryError. The caller fills the row, then s->rows++. */
-int colset_row(struct colset *s);
+/* Makes room for row s->rows, with every column's default value written when defaults is set (0, NaN,
+ * None, masked; object columns are always None until filled). 0 or -1 with MemoryError. The caller
+ * fills the row, then s->rows++. */
+int colset_grow(struct colset *s);
+void colset_defaults(struct colset *s);
+
+static inline int colset_row(struct colset *s, int defaults)
+{
+	if (__builtin_expect(s->rows == s->cap, 0) && colset_grow(s))
+		return -1;
+	if (defaults)
+		colset_defaults(s);
+	return 0;
+}
 
 static inline void colbuf_i(struct colbuf *c, size_t row, int64_t v)
 {

@@ -21,12 +21,14 @@ struct leaf {
 	const struct ltt_type_desc *type;
 	uint32_t off;			/* fixed plans: the leaf's offset in the payload */
 	uint8_t bytes;			/* its encoded size */
+	uint8_t raw;			/* its bits go to the column as they are (same kind and size) */
 };
 
 struct plan {
 	struct leaf *leaves;
 	unsigned n, cap;
 	int fixed;			/* every leaf a number at a constant offset */
+	int full;			/* every column but ts_ns is one of its leaves */
 	uint32_t need;			/* payload bytes a fixed plan reads */
 	enum ltt_arch_size arch;
 };
@@ -229,13 +231,17 @@ static void fill_fixed(struct fill *f, const struct plan *p, const struct ltt_ev
 		struct colbuf *c = &f->s->cols[l->col];
 		uint64_t u = read_u(ev->payload + l->off, l->bytes, swap);
 
+		if (__builtin_expect(l->raw, 1)) {
+			switch (l->bytes) {
+			case 1: ((uint8_t *)c->data)[row] = (uint8_t)u; break;
+			case 2: ((uint16_t *)c->data)[row] = (uint16_t)u; break;
+			case 4: ((uint32_t *)c->data)[row] = (uint32_t)u; break;
+			default: ((uint64_t *)c->data)[row] = u; break;
+			}
+			continue;
+		}
 		switch (l->type->kind) {
 		case LTT_TYPE_UINT:
-			if (__builtin_expect(c->kind == COLBUF_UINT && c->isz == l->bytes, 1)) {
-				memcpy(c->data + row * c->isz, (char *)&u + (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? 8 - l->bytes : 0),
-				       l->bytes);
-				break;
-			}
 			colbuf_u(c, row, u);
 			break;
 		case LTT_TYPE_INT: {
@@ -266,6 +272,29 @@ static void fill_fixed(struct fill *f, const struct plan *p, const struct ltt_ev
 		}
 		}
 	}
+}
+
+/* After every plan is made (the columns known): which leaves are stored raw, which plans fill every
+ * column. */
+static void finish_plan(struct plan *p, const struct colset *s)
+{
+	unsigned char *seen = calloc(s->ncols, 1);
+	unsigned covered = 0;
+
+	for (unsigned i = 0; i < p->n; i++) {
+		struct leaf *l = &p->leaves[i];
+		const struct colbuf *c = &s->cols[l->col];
+		enum colbuf_kind want = l->type->kind == LTT_TYPE_INT ? COLBUF_INT : l->type->kind == LTT_TYPE_UINT ?
+					COLBUF_UINT : l->type->kind == LTT_TYPE_FLOAT ? COLBUF_FLOAT : COLBUF_OBJECT;
+
+		l->raw = want != COLBUF_OBJECT && c->kind == want && c->isz == l->bytes;
+		if (seen && !seen[l->col]) {
+			seen[l->col] = 1;
+			covered++;
+		}
+	}
+	p->full = seen && covered + 1 == s->ncols;
+	free(seen);
 }
 
 /* Splits "facility.event" at its first dot: 0, or -1 with ValueError. */
@@ -330,6 +359,9 @@ PyObject *pyltt_columns(PyObject *self, PyObject *args)
 		PyErr_Format(PyExc_KeyError, "%s: no such event type in the trace (see Trace.event_types)", full);
 		goto out;
 	}
+	for (size_t i = 0; i < plans.size; i++)
+		if (plans.keys[i])
+			finish_plan(plans.vals[i], &s);
 	f.nlabels_cols = s.ncols;
 	f.labels = calloc(s.ncols, sizeof(*f.labels));
 	f.nlabels = calloc(s.ncols, sizeof(*f.nlabels));
@@ -356,10 +388,13 @@ PyObject *pyltt_columns(PyObject *self, PyObject *args)
 	while ((ret = ltt_reader_next(r, &ev)) == 1) {
 		const struct plan *p = ptrmap_get(&plans, ev.type);
 
-		if (__builtin_expect(colset_row(&s), 0))
+		int fast = p && p->fixed && ev.size >= p->need;
+
+		/* a row the plan fills whole needs no default values */
+		if (__builtin_expect(colset_row(&s, !fast || !p->full), 0))
 			goto out;
 		((int64_t *)s.cols[ts].data)[s.rows] = (int64_t)ev.time_ns;
-		if (p && p->fixed && ev.size >= p->need) {
+		if (fast) {
 			fill_fixed(&f, p, &ev);
 		} else if (p) {
 			struct ltt_value body;
@@ -373,7 +408,7 @@ PyObject *pyltt_columns(PyObject *self, PyObject *args)
 			goto out;
 	}
 	if (ret < 0) {
-		pyltt_raise(ret, NULL);
+		pyltt_raise_read(t, ret);
 		goto out;
 	}
 	out = colset_arrays(&s);

@@ -236,7 +236,7 @@ static PyObject *iter_next(PyObject *self)
 	if (ret <= 0) {
 		iter_end(it);
 		if (ret < 0)
-			pyltt_raise(ret, NULL);
+			pyltt_raise_read(it->trace, ret);
 		return NULL;
 	}
 	if (!(t = type_of(it, ev.type)) || !(f = file_of(it, ev.tracefile)))

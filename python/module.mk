@@ -1,25 +1,27 @@
 # SPDX-License-Identifier: MIT
-# python/: the Python package `ltt` (doc/python.md). A CPython extension, ltt._ltt, over libltt-reader
-# and the toolkit, built for Debian's python3 (PYTHON) with NumPy's headers, next to the package's pure
-# Python part in $(BUILD)/python/ltt/ (PYTHONPATH=$(BUILD)/python finds it). Installed by `make
-# install` into PREFIX/lib/python3/dist-packages, on Debian's sys.path for PREFIX=/usr; for
-# PREFIX=/usr/local into /usr/local/lib/python3.X/dist-packages, which Debian's python3 searches
-# (its /usr/local/lib/python3/dist-packages it does not).
+# python/: the Python package `ltt` (doc/python.md), a room above the toolkit. A CPython extension,
+# ltt._ltt, over libltt-reader and libltt-toolkit (it sees their public headers only), built for
+# Debian's python3 (PYTHON) with NumPy's headers, next to the package's pure Python part in
+# $(BUILD)/python/ltt/ (PYTHONPATH=$(BUILD)/python finds it). `make install` puts the package in
+# PREFIX/lib/python3/dist-packages, on Debian's sys.path for PREFIX=/usr; for PREFIX=/usr/local in
+# /usr/local/lib/python3.X/dist-packages, which Debian's python3 searches (its
+# /usr/local/lib/python3/dist-packages it does not).
 PYTHON      ?= /usr/bin/python3
 PY_SRCS     := $(wildcard python/*.c)
 PY_PKG      := $(BUILD)/python/ltt
 PY_EXT      := $(PY_PKG)/_ltt$(PY_EXT_SUFFIX)
 PY_FILES    := $(patsubst python/ltt/%,$(PY_PKG)/%,$(wildcard python/ltt/*.py))
-PY_TOOL_OBJS := $(filter-out $(O)/tools/main.o $(O)/tools/sql/cmd_sql.o,$(call obj,$(TOOLS_SRCS)))
+INC_python  := $(INC_toolkit) -isystem $(PY_INCLUDE) -isystem $(NUMPY_INCLUDE)
+ROOMS       += python
+$(O)/python/%.o: private ROOM_INC = $(INC_python)
+$(call obj,$(PY_SRCS)): CPPFLAGS += $(SQLITE_CFLAGS)
 
-$(call obj,$(PY_SRCS)): CPPFLAGS += -isystem $(PY_INCLUDE) -isystem $(NUMPY_INCLUDE) -Itools -I. $(SQLITE_CFLAGS)
-$(call obj,$(PY_SRCS)): $(BUILD)/gen/ltt-cmds.h $(BUILD)/gen/ltt-fmts.h $(BUILD)/gen/ltt-exps.h
-
-$(BUILD)/lib/libltt-pytools.a: $(PY_TOOL_OBJS)
-$(PY_EXT): $(call obj,$(PY_SRCS)) $(BUILD)/lib/libltt-pytools.a $(TOOL_LIBS)
+# The static libraries go in whole where needed, their symbols kept hidden: the module exports
+# PyInit__ltt only.
+$(PY_EXT): $(call obj,$(PY_SRCS)) $(TOOL_LIBS)
 	@mkdir -p $(@D)
-	$(CC) -shared $(LDFLAGS) -Wl,--exclude-libs,ALL -o $@ $(call obj,$(PY_SRCS)) $(BUILD)/lib/libltt-pytools.a \
-	    $(TOOL_LIBS) $(READER_LIBS) $(DW_LIBS) $(SQLITE_LIBS) -lpthread
+	$(CC) -shared $(LDFLAGS) -Wl,--exclude-libs,ALL -o $@ $(call obj,$(PY_SRCS)) $(TOOL_LIBS) \
+	    $(READER_LIBS) $(DW_LIBS) $(SQLITE_LIBS) -lpthread
 $(PY_PKG)/%.py: python/ltt/%.py
 	@mkdir -p $(@D)
 	cp $< $@

@@ -17,7 +17,7 @@
 
 #include <ltt/reader.h>
 
-#include "reader_common.h"
+#include "toolkit/reader_common.h"
 
 /* The exception of the module: ltt.Error (an OSError: errno and the message naming the file). */
 extern PyObject *pyltt_error;
@@ -46,6 +46,9 @@ PyObject *pyltt_open(PyObject *self, PyObject *args, PyObject *kw);
 struct ltt_reader *pyltt_reader(struct pyltt_trace *t, unsigned flags, int filtered);
 /* The problem callback of every reader of a Trace (arg: the Trace). */
 void pyltt_problem(void *arg, const struct ltt_problem *p);
+/* Raises ltt.Error for an error ret of ltt_reader_next, with the problem the reader reported for it
+ * (its file and offset). NULL. */
+PyObject *pyltt_raise_read(struct pyltt_trace *t, int ret);
 /* Collects the toolkit's messages (ltt_tool_error) from now on; pyltt_collected() stops and returns
  * them joined by newlines (NULL when none). */
 void pyltt_collect(void);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "pyltt.h"
-#include "sql/sql.h"
+#include "toolkit/sql.h"
 
 static struct sql_ctx *session(struct pyltt_trace *t)
 {

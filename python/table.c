@@ -7,7 +7,7 @@
 
 #include "colbuf.h"
 #include "ptrmap.h"
-#include "sql/sql.h"
+#include "toolkit/sql.h"
 
 /* What a pass keeps per event type: its names (shared by every row) and its JSON plan */
 struct row_type {
@@ -95,7 +95,7 @@ PyObject *pyltt_events(PyObject *self, PyObject *noargs)
 				goto out;
 			}
 		}
-		if (colset_row(&s))
+		if (colset_row(&s, 1))
 			goto out;
 		((int64_t *)s.cols[C_TS].data)[row] = (int64_t)ev.time_ns;
 		((uint64_t *)s.cols[C_CYCLES].data)[row] = ev.cycles;
@@ -120,7 +120,7 @@ PyObject *pyltt_events(PyObject *self, PyObject *noargs)
 			goto out;
 	}
 	if (ret < 0) {
-		pyltt_raise(ret, NULL);
+		pyltt_raise_read(t, ret);
 		goto out;
 	}
 	out = colset_arrays(&s);

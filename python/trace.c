@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* ltt.open() and the Trace object: the catalog, the filters, the problems (pyltt.h). */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
+#include "toolkit/cmd.h"
 #include "pyltt.h"
 
 PyObject *pyltt_error;
@@ -14,23 +13,20 @@ PyObject *pyltt_error;
 /* ---- messages of the toolkit ------------------------------------------------------------------- */
 
 /* The toolkit reports on one line per message (ltt_tool_error): what opening a capture read, a trace
- * that could not be opened. The module collects them here (the GIL is held whenever the toolkit runs)
- * and turns them into the exception's text or Trace.notes. */
+ * that could not be opened. The module takes them (ltt_tool_error_sink), collects them here while
+ * they can be turned into an exception's text or Trace.notes (the GIL is held whenever the toolkit
+ * runs), and prints the others on stderr as a command would. */
 static PyObject *messages;
 
-void ltt_tool_error(const char *cmd, const char *fmt, ...)
+static void collect_message(const char *cmd, const char *msg)
 {
-	char buf[2048];
 	PyObject *s;
-	va_list ap;
 
-	(void)cmd;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (!messages)
+	if (!messages) {	/* outside the calls that turn them into exceptions or notes: as a command */
+		fprintf(stderr, "ltt %s: %s\n", cmd, msg);
 		return;
-	s = pyltt_str(buf, strlen(buf));
+	}
+	s = pyltt_str(msg, strlen(msg));
 	if (s) {
 		PyList_Append(messages, s);
 		Py_DECREF(s);
@@ -40,6 +36,7 @@ void ltt_tool_error(const char *cmd, const char *fmt, ...)
 
 void pyltt_collect(void)
 {
+	ltt_tool_error_sink = collect_message;
 	Py_XDECREF(messages);
 	messages = PyList_New(0);
 }
@@ -69,6 +66,15 @@ PyObject *pyltt_raise(int ret, const char *msg)
 		Py_DECREF(args);
 	}
 	return NULL;
+}
+
+PyObject *pyltt_raise_read(struct pyltt_trace *t, int ret)
+{
+	Py_ssize_t n = PyList_GET_SIZE(t->problems);
+	PyObject *last = n ? PyTuple_GET_ITEM(PyList_GET_ITEM(t->problems, n - 1), 5) : NULL;
+
+	/* the reader reported the error with its file and offset before returning it */
+	return pyltt_raise(ret, last ? PyUnicode_AsUTF8(last) : NULL);
 }
 
 /* ---- problems ------------------------------------------------------------------------------------ */
@@ -447,17 +453,20 @@ static PyObject *trace_info(PyObject *self, PyObject *noargs)
 
 		for (size_t k = 0; attrs && k < sizeof(known_attrs) / sizeof(*known_attrs); k++) {
 			const char *v = ltt_trace_attr(ti, known_attrs[k]);
-			PyObject *s;
+			PyObject *s, *key;
 
 			if (!v)
 				continue;
 			s = pyltt_str(v, strlen(v));
-			if (!s || PyDict_SetItemString(attrs, known_attrs[k], s)) {
+			key = PyUnicode_FromString(known_attrs[k]);
+			if (!s || !key || PyDict_SetItem(attrs, key, s)) {
 				Py_XDECREF(s);
+				Py_XDECREF(key);
 				Py_CLEAR(attrs);
 				break;
 			}
 			Py_DECREF(s);
+			Py_DECREF(key);
 		}
 		for (unsigned k = 0; types && k < ti->nevent_types; k++) {
 			const struct ltt_event_type *et = ti->event_types[k];
@@ -524,7 +533,7 @@ static PyObject *trace_counts(PyObject *self, PyObject *noargs)
 		;
 	if (ret < 0) {
 		ltt_reader_close(r);
-		return pyltt_raise(ret, NULL);
+		return pyltt_raise_read(t, ret);
 	}
 	list = PyList_New(ltt_reader_ntraces(r));
 	for (unsigned i = 0; list && i < ltt_reader_ntraces(r); i++) {

@@ -6,10 +6,21 @@
 
 #include "toolkit/cmd.h"
 
+void (*ltt_tool_error_sink)(const char *cmd, const char *msg);
+
 void ltt_tool_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (ltt_tool_error_sink) {
+		char msg[2048];
+
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+		ltt_tool_error_sink(cmd, msg);
+		return;
+	}
 	fprintf(stderr, "ltt %s: ", cmd);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

@@ -15,6 +15,10 @@ struct ltt_cmd {
 
 /* Prints "ltt NAME: message" on stderr (one line). */
 void ltt_tool_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* When set, ltt_tool_error hands each message (the text after "ltt NAME: ", up to 2 KiB, no newline)
+ * to it instead of printing it: a front end that is not a command (the Python module, python/) keeps
+ * the toolkit's messages for its own errors. NULL by default. */
+extern void (*ltt_tool_error_sink)(const char *cmd, const char *msg);
 
 /* True when argv holds -h or --help before any "--". */
 int ltt_tool_wants_help(int argc, char **argv);

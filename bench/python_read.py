@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """The Python rows of `make bench` (bench/rows/python.sh): one way of reading the int3 events of a trace
 into Python, timed inside the interpreter (imports and opening excluded), printed as
-"events=N seconds=S".
+"events=N seconds=S cpu_seconds=C" (C: the process's CPU time over the same span).
 
     python_read.py numpy TRACE       ltt: Trace.to_numpy("bench.int3")
     python_read.py pandas TRACE      ltt: Trace.to_pandas("bench.int3")
@@ -18,7 +18,7 @@ def ltt_mode(mode, path):
     if mode == "pandas":
         import pandas  # noqa: F401 (imported before the clock starts, as in a notebook)
     t = ltt.open(path, event="bench.int3")
-    t0 = time.perf_counter()
+    c0, t0 = time.process_time(), time.perf_counter()
     if mode == "numpy":
         n = len(t.to_numpy("bench.int3")["a"])
     elif mode == "pandas":
@@ -28,7 +28,7 @@ def ltt_mode(mode, path):
         for ev in t:
             ev.fields
             n += 1
-    return n, time.perf_counter() - t0
+    return n, time.perf_counter() - t0, time.process_time() - c0
 
 
 def bt2_mode(path, limit):
@@ -36,7 +36,7 @@ def bt2_mode(path, limit):
     it = bt2.TraceCollectionMessageIterator(path)
     a, b, c = [], [], []
     n = 0
-    t0 = time.perf_counter()
+    c0, t0 = time.process_time(), time.perf_counter()
     for msg in it:
         if type(msg) is not bt2._EventMessageConst:
             continue
@@ -50,16 +50,16 @@ def bt2_mode(path, limit):
         n += 1
         if n >= limit:
             break
-    return n, time.perf_counter() - t0
+    return n, time.perf_counter() - t0, time.process_time() - c0
 
 
 def main():
     mode = sys.argv[1]
     if mode == "bt2":
-        n, s = bt2_mode(sys.argv[2], int(sys.argv[3]))
+        n, s, c = bt2_mode(sys.argv[2], int(sys.argv[3]))
     else:
-        n, s = ltt_mode(mode, sys.argv[2])
-    print("events=%d seconds=%.6f" % (n, s))
+        n, s, c = ltt_mode(mode, sys.argv[2])
+    print("events=%d seconds=%.6f cpu_seconds=%.6f" % (n, s, c))
 
 
 main()

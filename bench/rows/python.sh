@@ -2,7 +2,7 @@
 # Rows of the Python module (issue 27; sourced by bench/run.sh, uses its measure). They read the int3
 # trace of the reading rows ($LTT_READ; with BENCH_ONLY selecting only these rows it is recorded here
 # the same way) with Debian's python3 and the module built in $BUILD/python, timed inside the
-# interpreter (bench/python_read.py):
+# interpreter (bench/python_read.py; the cpu column: the same rate by the process's CPU time):
 #   py-bt2      the peer: babeltrace2's Python bindings (python3-bt2) on ltt's CTF export of the same
 #               trace, the first PY_BT2_EVENTS (default 200000) int3 events, their fields read
 #   py-numpy    Trace.to_numpy("bench.int3"): M events/s, ratio to py-bt2 (goal >= 20 M/s, >= 200x)
@@ -43,7 +43,9 @@ run_py() {
 		RUN_ERR="python_read.py $1 failed: $(tail -n 1 "$T/err")"
 		return
 	fi
-	RUN_VAL=$(sed -n 's/^events=\([0-9]*\) seconds=\([0-9.]*\)$/\1 \2/p' "$T/out" |
+	RUN_VAL=$(sed -n 's/^events=\([0-9]*\) seconds=\([0-9.]*\) .*/\1 \2/p' "$T/out" |
+		awk '{ if ($2 > 0) printf "%.3f", $1 / $2 / 1e6 }')
+	RUN_CPU=$(sed -n 's/^events=\([0-9]*\) .* cpu_seconds=\([0-9.]*\)$/\1 \2/p' "$T/out" |
 		awk '{ if ($2 > 0) printf "%.3f", $1 / $2 / 1e6 }')
 	RUN_NOTE="$(sed -n 's/^events=\([0-9]*\) .*/\1/p' "$T/out") events"
 }

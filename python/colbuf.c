@@ -42,6 +42,7 @@ int colset_add(struct colset *s, const char *name, enum colbuf_kind kind, unsign
 		isz = 8;
 	c->kind = kind;
 	c->isz = isz;
+	s->nobjects += kind == COLBUF_OBJECT;
 	c->npy = npy_of(kind, isz);
 	c->name = strdup(name);
 	if (!c->name)
@@ -79,10 +80,10 @@ int colset_find(const struct colset *s, const char *name)
 	return -1;
 }
 
-int colset_grow(struct colset *s)
+int colset_reserve(struct colset *s, size_t rows)
 {
 	{
-		size_t ncap = s->cap ? s->cap * 2 : 4096;
+		size_t ncap = rows > s->cap ? rows : s->cap;
 
 		for (unsigned i = 0; i < s->ncols; i++) {
 			struct colbuf *c = &s->cols[i];
@@ -91,8 +92,6 @@ int colset_grow(struct colset *s)
 			if (!d)
 				return PyErr_NoMemory(), -1;
 			c->data = d;
-			if (c->kind == COLBUF_OBJECT)
-				memset(d + s->cap * c->isz, 0, (ncap - s->cap) * c->isz);
 			if (c->mask) {
 				unsigned char *m = realloc(c->mask, ncap);
 
@@ -104,6 +103,18 @@ int colset_grow(struct colset *s)
 		s->cap = ncap;
 	}
 	return 0;
+}
+
+int colset_grow(struct colset *s)
+{
+	return colset_reserve(s, s->cap ? s->cap * 2 : 4096);
+}
+
+void colset_clear_objects(struct colset *s)
+{
+	for (unsigned i = 0; i < s->ncols; i++)
+		if (s->cols[i].kind == COLBUF_OBJECT)
+			((PyObject **)s->cols[i].data)[s->rows] = NULL;
 }
 
 void colset_defaults(struct colset *s)
@@ -118,7 +129,7 @@ void colset_defaults(struct colset *s)
 			colbuf_f(c, row, NAN);
 			break;
 		case COLBUF_OBJECT:
-			break;	/* NULL: None when handed over */
+			break;	/* NULL (colset_row): None when handed over */
 		default:
 			memset(c->data + row * c->isz, 0, c->isz);
 		}

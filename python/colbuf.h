@@ -21,6 +21,7 @@ struct colset {
 	struct colbuf *cols;
 	unsigned ncols;
 	size_t rows, cap;		/* rows filled; room for cap */
+	unsigned nobjects;		/* object columns */
 };
 
 /* Adds a column (name copied); its index, or -1 with MemoryError. */
@@ -28,15 +29,20 @@ int colset_add(struct colset *s, const char *name, enum colbuf_kind kind, unsign
 /* The index of the column called name, or -1. */
 int colset_find(const struct colset *s, const char *name);
 /* Makes room for row s->rows, with every column's default value written when defaults is set (0, NaN,
- * None, masked; object columns are always None until filled). 0 or -1 with MemoryError. The caller
+ * masked; object columns are always None until filled). 0 or -1 with MemoryError. The caller
  * fills the row, then s->rows++. */
 int colset_grow(struct colset *s);
+/* Room for rows rows at least (0 or -1 with MemoryError); pages not written stay unmapped. */
+int colset_reserve(struct colset *s, size_t rows);
 void colset_defaults(struct colset *s);
+void colset_clear_objects(struct colset *s);
 
 static inline int colset_row(struct colset *s, int defaults)
 {
 	if (__builtin_expect(s->rows == s->cap, 0) && colset_grow(s))
 		return -1;
+	if (s->nobjects)	/* the slots of a new row are never left undefined */
+		colset_clear_objects(s);
 	if (defaults)
 		colset_defaults(s);
 	return 0;

@@ -323,6 +323,7 @@ PyObject *pyltt_columns(PyObject *self, PyObject *args)
 	const char *full, *evname;
 	char fac[256];
 	int ret, found = 0, ts;
+	uint32_t min_need = UINT32_MAX;
 	PyObject *out = NULL;
 
 	if (!PyArg_ParseTuple(args, "s", &full) || split_name(full, fac, sizeof(fac), &evname))
@@ -348,6 +349,8 @@ PyObject *pyltt_columns(PyObject *self, PyObject *args)
 			found = 1;
 			if (!(p = make_plan(&s, ti, et)))
 				goto out;
+			if (p->need < min_need)
+				min_need = p->need;
 			if (ptrmap_put(&plans, et, p)) {
 				free_plan(p);
 				PyErr_NoMemory();
@@ -384,6 +387,22 @@ PyObject *pyltt_columns(PyObject *self, PyObject *args)
 					f.nlabels[p->leaves[l].col] = p->leaves[l].type->n_labels;
 				}
 		}
+	}
+	/* room for as many rows as the tracefiles read could hold events of the type (at most 2^24 at
+	 * first): no copy while the columns grow for most traces; what is not written is never mapped */
+	{
+		uint64_t bytes = 0, bound;
+
+		for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {
+			const struct ltt_trace_info *ti = ltt_reader_trace(r, i);
+
+			for (unsigned k = 0; k < ti->ntracefiles; k++)
+				if (!ltt_reader_skips_tracefile(r, ti->tracefiles[k]))
+					bytes += ti->tracefiles[k]->file_size;
+		}
+		bound = bytes / (6 + min_need);
+		if (colset_reserve(&s, bound < (1u << 24) ? (size_t)bound : (size_t)1 << 24))
+			goto out;
 	}
 	while ((ret = ltt_reader_next(r, &ev)) == 1) {
 		const struct plan *p = ptrmap_get(&plans, ev.type);

@@ -16,6 +16,7 @@
 #include "stats_select.h"
 #include "toolkit/par.h"
 #include "stats_report.h"
+#include "stats_sched.h"
 
 extern const struct ltt_cmd ltt_cmd_stats;	/* at the end of this file */
 
@@ -317,6 +318,7 @@ static int run(int argc, char **argv)
 		{ "format", required_argument, NULL, 'F' },
 		{ "regions", no_argument, NULL, 'R' },
 		{ "profile", no_argument, NULL, 'P' },
+		{ "sched", no_argument, NULL, 'K' },
 		{ "all-snapshots", no_argument, NULL, 'S' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "follow", no_argument, NULL, 'W' },
@@ -331,7 +333,7 @@ static int run(int argc, char **argv)
 	struct trace_counts *tc = NULL;
 	struct ltt_reader *r;
 	struct dump_out *out = NULL;
-	int json = 0, regions = 0, profile = 0, follow = 0, c, ret, status = 0;
+	int json = 0, regions = 0, profile = 0, sched = 0, follow = 0, c, ret, status = 0;
 	unsigned threads = 0;
 
 	optind = 1;
@@ -347,6 +349,10 @@ static int run(int argc, char **argv)
 		}
 		if (c == 'P') {
 			profile = 1;
+			continue;
+		}
+		if (c == 'K') {
+			sched = 1;
 			continue;
 		}
 		if (c == 'S') {
@@ -377,21 +383,27 @@ static int run(int argc, char **argv)
 		ltt_tool_error("stats", "no trace given (see ltt stats --help)");
 		return 2;
 	}
-	if (follow && (regions || profile || argc - optind > 1)) {
+	if (regions + profile + sched > 1) {
+		ltt_tool_error("stats", "--regions, --profile and --sched are separate reports: give one");
+		return 2;
+	}
+	if (follow && (regions || profile || sched || argc - optind > 1)) {
 		ltt_tool_error("stats", "--follow reads one trace and counts its events (no --regions, --profile)");
 		return 2;
 	}
 	if (follow)
 		return stats_follow(argv[optind], json);
-	if (regions || profile)
-		ropt.flags = 0;	/* merged in time order (toolkit/regions.h, toolkit/profile.h) */
+	if (regions || profile || sched)
+		ropt.flags = 0;	/* merged in time order (toolkit/regions.h, toolkit/profile.h, toolkit/sched_model.h) */
 	ret = reader_tool_open(&tool, &r, argv + optind, (unsigned)(argc - optind), &ropt);
 	if (ret)
 		return 1;
-	if (regions || profile) {
-		ret = regions ? regions_report(r, stdout, json) : profile_report(r, stdout);
+	if (regions || profile || sched) {
+		ret = regions ? regions_report(r, stdout, json) : sched ? stats_sched_report(r, stdout, json)
+			: profile_report(r, stdout);
 		if (ret < 0)
-			ltt_tool_error("stats", "%s: %s", regions ? "--regions" : "--profile", strerror(-ret));
+			ltt_tool_error("stats", "%s: %s", regions ? "--regions" : sched ? "--sched" : "--profile",
+				       strerror(-ret));
 		if (fflush(stdout))
 			ltt_tool_error("stats", "standard output: %s", strerror(errno));
 		ltt_reader_close(r);
@@ -433,7 +445,7 @@ const struct ltt_cmd ltt_cmd_stats = {
 	.name = "stats",
 	.summary = "summarize traces: events per type and CPU, time span, rates, lost data",
 	.usage =
-	"usage: ltt stats [--format=text|json] [--regions] [--profile] [--all-snapshots] [--threads=N] TRACE...\n"
+	"usage: ltt stats [--format=text|json] [--regions] [--profile] [--sched] [--all-snapshots] [--threads=N] TRACE...\n"
 	"       ltt stats --follow [--format=text|json] TRACE\n"
 	"\n"
 	"Reads every event of the traces and prints, per trace: the system, the time span, events and\n"
@@ -460,6 +472,11 @@ const struct ltt_cmd ltt_cmd_stats = {
 	"                  threads: ticks with each function on top (self) and anywhere on the stack\n"
 	"                  (total), symbolized from the binaries when present, and the hottest stacks\n"
 
+	"  --sched         from the kernel events (the kernel facility, or a 2004 trace's core events):\n"
+	"                  per thread, process and CPU the time on CPU in user mode, system calls,\n"
+	"                  traps, interrupts, and off CPU runnable, sleeping, blocked; switches\n"
+	"                  voluntary and involuntary, migrations, wakeups, who preempted it most;\n"
+	"                  per thread and system call: count, completed, total, min, p50, p99, max\n"
 	"  --all-snapshots every snapshot of a flight-recorder trace directory (default: the newest);\n"
 	"                  a chunked capture (TRACE/chunk-NNNN/) is read as all its chunks in order\n"
 	"  --threads=N     decode the CPU tracefiles in N threads, by ranges of blocks (0, the default:\n"

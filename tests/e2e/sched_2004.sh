@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# ltt stats --sched on LTTV's own data (the 2004 trace in $LTT_SHARED/reference/lttv-smp-example):
+# the core facility's kernel events go through the same model as the kernel facility's. Checked
+# against counts computed independently with ltt sql on the raw events:
+# - per process, the system calls entered equal the core.syscall_entry events of the CPU while that
+#   process was the last one switched in there (events before a CPU's first schedchange belong to no
+#   process, and are the CPUs' syscalls_unknown);
+# - per CPU, the switches equal its core.schedchange events;
+# - per thread, the voluntary and involuntary switches equal the schedchange events switching it out
+#   with a state other than running, and with state running (0).
+set -u
+: "${BUILD:?}" "${LTT:?}" "${LTT_SHARED:?}"
+T="$LTT_SHARED/reference/lttv-smp-example"
+[ -d "$T" ] || { echo "no $T (LTT_SHARED must point at the shared reference data)"; exit 1; }
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+fail=0
+sq() { "$LTT" sql "$T" --format=csv -e "$1" | tail -n +2; }
+"$LTT" stats --sched --format=json "$T" > s.json || { echo "ltt stats --sched --format=json failed"; exit 1; }
+jq -e . s.json > /dev/null || { echo "not JSON"; exit 1; }
+
+jq -r '.processes[] | select(.syscalls > 0) | "\(.pid),\(.syscalls)"' s.json | sort > got
+sq 'WITH x AS (SELECT ts_ns, cpu, "in" AS pid, 0 AS k FROM core_schedchange
+	       UNION ALL SELECT ts_ns, cpu, NULL, 1 FROM core_syscall_entry),
+	y AS (SELECT cpu, k, pid, count(pid) OVER (PARTITION BY cpu ORDER BY ts_ns, k ROWS UNBOUNDED PRECEDING) AS g FROM x),
+	z AS (SELECT cpu, g, max(pid) AS pid, sum(k) AS n FROM y GROUP BY cpu, g)
+	SELECT pid, sum(n) FROM z WHERE g > 0 GROUP BY pid HAVING sum(n) > 0' | sort > want
+[ "$(wc -l < want)" -ge 20 ] || { echo "too few processes with system calls:"; cat want; fail=1; }
+cmp -s got want || { echo "system calls per process differ (< stats --sched, > sql):"; diff got want; fail=1; }
+unk=$(jq '[.cpus[].syscalls_unknown] | add' s.json)
+want_unk=$(sq 'SELECT count(*) FROM core_syscall_entry e WHERE NOT EXISTS
+	(SELECT 1 FROM core_schedchange c WHERE c.cpu = e.cpu AND c.ts_ns <= e.ts_ns)')
+[ "$unk" = "$want_unk" ] || { echo "system calls before a CPU's first switch: $unk, sql says $want_unk"; fail=1; }
+all=$(jq '[.processes[].syscalls] | add' s.json)
+[ $((all + unk)) = "$(sq 'SELECT count(*) FROM core_syscall_entry')" ] || { echo "system calls: $all + $unk"; fail=1; }
+
+jq -r '.cpus[] | "\(.cpu),\(.switches)"' s.json | sort > got
+sq 'SELECT cpu, count(*) FROM core_schedchange GROUP BY cpu' | sort > want
+cmp -s got want || { echo "switches per CPU differ:"; diff got want; fail=1; }
+
+jq -r '.threads[] | select(.switches_voluntary + .switches_involuntary > 0)
+	| "\(.tid),\(.switches_voluntary),\(.switches_involuntary)"' s.json | sort > got
+sq 'SELECT out, sum(out_state != 0), sum(out_state = 0) FROM core_schedchange WHERE out != 0 GROUP BY out' | sort > want
+cmp -s got want || { echo "switches per thread differ (tid,voluntary,involuntary):"; diff got want; fail=1; }
+
+# The text report has the same figures: thread 1409's system calls and switches.
+"$LTT" stats --sched "$T" > s.txt || { echo "ltt stats --sched failed"; fail=1; }
+row=$(awk '$1 == 1409 && $2 == 1409 { print $13, $14, $18; exit }' s.txt)
+[ "$row" = "$(jq -r '.threads[] | select(.tid == 1409) | "\(.switches_voluntary) \(.switches_involuntary) \(.syscalls)"' s.json)" ] ||
+	{ echo "text row of 1409: $row"; sed -n 1,12p s.txt; fail=1; }
+exit $fail

@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: MIT */
+/* Kernel events into the scheduling model's terms (sched_decode.h). The `kernel` facility's events
+ * name their thread (`tid`); the 2004 `core` events are about the thread running on their CPU (the
+ * model's current thread of cpu/N). Field meanings: doc/format.md section 13 (kernel) and the 2004
+ * trace's eventdefs/core.xml. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "toolkit/sched_decode.h"
+
+enum dk {
+	DK_NONE = 0,
+	/* the kernel facility */
+	DK_K_SYS_ENTRY, DK_K_SYS_EXIT, DK_K_TRAP, DK_K_IRQ_ENTRY, DK_K_IRQ_EXIT, DK_K_SOFTIRQ,
+	DK_K_SCHEDCHANGE, DK_K_THREAD_SWITCH, DK_K_PROCESS, DK_K_STATE_PROCESS,
+	/* the 2004 core facility */
+	DK_C_SYS_ENTRY, DK_C_SYS_EXIT, DK_C_TRAP_ENTRY, DK_C_TRAP_EXIT, DK_C_IRQ_ENTRY, DK_C_IRQ_EXIT,
+	DK_C_SCHEDCHANGE, DK_C_SOFT_IRQ, DK_C_PROCESS, DK_C_PROCESS_FORK, DK_C_PROCESS_EXIT,
+	/* ltt's own core facility: thread names and pids */
+	DK_U_THREAD_START, DK_U_THREAD_NAME, DK_U_PROCESS,
+};
+
+struct dk_slot {
+	const struct ltt_event_type *type;
+	enum dk kind;
+	int system;		/* kernel facility of a system-wide recording */
+};
+
+struct sched_decoder {
+	struct dk_slot *tab;	/* open addressing by type pointer; power of 2 */
+	size_t size, n;
+};
+
+static const struct {
+	const char *fac, *name;
+	enum dk kind;
+} dk_names[] = {
+	{ "kernel", "syscall_entry", DK_K_SYS_ENTRY },
+	{ "kernel", "syscall_exit", DK_K_SYS_EXIT },
+	{ "kernel", "trap_entry", DK_K_TRAP },
+	{ "kernel", "irq_entry", DK_K_IRQ_ENTRY },
+	{ "kernel", "irq_exit", DK_K_IRQ_EXIT },
+	{ "kernel", "soft_irq", DK_K_SOFTIRQ },
+	{ "kernel", "schedchange", DK_K_SCHEDCHANGE },
+	{ "kernel", "thread_switch", DK_K_THREAD_SWITCH },
+	{ "kernel", "process", DK_K_PROCESS },
+	{ "kernel", "state_process", DK_K_STATE_PROCESS },
+	{ "core", "syscall_entry", DK_C_SYS_ENTRY },
+	{ "core", "syscall_exit", DK_C_SYS_EXIT },
+	{ "core", "trap_entry", DK_C_TRAP_ENTRY },
+	{ "core", "trap_exit", DK_C_TRAP_EXIT },
+	{ "core", "irq_entry", DK_C_IRQ_ENTRY },
+	{ "core", "irq_exit", DK_C_IRQ_EXIT },
+	{ "core", "schedchange", DK_C_SCHEDCHANGE },
+	{ "core", "soft_irq", DK_C_SOFT_IRQ },
+	{ "core", "process_fork", DK_C_PROCESS_FORK },
+	{ "core", "process_exit", DK_C_PROCESS_EXIT },
+	{ "core", "thread_start", DK_U_THREAD_START },
+	{ "core", "thread_name", DK_U_THREAD_NAME },
+};
+
+/* core.process is the 2004 kernel's process event (event_sub_id) or ltt's thread record (name). */
+static enum dk classify(const struct ltt_event_type *ty)
+{
+	if (!ty || ty->builtin || !ty->facility || !ty->name)
+		return DK_NONE;
+	for (size_t i = 0; i < sizeof(dk_names) / sizeof(dk_names[0]); i++)
+		if (!strcmp(ty->facility, dk_names[i].fac) && !strcmp(ty->name, dk_names[i].name))
+			return dk_names[i].kind;
+	if (!strcmp(ty->facility, "core") && !strcmp(ty->name, "process") && ty->body) {
+		for (unsigned k = 0; k < ty->body->n_fields; k++)
+			if (ty->body->fields[k].name && !strcmp(ty->body->fields[k].name, "event_sub_id"))
+				return DK_C_PROCESS;
+		return DK_U_PROCESS;
+	}
+	return DK_NONE;
+}
+
+int sched_decode_wants(const struct ltt_event_type *type)
+{
+	return classify(type) != DK_NONE;
+}
+
+int sched_decoder_new(struct sched_decoder **out)
+{
+	struct sched_decoder *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return -ENOMEM;
+	d->size = 64;
+	d->tab = calloc(d->size, sizeof(*d->tab));
+	if (!d->tab) {
+		free(d);
+		return -ENOMEM;
+	}
+	*out = d;
+	return 0;
+}
+
+void sched_decoder_free(struct sched_decoder *d)
+{
+	if (!d)
+		return;
+	free(d->tab);
+	free(d);
+}
+
+static size_t ptr_hash(const void *p)
+{
+	return (size_t)(((uintptr_t)p >> 4) * 0x9e3779b97f4a7c15ull >> 24);
+}
+
+static const struct dk_slot *slot_of(struct sched_decoder *d, const struct ltt_event *ev)
+{
+	size_t i;
+
+	for (i = ptr_hash(ev->type) & (d->size - 1); d->tab[i].type; i = (i + 1) & (d->size - 1))
+		if (d->tab[i].type == ev->type)
+			return &d->tab[i];
+	if ((d->n + 1) * 2 > d->size) {
+		size_t nsize = d->size * 2;
+		struct dk_slot *nt = calloc(nsize, sizeof(*nt));
+
+		if (!nt)
+			return NULL;
+		for (size_t k = 0; k < d->size; k++) {
+			size_t j;
+
+			if (!d->tab[k].type)
+				continue;
+			for (j = ptr_hash(d->tab[k].type) & (nsize - 1); nt[j].type; j = (j + 1) & (nsize - 1))
+				;
+			nt[j] = d->tab[k];
+		}
+		free(d->tab);
+		d->tab = nt;
+		d->size = nsize;
+		for (i = ptr_hash(ev->type) & (d->size - 1); d->tab[i].type; i = (i + 1) & (d->size - 1))
+			;
+	}
+	d->tab[i].type = ev->type;
+	d->tab[i].kind = classify(ev->type);
+	{
+		const char *scope = ltt_trace_attr(ev->trace, "ltt_kernel_scope");
+
+		d->tab[i].system = scope && !strcmp(scope, "system");
+	}
+	d->n++;
+	return &d->tab[i];
+}
+
+static uint64_t fu(const struct ltt_value *body, const char *name, uint64_t dflt)
+{
+	struct ltt_value v;
+
+	return !body->type || ltt_value_field(body, name, &v) ? dflt : ltt_value_uint(&v);
+}
+
+static int64_t fi(const struct ltt_value *body, const char *name)
+{
+	struct ltt_value v;
+
+	return !body->type || ltt_value_field(body, name, &v) ? 0 : ltt_value_int(&v);
+}
+
+static const char *fs(const struct ltt_value *body, const char *name)
+{
+	struct ltt_value v;
+
+	if (!body->type || ltt_value_field(body, name, &v) || !v.type || v.type->kind != LTT_TYPE_STRING)
+		return NULL;
+	return ltt_value_string(&v, NULL);
+}
+
+/* The CPU of an event: cpu/N's or kernel/N's N. */
+static int ev_cpu(const struct ltt_event *ev)
+{
+	const char *name = ev->tracefile->name;
+
+	if (ev->tracefile->cpu >= 0)
+		return ev->tracefile->cpu;
+	if (name && !strncmp(name, "kernel/", 7) && name[7] >= '0' && name[7] <= '9')
+		return (int)strtol(name + 7, NULL, 10);
+	return -1;
+}
+
+static uint32_t tid32(uint64_t v)
+{
+	return v > UINT32_MAX - 1 ? SCHED_TID_NONE : (uint32_t)v;
+}
+
+int sched_decode(struct sched_decoder *d, const struct ltt_event *ev, struct sched_ev *o)
+{
+	const struct dk_slot *s = slot_of(d, ev);
+	struct ltt_value b;
+	uint64_t sub;
+
+	memset(o, 0, sizeof(*o));
+	o->kind = SCHED_EV_NONE;
+	if (!s)
+		return -ENOMEM;
+	if (s->kind == DK_NONE)
+		return 0;
+	o->time_ns = ev->time_ns;
+	o->trace = ev->trace->index;
+	o->cpu = ev_cpu(ev);
+	o->tid = o->pid = o->prev_tid = o->next_tid = o->target = SCHED_TID_NONE;
+	o->prev_state = SCHED_PREV_UNKNOWN;
+	o->preempted = -1;
+	o->orig_cpu = o->dest_cpu = -1;
+	if (ltt_event_body(ev, &b))
+		memset(&b, 0, sizeof(b));
+	if (s->kind < DK_C_SYS_ENTRY)
+		o->tid = tid32(fu(&b, "tid", SCHED_TID_NONE));
+	switch (s->kind) {
+	case DK_K_SYS_ENTRY:
+	case DK_C_SYS_ENTRY:
+		o->kind = SCHED_EV_SYSCALL_ENTRY;
+		o->nr = (uint32_t)fu(&b, "syscall_id", 0);
+		break;
+	case DK_K_SYS_EXIT:
+		o->ret = fi(&b, "ret");
+		/* fall through */
+	case DK_C_SYS_EXIT:
+		o->kind = SCHED_EV_SYSCALL_EXIT;
+		o->nr = (uint32_t)fu(&b, "syscall_id", 0);
+		break;
+	case DK_K_TRAP:
+		o->kind = SCHED_EV_FAULT;
+		o->nr = (uint32_t)fu(&b, "trap_id", 14);
+		break;
+	case DK_C_TRAP_ENTRY:
+	case DK_C_TRAP_EXIT:
+		o->kind = s->kind == DK_C_TRAP_ENTRY ? SCHED_EV_TRAP_ENTRY : SCHED_EV_TRAP_EXIT;
+		o->nr = (uint32_t)fu(&b, "trap_id", 0);
+		break;
+	case DK_K_IRQ_ENTRY:
+	case DK_K_IRQ_EXIT:
+	case DK_C_IRQ_ENTRY:
+	case DK_C_IRQ_EXIT:
+		o->kind = s->kind == DK_K_IRQ_ENTRY || s->kind == DK_C_IRQ_ENTRY ? SCHED_EV_IRQ_ENTRY
+										  : SCHED_EV_IRQ_EXIT;
+		o->nr = (uint32_t)fu(&b, "irq_id", 0);
+		o->tid = SCHED_TID_NONE;	/* the CPU's current thread is the interrupted one */
+		break;
+	case DK_K_SOFTIRQ:
+		sub = fu(&b, "event_sub_id", 0);
+		o->nr = (uint32_t)fu(&b, "vec", 0);
+		o->tid = SCHED_TID_NONE;
+		o->kind = sub == 2 ? SCHED_EV_SOFTIRQ_ENTRY : sub == 3 ? SCHED_EV_SOFTIRQ_EXIT : SCHED_EV_POINT;
+		break;
+	case DK_C_SOFT_IRQ:
+		o->kind = SCHED_EV_SOFTIRQ_MARK;
+		o->nr = (uint32_t)fu(&b, "event_sub_id", 0);
+		break;
+	case DK_K_SCHEDCHANGE:
+	case DK_C_SCHEDCHANGE:
+		o->kind = SCHED_EV_SWITCH;
+		o->tid = SCHED_TID_NONE;
+		o->prev_tid = tid32(fu(&b, "out", SCHED_TID_NONE));
+		o->next_tid = tid32(fu(&b, "in", SCHED_TID_NONE));
+		o->prev_state = (uint32_t)fu(&b, "out_state", SCHED_PREV_UNKNOWN);
+		if (o->prev_state != SCHED_PREV_UNKNOWN && (o->prev_state & 0x100))
+			o->preempted = 1;
+		o->prev_comm = fs(&b, "out_comm");
+		o->comm = fs(&b, "in_comm");
+		if (s->kind == DK_K_SCHEDCHANGE && !s->system) {
+			/* Process scope: the thread taking the CPU is seen here only, not when it leaves;
+			 * it names the preempter, the CPU's time after it is not known. */
+			o->next_other = o->next_tid;
+			o->next_tid = SCHED_TID_NONE;
+		}
+		break;
+	case DK_K_THREAD_SWITCH:
+		o->kind = SCHED_EV_SWITCH;
+		if (fu(&b, "direction", 0) == 0) {	/* in */
+			o->next_tid = o->tid;
+		} else {
+			o->prev_tid = o->tid;
+			o->preempted = fu(&b, "preempted", 0) ? 1 : 0;
+		}
+		o->tid = SCHED_TID_NONE;
+		break;
+	case DK_K_PROCESS:
+		sub = fu(&b, "event_sub_id", 0);
+		o->comm = fs(&b, "name");
+		if (sub == 2) {
+			o->kind = SCHED_EV_FORK;
+			o->target = tid32(fu(&b, "event_data1", SCHED_TID_NONE));
+		} else if (sub == 3) {
+			o->kind = SCHED_EV_EXIT;
+		} else if (sub == 6) {
+			o->kind = SCHED_EV_WAKEUP;
+			o->target = o->tid;
+		} else if (sub == 7) {
+			const char *slash = o->comm ? strrchr(o->comm, '/') : NULL;
+
+			o->kind = SCHED_EV_EXEC;
+			o->comm = slash ? slash + 1 : o->comm;
+		} else if (sub == 8) {
+			o->kind = SCHED_EV_MIGRATE;
+			o->target = o->tid;
+			o->orig_cpu = (int)fu(&b, "event_data1", 0);
+			o->dest_cpu = (int)fu(&b, "event_data2", 0);
+		}
+		break;
+	case DK_K_STATE_PROCESS:
+		o->kind = SCHED_EV_THREAD;
+		o->pid = tid32(fu(&b, "pid", SCHED_TID_NONE));
+		o->comm = fs(&b, "comm");
+		break;
+	case DK_C_PROCESS:
+		/* 2004: 1 kthread, 2 fork, 3 exit, 4 wait, 5 signal, 6 wakeup; data1 the other pid */
+		sub = fu(&b, "event_sub_id", 0);
+		if (sub == 2) {
+			o->kind = SCHED_EV_FORK;
+			o->target = tid32(fu(&b, "event_data1", SCHED_TID_NONE));
+			o->pid = o->target;	/* 2004: a task is its own process */
+		} else if (sub == 3) {
+			o->kind = SCHED_EV_EXIT;
+		} else if (sub == 6) {
+			o->kind = SCHED_EV_WAKEUP;
+			o->target = tid32(fu(&b, "event_data1", SCHED_TID_NONE));
+		} else {
+			o->kind = SCHED_EV_POINT;
+		}
+		break;
+	case DK_C_PROCESS_FORK:
+		o->kind = SCHED_EV_FORK;
+		o->target = o->pid = tid32(fu(&b, "child_pid", SCHED_TID_NONE));
+		break;
+	case DK_C_PROCESS_EXIT:
+		o->kind = SCHED_EV_EXIT;
+		break;
+	case DK_U_THREAD_START:
+		o->kind = SCHED_EV_THREAD;
+		o->cpu = -1;
+		o->tid = tid32(fu(&b, "tid", SCHED_TID_NONE));
+		o->pid = tid32(fu(&b, "pid", SCHED_TID_NONE));
+		o->comm = fs(&b, "name");
+		break;
+	case DK_U_THREAD_NAME:
+		o->kind = SCHED_EV_THREAD;
+		o->cpu = -1;
+		o->tid = tid32(fu(&b, "tid", SCHED_TID_NONE));
+		o->comm = fs(&b, "name");
+		break;
+	case DK_U_PROCESS:
+		o->kind = SCHED_EV_THREAD;
+		o->cpu = -1;
+		o->tid = tid32(fu(&b, "pid", SCHED_TID_NONE));	/* ltt's core.process: one per thread */
+		o->comm = fs(&b, "name");
+		{	/* ... of the traced process */
+			const char *pid = ltt_trace_attr(ev->trace, "ltt_pid");
+
+			o->pid = pid ? tid32(strtoull(pid, NULL, 10)) : SCHED_TID_NONE;
+		}
+		break;
+	case DK_NONE:
+		break;
+	}
+	return o->kind != SCHED_EV_NONE;
+}
+
+/* x86_64 names come from the kernel facility's table when it is on main; until then, numbers. */
+const char *sched_syscall_name(const struct ltt_trace_info *t, uint32_t nr)
+{
+	(void)t;
+	(void)nr;
+	return NULL;
+}
+
+int sched_scan(struct ltt_reader *r, struct sched_model *m,
+	       int (*other)(void *arg, const struct ltt_event *ev, const struct sched_ev *kev), void *arg)
+{
+	struct sched_decoder *d;
+	struct ltt_event ev;
+	struct sched_ev k;
+	uint64_t last = 0;
+	int rc;
+
+	if ((rc = sched_decoder_new(&d)))
+		return rc;
+	while ((rc = ltt_reader_next(r, &ev)) == 1) {
+		rc = sched_decode(d, &ev, &k);
+		if (rc < 0)
+			break;
+		if (rc == 1 && (rc = sched_model_feed(m, &k)))
+			break;
+		if (other && (rc = other(arg, &ev, k.kind != SCHED_EV_NONE ? &k : NULL)))
+			break;
+		last = ev.time_ns > last ? ev.time_ns : last;
+	}
+	sched_decoder_free(d);
+	if (rc == 0)
+		rc = sched_model_finish(m, last);
+	return rc;
+}

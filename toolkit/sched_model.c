@@ -1,0 +1,747 @@
+/* SPDX-License-Identifier: MIT */
+/* The scheduling model (sched_model.h): per-CPU and per-thread state machines fed with decoded
+ * kernel events in merge order. A thread's on-CPU mode is derived from its own state (system call,
+ * trap) and its CPU's (interrupt, soft interrupt) whenever one of them changes; each change closes
+ * the thread's current interval. CPUs are charged, at each of their events, the time since their
+ * previous one in the mode that ran. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "toolkit/sched_model.h"
+
+#define SCHED_IRQ_STACK 8
+
+struct irq_open {
+	uint32_t nr;
+	uint64_t start;
+};
+
+struct cpu_priv {
+	struct sched_cpu pub;
+	struct irq_open irq[SCHED_IRQ_STACK], soft[SCHED_IRQ_STACK];
+};
+
+struct sched_model {
+	struct sched_hooks hooks;
+	int keep;
+	struct sched_thread **th;
+	size_t nth, capth;
+	size_t *thash, thsize;		/* index + 1, 0 free; power of 2 */
+	struct cpu_priv **cpu;
+	size_t ncpu, capcpu;
+	struct sched_irq **irq;
+	size_t nirq, capirq;
+	uint64_t first_ns, last_ns;
+	int finished;
+};
+
+static const char *const state_names[SCHED_NSTATES] = {
+	"user", "syscall", "trap", "irq", "softirq", "runnable", "sleeping", "blocked", "other",
+};
+
+const char *sched_state_name(enum sched_state s)
+{
+	return (unsigned)s < SCHED_NSTATES ? state_names[s] : "?";
+}
+
+uint64_t sched_pct(const uint64_t *sorted, size_t n, unsigned p)
+{
+	return sorted[(n - 1) * p / 100u];
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t ncap = *cap ? *cap : 8;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need)
+		ncap *= 2;
+	np = realloc(*p, ncap * size);
+	if (!np)
+		return -ENOMEM;
+	*p = np;
+	*cap = ncap;
+	return 0;
+}
+
+static size_t th_hash(unsigned trace, uint32_t tid)
+{
+	uint64_t h = ((uint64_t)trace << 32 | tid) * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h >> 20);
+}
+
+struct sched_thread *sched_model_thread(struct sched_model *m, unsigned trace, uint32_t tid)
+{
+	if (!m->thsize)
+		return NULL;
+	for (size_t i = th_hash(trace, tid) & (m->thsize - 1); m->thash[i]; i = (i + 1) & (m->thsize - 1)) {
+		struct sched_thread *t = m->th[m->thash[i] - 1];
+
+		if (t->tid == tid && t->trace == trace)
+			return t;
+	}
+	return NULL;
+}
+
+static int th_rehash(struct sched_model *m)
+{
+	size_t nsize = m->thsize ? m->thsize * 2 : 64, *nt = calloc(nsize, sizeof(*nt));
+
+	if (!nt)
+		return -ENOMEM;
+	for (size_t k = 0; k < m->nth; k++) {
+		size_t i = th_hash(m->th[k]->trace, m->th[k]->tid) & (nsize - 1);
+
+		while (nt[i])
+			i = (i + 1) & (nsize - 1);
+		nt[i] = k + 1;
+	}
+	free(m->thash);
+	m->thash = nt;
+	m->thsize = nsize;
+	return 0;
+}
+
+/* The thread (created when new); NULL for tid 0 (the idle task), NONE, or out of memory (*err). */
+static struct sched_thread *th_get(struct sched_model *m, unsigned trace, uint32_t tid, uint64_t now, int *err)
+{
+	struct sched_thread *t;
+
+	if (tid == 0 || tid == SCHED_TID_NONE)
+		return NULL;
+	t = sched_model_thread(m, trace, tid);
+	if (t)
+		return t;
+	if ((m->nth + 1) * 2 > m->thsize && th_rehash(m))
+		goto nomem;
+	if (grow((void **)&m->th, &m->capth, m->nth + 1, sizeof(*m->th)))
+		goto nomem;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		goto nomem;
+	t->trace = trace;
+	t->tid = tid;
+	t->pid = SCHED_TID_NONE;
+	t->cpu = -1;
+	t->first_ns = t->last_ns = now;
+	m->th[m->nth++] = t;
+	{
+		size_t i = th_hash(trace, tid) & (m->thsize - 1);
+
+		while (m->thash[i])
+			i = (i + 1) & (m->thsize - 1);
+		m->thash[i] = m->nth;
+	}
+	return t;
+nomem:
+	*err = -ENOMEM;
+	return NULL;
+}
+
+static struct cpu_priv *cpu_get(struct sched_model *m, unsigned trace, int cpu, int *err)
+{
+	struct cpu_priv *c;
+
+	if (cpu < 0)
+		return NULL;
+	for (size_t i = 0; i < m->ncpu; i++)
+		if (m->cpu[i]->pub.cpu == cpu && m->cpu[i]->pub.trace == trace)
+			return m->cpu[i];
+	if (grow((void **)&m->cpu, &m->capcpu, m->ncpu + 1, sizeof(*m->cpu)) || !(c = calloc(1, sizeof(*c)))) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	c->pub.trace = trace;
+	c->pub.cpu = cpu;
+	c->pub.cur = SCHED_TID_NONE;
+	m->cpu[m->ncpu++] = c;
+	return c;
+}
+
+static struct sched_irq *irq_get(struct sched_model *m, unsigned trace, int soft, uint32_t nr)
+{
+	struct sched_irq *q;
+
+	for (size_t i = 0; i < m->nirq; i++)
+		if (m->irq[i]->nr == nr && m->irq[i]->soft == soft && m->irq[i]->trace == trace)
+			return m->irq[i];
+	if (grow((void **)&m->irq, &m->capirq, m->nirq + 1, sizeof(*m->irq)) || !(q = calloc(1, sizeof(*q))))
+		return NULL;
+	q->trace = trace;
+	q->soft = soft;
+	q->nr = nr;
+	m->irq[m->nirq++] = q;
+	return q;
+}
+
+/* Closes the thread's current interval at now and starts state st there. */
+static int set_state(struct sched_model *m, struct sched_thread *t, enum sched_state st, uint64_t now)
+{
+	int rc = 0;
+
+	if (t->known && now > t->st_since) {
+		t->ns[t->st] += now - t->st_since;
+		if (m->hooks.interval) {
+			struct sched_interval iv = {
+				.trace = t->trace, .tid = t->tid, .pid = t->pid, .cpu = t->cpu, .state = t->st,
+				.start_ns = t->st_since, .end_ns = now,
+				.nr = t->st == SCHED_ST_SYSCALL ? t->sys_nr : 0,
+				.has_nr = t->st == SCHED_ST_SYSCALL,
+			};
+
+			rc = m->hooks.interval(m->hooks.arg, &iv);
+		}
+	}
+	if (!t->known || now > t->st_since)
+		t->st_since = now;
+	t->st = st;
+	t->known = 1;
+	if (now > t->last_ns)
+		t->last_ns = now;
+	return rc;
+}
+
+/* The on-CPU mode of thread t running on c. */
+static enum sched_state on_mode(const struct sched_thread *t, const struct cpu_priv *c)
+{
+	if (c && c->pub.irq_depth)
+		return SCHED_ST_IRQ;
+	if (c && c->pub.softirq_depth)
+		return SCHED_ST_SOFTIRQ;
+	if (t->trap_depth)
+		return SCHED_ST_TRAP;
+	return t->in_sys ? SCHED_ST_SYSCALL : SCHED_ST_USER;
+}
+
+static int is_on(enum sched_state s)
+{
+	return s <= SCHED_ST_ONCPU_LAST;
+}
+
+/* The mode of what runs on c now, for the CPU's time. */
+static void cpu_charge(struct sched_model *m, struct cpu_priv *c, uint64_t now)
+{
+	struct sched_cpu *p = &c->pub;
+	uint64_t dt;
+
+	if (!p->last_ns || now <= p->last_ns) {
+		if (!p->last_ns)
+			p->last_ns = now;
+		return;
+	}
+	dt = now - p->last_ns;
+	p->last_ns = now;
+	if (p->irq_depth)
+		p->ns[SCHED_ST_IRQ] += dt;
+	else if (p->softirq_depth)
+		p->ns[SCHED_ST_SOFTIRQ] += dt;
+	else if (p->cur == 0)
+		p->idle_ns += dt;
+	else if (p->cur == SCHED_TID_NONE)
+		p->unknown_ns += dt;
+	else {
+		struct sched_thread *t = sched_model_thread(m, p->trace, p->cur);
+
+		if (t)
+			p->ns[on_mode(t, c)] += dt;
+		else
+			p->unknown_ns += dt;
+	}
+}
+
+/* The thread running on c changes mode (its own or the CPU's state changed). */
+static int refresh(struct sched_model *m, struct sched_thread *t, struct cpu_priv *c, uint64_t now)
+{
+	enum sched_state st;
+
+	if (!t || !c || c->pub.cur != t->tid)
+		return 0;
+	st = on_mode(t, c);
+	if (t->known && t->st == st)
+		return 0;
+	return set_state(m, t, st, now);
+}
+
+static void bump(struct sched_model *m, struct sched_thread *t, uint32_t tid, int *err)
+{
+	for (size_t i = 0; i < t->npre; i++)
+		if (t->preempters[i].tid == tid) {
+			t->preempters[i].n++;
+			return;
+		}
+	if (grow((void **)&t->preempters, &t->cappre, t->npre + 1, sizeof(*t->preempters))) {
+		*err = -ENOMEM;
+		return;
+	}
+	(void)m;
+	t->preempters[t->npre++] = (struct sched_counter){ .tid = tid, .n = 1 };
+}
+
+static struct sched_syscall *sc_get(struct sched_thread *t, uint32_t nr)
+{
+	for (size_t i = t->nsc; i-- > 0;)
+		if (t->sc[i].nr == nr)
+			return &t->sc[i];
+	if (grow((void **)&t->sc, &t->capsc, t->nsc + 1, sizeof(*t->sc)))
+		return NULL;
+	memset(&t->sc[t->nsc], 0, sizeof(t->sc[0]));
+	t->sc[t->nsc].nr = nr;
+	t->sc[t->nsc].min_ns = UINT64_MAX;
+	return &t->sc[t->nsc++];
+}
+
+static void set_comm(struct sched_thread *t, const char *comm)
+{
+	if (t && comm && *comm)
+		snprintf(t->comm, sizeof(t->comm), "%s", comm);
+}
+
+/* The thread the CPU ran (as far as the model knew) is no longer on it, and the event that says so
+ * does not name it (a process-scope recording sees only its own threads): from here its state is not
+ * known. */
+static int cpu_leave(struct sched_model *m, struct cpu_priv *c, uint64_t now)
+{
+	struct sched_thread *t = sched_model_thread(m, c->pub.trace, c->pub.cur);
+	int rc = 0;
+
+	if (t && t->known && is_on(t->st) && t->cpu == c->pub.cpu) {
+		rc = set_state(m, t, t->st, now);
+		t->known = 0;
+	}
+	return rc;
+}
+
+/* A switch on c: prev leaves it, next runs. */
+static int do_switch(struct sched_model *m, const struct sched_ev *e, struct cpu_priv *c, int *err)
+{
+	uint32_t prev = e->prev_tid;
+	struct sched_thread *p = th_get(m, e->trace, prev, e->time_ns, err);
+	struct sched_thread *n = th_get(m, e->trace, e->next_tid, e->time_ns, err);
+	int rc = 0;
+
+	if (*err)
+		return *err;
+	if (p) {
+		enum sched_state off;
+		int invol;
+
+		if (e->prev_state == SCHED_PREV_UNKNOWN)
+			invol = e->preempted == 1;
+		else
+			invol = (e->prev_state & 0xff) == SCHED_PREV_RUNNING || e->preempted == 1;
+		if (invol)
+			off = SCHED_ST_RUNNABLE;
+		else if (e->prev_state == SCHED_PREV_UNKNOWN || (e->prev_state & 0xff) == SCHED_PREV_INTERRUPTIBLE)
+			off = SCHED_ST_SLEEPING;
+		else if ((e->prev_state & 0xff) == SCHED_PREV_UNINTERRUPTIBLE)
+			off = SCHED_ST_BLOCKED;
+		else
+			off = SCHED_ST_OTHER;
+		if (invol)
+			p->invol++;
+		else
+			p->vol++;
+		if (invol && (e->next_tid != SCHED_TID_NONE || e->next_other != SCHED_TID_NONE))
+			bump(m, p, e->next_tid != SCHED_TID_NONE ? e->next_tid : e->next_other, err);
+		set_comm(p, e->prev_comm);
+		if (c)
+			p->cpu = c->pub.cpu;
+		rc = set_state(m, p, off, e->time_ns);
+		p->woken_ns = 0;
+		if (p->exited)
+			p->known = 0;	/* its last switch: no time after */
+	}
+	if (c) {
+		c->pub.switches++;
+		if (!rc && c->pub.cur != prev)
+			rc = cpu_leave(m, c, e->time_ns);
+		c->pub.cur = e->next_tid;
+	}
+	if (n && !rc) {
+		if (c && n->cpu >= 0 && n->cpu != c->pub.cpu)
+			n->migrations++;
+		if (c)
+			n->cpu = c->pub.cpu;
+		if (n->woken_ns && e->time_ns >= n->woken_ns && e->time_ns - n->woken_ns > n->wait_max_ns)
+			n->wait_max_ns = e->time_ns - n->woken_ns;
+		n->woken_ns = 0;
+		set_comm(n, e->comm);
+		rc = set_state(m, n, c ? on_mode(n, c) : SCHED_ST_USER, e->time_ns);
+	}
+	return rc;
+}
+
+/* The thread an event is about: its tid, or the CPU's current thread. An event naming a thread on a
+ * CPU whose current thread is another (or unknown) says that this thread runs there now. */
+static struct sched_thread *ev_thread(struct sched_model *m, const struct sched_ev *e, struct cpu_priv *c,
+				      int *err, int *rc)
+{
+	struct sched_thread *t;
+
+	if (e->tid == SCHED_TID_NONE)
+		return c ? th_get(m, e->trace, c->pub.cur, e->time_ns, err) : NULL;
+	t = th_get(m, e->trace, e->tid, e->time_ns, err);
+	if (t && c && c->pub.cur != e->tid) {
+		*rc = cpu_leave(m, c, e->time_ns);
+		c->pub.cur = e->tid;
+		if (t->cpu >= 0 && t->cpu != c->pub.cpu && t->known)
+			t->migrations++;
+		t->cpu = c->pub.cpu;
+		*rc = set_state(m, t, on_mode(t, c), e->time_ns);
+	}
+	if (t && e->pid != SCHED_TID_NONE && e->pid)
+		t->pid = e->pid;
+	return t;
+}
+
+static int do_syscall(struct sched_model *m, const struct sched_ev *e, struct cpu_priv *c, int *err)
+{
+	int rc = 0;
+	struct sched_thread *t = ev_thread(m, e, c, err, &rc);
+	struct sched_syscall *s;
+
+	if (!t && !rc && c && e->kind == SCHED_EV_SYSCALL_ENTRY && !*err)
+		c->pub.syscalls_unknown++;
+	if (!t || rc)
+		return rc;
+	if (e->kind == SCHED_EV_SYSCALL_ENTRY) {
+		if (!(s = sc_get(t, e->nr)))
+			return -ENOMEM;
+		s->count++;
+		t->in_sys = 1;
+		t->sys_nr = e->nr;
+		t->sys_entry = e->time_ns;
+		return refresh(m, t, c, e->time_ns);
+	}
+	if (t->in_sys && t->sys_entry && e->time_ns >= t->sys_entry) {
+		uint64_t d = e->time_ns - t->sys_entry;
+
+		if (!(s = sc_get(t, t->sys_nr)))
+			return -ENOMEM;
+		s->completed++;
+		s->total_ns += d;
+		s->min_ns = d < s->min_ns ? d : s->min_ns;
+		s->max_ns = d > s->max_ns ? d : s->max_ns;
+		if (m->keep) {
+			if (grow((void **)&s->dur, &s->cap, s->completed, sizeof(*s->dur)))
+				return -ENOMEM;
+			s->dur[s->completed - 1] = d;
+		}
+		if (m->hooks.call) {
+			struct sched_call call = {
+				.trace = t->trace, .tid = t->tid, .pid = t->pid, .nr = t->sys_nr,
+				.entry_ns = t->sys_entry, .exit_ns = e->time_ns, .ret = e->ret,
+				.cpu = c ? c->pub.cpu : -1,
+			};
+
+			rc = m->hooks.call(m->hooks.arg, &call);
+		}
+	}
+	t->in_sys = 0;
+	t->sys_entry = 0;
+	return rc ? rc : refresh(m, t, c, e->time_ns);
+}
+
+static int do_irq(struct sched_model *m, const struct sched_ev *e, struct cpu_priv *c, int soft)
+{
+	struct sched_thread *t;
+	unsigned *depth;
+	struct irq_open *stack;
+
+	if (!c)
+		return 0;
+	depth = soft ? &c->pub.softirq_depth : &c->pub.irq_depth;
+	stack = soft ? c->soft : c->irq;
+	t = sched_model_thread(m, c->pub.trace, c->pub.cur);
+	if (e->kind == SCHED_EV_IRQ_ENTRY || e->kind == SCHED_EV_SOFTIRQ_ENTRY) {
+		if (*depth < SCHED_IRQ_STACK)
+			stack[*depth] = (struct irq_open){ .nr = e->nr, .start = e->time_ns };
+		(*depth)++;
+		if (soft)
+			c->pub.softirqs++;
+		else
+			c->pub.irqs++;
+		if (t) {
+			if (soft)
+				t->softirqs++;
+			else
+				t->irqs++;
+		}
+	} else if (*depth) {
+		(*depth)--;
+		if (*depth < SCHED_IRQ_STACK) {
+			struct sched_irq *q = irq_get(m, c->pub.trace, soft, stack[*depth].nr);
+			uint64_t d = e->time_ns - stack[*depth].start;
+
+			if (!q)
+				return -ENOMEM;
+			q->count++;
+			q->total_ns += d;
+			q->max_ns = d > q->max_ns ? d : q->max_ns;
+		}
+	}
+	return refresh(m, t, c, e->time_ns);
+}
+
+int sched_model_feed(struct sched_model *m, const struct sched_ev *e)
+{
+	int err = 0, rc = 0;
+	struct cpu_priv *c = cpu_get(m, e->trace, e->cpu, &err);
+	struct sched_thread *t;
+
+	if (err)
+		return err;
+	if (!m->first_ns || e->time_ns < m->first_ns)
+		m->first_ns = e->time_ns;
+	if (e->time_ns > m->last_ns)
+		m->last_ns = e->time_ns;
+	if (c)
+		cpu_charge(m, c, e->time_ns);
+	switch (e->kind) {
+	case SCHED_EV_SWITCH:
+		rc = do_switch(m, e, c, &err);
+		break;
+	case SCHED_EV_WAKEUP:
+		t = th_get(m, e->trace, e->target, e->time_ns, &err);
+		if (t && (!t->known || !is_on(t->st)) && (!t->known || t->st != SCHED_ST_RUNNABLE)) {
+			t->wakeups++;
+			t->woken_ns = e->time_ns;
+			rc = set_state(m, t, SCHED_ST_RUNNABLE, e->time_ns);
+		}
+		break;
+	case SCHED_EV_SYSCALL_ENTRY:
+	case SCHED_EV_SYSCALL_EXIT:
+		rc = do_syscall(m, e, c, &err);
+		break;
+	case SCHED_EV_IRQ_ENTRY:
+	case SCHED_EV_IRQ_EXIT:
+		rc = do_irq(m, e, c, 0);
+		break;
+	case SCHED_EV_SOFTIRQ_ENTRY:
+	case SCHED_EV_SOFTIRQ_EXIT:
+		rc = do_irq(m, e, c, 1);
+		break;
+	case SCHED_EV_TRAP_ENTRY:
+	case SCHED_EV_TRAP_EXIT:
+		t = ev_thread(m, e, c, &err, &rc);
+		if (!t || rc)
+			break;
+		if (e->kind == SCHED_EV_TRAP_ENTRY) {
+			t->trap_depth++;
+			t->traps++;
+		} else if (t->trap_depth) {
+			t->trap_depth--;
+		}
+		rc = refresh(m, t, c, e->time_ns);
+		break;
+	case SCHED_EV_FORK:
+		t = th_get(m, e->trace, e->target, e->time_ns, &err);
+		if (t) {
+			struct sched_thread *parent = th_get(m, e->trace, e->tid, e->time_ns, &err);
+
+			if (e->pid != SCHED_TID_NONE)
+				t->pid = e->pid;
+			if (parent && !t->comm[0])
+				memcpy(t->comm, parent->comm, sizeof(t->comm));
+			set_comm(t, e->comm);
+			if (!t->known)
+				rc = set_state(m, t, SCHED_ST_RUNNABLE, e->time_ns);
+		}
+		break;
+	case SCHED_EV_EXEC:
+	case SCHED_EV_THREAD:
+		t = th_get(m, e->trace, e->tid, e->time_ns, &err);
+		set_comm(t, e->comm);
+		if (t && e->pid != SCHED_TID_NONE && e->pid)
+			t->pid = e->pid;
+		break;
+	case SCHED_EV_FAULT:
+		t = ev_thread(m, e, c, &err, &rc);
+		if (t)
+			t->traps++;
+		break;
+	case SCHED_EV_SOFTIRQ_MARK:
+		if (c)
+			c->pub.softirqs++;
+		break;
+	case SCHED_EV_EXIT:
+		t = th_get(m, e->trace, e->tid == SCHED_TID_NONE && c ? c->pub.cur : e->tid, e->time_ns, &err);
+		if (t)
+			t->exited = 1;
+		break;
+	case SCHED_EV_MIGRATE:
+	case SCHED_EV_POINT:
+	case SCHED_EV_NONE:
+		break;
+	}
+	return err ? err : rc;
+}
+
+int sched_model_thread_at(struct sched_model *m, unsigned trace, uint32_t tid, uint64_t now_ns,
+			  uint64_t ns[SCHED_NSTATES])
+{
+	struct sched_thread *t = sched_model_thread(m, trace, tid);
+
+	if (!t)
+		return -ENOENT;
+	memcpy(ns, t->ns, sizeof(t->ns));
+	if (t->known && now_ns > t->st_since)
+		ns[t->st] += now_ns - t->st_since;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_sc(const void *a, const void *b)
+{
+	const struct sched_syscall *x = a, *y = b;
+
+	return x->nr < y->nr ? -1 : x->nr > y->nr;
+}
+
+static int cmp_th(const void *a, const void *b)
+{
+	const struct sched_thread *x = *(struct sched_thread *const *)a, *y = *(struct sched_thread *const *)b;
+
+	if (x->trace != y->trace)
+		return x->trace < y->trace ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static int cmp_cpu(const void *a, const void *b)
+{
+	const struct cpu_priv *x = *(struct cpu_priv *const *)a, *y = *(struct cpu_priv *const *)b;
+
+	if (x->pub.trace != y->pub.trace)
+		return x->pub.trace < y->pub.trace ? -1 : 1;
+	return x->pub.cpu < y->pub.cpu ? -1 : x->pub.cpu > y->pub.cpu;
+}
+
+static int cmp_irq(const void *a, const void *b)
+{
+	const struct sched_irq *x = *(struct sched_irq *const *)a, *y = *(struct sched_irq *const *)b;
+
+	if (x->trace != y->trace)
+		return x->trace < y->trace ? -1 : 1;
+	if (x->soft != y->soft)
+		return x->soft < y->soft ? -1 : 1;
+	return x->nr < y->nr ? -1 : x->nr > y->nr;
+}
+
+static int cmp_counter(const void *a, const void *b)
+{
+	const struct sched_counter *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+int sched_model_finish(struct sched_model *m, uint64_t end_ns)
+{
+	int rc = 0;
+
+	if (m->finished)
+		return 0;
+	m->finished = 1;
+	if (end_ns < m->last_ns)
+		end_ns = m->last_ns;
+	for (size_t i = 0; i < m->ncpu; i++)
+		cpu_charge(m, m->cpu[i], end_ns);
+	for (size_t i = 0; i < m->nth; i++) {
+		struct sched_thread *t = m->th[i];
+
+		if (t->known && !rc)
+			rc = set_state(m, t, t->st, end_ns);
+		for (size_t k = 0; k < t->nsc; k++)
+			if (t->sc[k].dur)
+				qsort(t->sc[k].dur, t->sc[k].completed, sizeof(uint64_t), cmp_u64);
+		if (t->nsc)
+			qsort(t->sc, t->nsc, sizeof(*t->sc), cmp_sc);
+		if (t->npre)
+			qsort(t->preempters, t->npre, sizeof(*t->preempters), cmp_counter);
+	}
+	if (m->nth)
+		qsort(m->th, m->nth, sizeof(*m->th), cmp_th);
+	if (m->ncpu)
+		qsort(m->cpu, m->ncpu, sizeof(*m->cpu), cmp_cpu);
+	if (m->nirq)
+		qsort(m->irq, m->nirq, sizeof(*m->irq), cmp_irq);
+	/* the hash indexes positions: rebuild it for sched_model_thread */
+	free(m->thash);
+	m->thash = NULL;
+	m->thsize = 0;
+	if (m->nth && th_rehash(m))
+		return -ENOMEM;
+	return rc;
+}
+
+size_t sched_model_threads(const struct sched_model *m, struct sched_thread ***out)
+{
+	*out = m->th;
+	return m->nth;
+}
+
+size_t sched_model_cpus(const struct sched_model *m, struct sched_cpu ***out)
+{
+	/* struct cpu_priv begins with its struct sched_cpu */
+	*out = (struct sched_cpu **)m->cpu;
+	return m->ncpu;
+}
+
+size_t sched_model_irqs(const struct sched_model *m, struct sched_irq ***out)
+{
+	*out = m->irq;
+	return m->nirq;
+}
+
+void sched_model_span(const struct sched_model *m, uint64_t *first_ns, uint64_t *last_ns)
+{
+	*first_ns = m->first_ns;
+	*last_ns = m->last_ns;
+}
+
+int sched_model_new(struct sched_model **out, const struct sched_hooks *hooks, int keep_durations)
+{
+	struct sched_model *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return -ENOMEM;
+	if (hooks)
+		m->hooks = *hooks;
+	m->keep = keep_durations;
+	*out = m;
+	return 0;
+}
+
+void sched_model_free(struct sched_model *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nth; i++) {
+		for (size_t k = 0; k < m->th[i]->nsc; k++)
+			free(m->th[i]->sc[k].dur);
+		free(m->th[i]->sc);
+		free(m->th[i]->preempters);
+		free(m->th[i]);
+	}
+	for (size_t i = 0; i < m->ncpu; i++)
+		free(m->cpu[i]);
+	for (size_t i = 0; i < m->nirq; i++)
+		free(m->irq[i]);
+	free(m->th);
+	free(m->thash);
+	free(m->cpu);
+	free(m->irq);
+	free(m);
+}

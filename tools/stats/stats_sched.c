@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: MIT */
+/* `ltt stats --sched`: the scheduling model's tables (toolkit/sched_model.h) per thread, process,
+ * CPU and interrupt, as text or as one JSON object (doc/cli.md "ltt stats --sched"). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "toolkit/reader_common.h"
+#include "stats_sched.h"
+#include "toolkit/sched_decode.h"
+#include "toolkit/sched_model.h"
+
+/* A row: one thread, or the threads of one process together. */
+struct sc_row {
+	unsigned trace;
+	uint32_t tid, pid;
+	const char *name;
+	uint64_t ns[SCHED_NSTATES];
+	uint64_t vol, invol, migrations, wakeups, wait_max, irqs, softirqs, traps, calls, calls_done;
+	unsigned threads;
+	const struct sched_thread *t;	/* a thread row's thread */
+};
+
+static uint32_t sc_pid(const struct sched_thread *t)
+{
+	return t->pid != SCHED_TID_NONE ? t->pid : t->tid;	/* a task is its own process unless told */
+}
+
+static uint64_t on_ns(const uint64_t *ns)
+{
+	uint64_t s = 0;
+
+	for (int i = 0; i <= SCHED_ST_ONCPU_LAST; i++)
+		s += ns[i];
+	return s;
+}
+
+static void sc_add(struct sc_row *r, const struct sched_thread *t)
+{
+	for (int i = 0; i < SCHED_NSTATES; i++)
+		r->ns[i] += t->ns[i];
+	r->vol += t->vol;
+	r->invol += t->invol;
+	r->migrations += t->migrations;
+	r->wakeups += t->wakeups;
+	r->wait_max = t->wait_max_ns > r->wait_max ? t->wait_max_ns : r->wait_max;
+	r->irqs += t->irqs;
+	r->softirqs += t->softirqs;
+	r->traps += t->traps;
+	for (size_t k = 0; k < t->nsc; k++) {
+		r->calls += t->sc[k].count;
+		r->calls_done += t->sc[k].completed;
+	}
+	r->threads++;
+}
+
+/* A thread worth a row: it ran, waited, called, or was named by a switch. */
+static int sc_seen(const struct sched_thread *t)
+{
+	uint64_t s = 0;
+
+	for (int i = 0; i < SCHED_NSTATES; i++)
+		s += t->ns[i];
+	return s || t->nsc || t->vol || t->invol || t->traps;
+}
+
+static const char *sc_name(const struct sched_model *m, unsigned trace, uint32_t tid)
+{
+	struct sched_thread *t = sched_model_thread((struct sched_model *)m, trace, tid);
+
+	return tid == 0 ? "idle" : t && t->comm[0] ? t->comm : "";
+}
+
+static void sc_json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p < 0x20 || *p >= 0x7f)
+			fprintf(out, "\\u%04x", *p);	/* comm bytes: never invalid UTF-8 in the output */
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+static void sc_syscall_label(char *buf, size_t n, const struct ltt_reader *r, unsigned trace, uint32_t nr)
+{
+	const char *name = sched_syscall_name(ltt_reader_trace(r, trace), nr);
+
+	if (name)
+		snprintf(buf, n, "%s", name);
+	else
+		snprintf(buf, n, "syscall_%" PRIu32, nr);
+}
+
+static void sc_json_times(FILE *out, const struct sc_row *r)
+{
+	fprintf(out, ",\"running_ns\":%" PRIu64, on_ns(r->ns));
+	for (int i = 0; i < SCHED_NSTATES; i++)
+		fprintf(out, ",\"%s_ns\":%" PRIu64, sched_state_name(i), r->ns[i]);
+	fprintf(out, ",\"switches_voluntary\":%" PRIu64 ",\"switches_involuntary\":%" PRIu64
+		",\"migrations\":%" PRIu64 ",\"wakeups\":%" PRIu64 ",\"wakeup_wait_max_ns\":%" PRIu64
+		",\"irqs\":%" PRIu64 ",\"softirqs\":%" PRIu64 ",\"faults\":%" PRIu64 ",\"syscalls\":%" PRIu64
+		",\"syscalls_completed\":%" PRIu64,
+		r->vol, r->invol, r->migrations, r->wakeups, r->wait_max, r->irqs, r->softirqs, r->traps, r->calls,
+		r->calls_done);
+}
+
+static void sc_json_thread(FILE *out, const struct sched_model *m, const struct ltt_reader *r,
+			   const struct sched_thread *t, int first)
+{
+	struct sc_row row = { 0 };
+	char label[48];
+
+	sc_add(&row, t);
+	fprintf(out, "%s{\"trace\":%u,\"tid\":%" PRIu32 ",\"pid\":%" PRIu32 ",\"name\":", first ? "" : ",",
+		t->trace, t->tid, sc_pid(t));
+	sc_json_str(out, t->comm);
+	sc_json_times(out, &row);
+	fputs(",\"preempted_by\":", out);
+	if (t->npre) {
+		fprintf(out, "{\"tid\":%" PRIu32 ",\"name\":", t->preempters[0].tid);
+		sc_json_str(out, sc_name(m, t->trace, t->preempters[0].tid));
+		fprintf(out, ",\"count\":%" PRIu64 "}", t->preempters[0].n);
+	} else {
+		fputs("null", out);
+	}
+	fputs(",\"calls\":[", out);
+	for (size_t k = 0; k < t->nsc; k++) {
+		const struct sched_syscall *s = &t->sc[k];
+
+		sc_syscall_label(label, sizeof(label), r, t->trace, s->nr);
+		fprintf(out, "%s{\"nr\":%" PRIu32 ",\"name\":", k ? "," : "", s->nr);
+		sc_json_str(out, label);
+		fprintf(out, ",\"count\":%" PRIu64 ",\"completed\":%" PRIu64 ",\"total_ns\":%" PRIu64, s->count,
+			s->completed, s->total_ns);
+		if (s->completed)
+			fprintf(out, ",\"min_ns\":%" PRIu64 ",\"p50_ns\":%" PRIu64 ",\"p99_ns\":%" PRIu64
+				",\"max_ns\":%" PRIu64 "}", s->min_ns, sched_pct(s->dur, s->completed, 50),
+				sched_pct(s->dur, s->completed, 99), s->max_ns);
+		else
+			fputs(",\"min_ns\":null,\"p50_ns\":null,\"p99_ns\":null,\"max_ns\":null}", out);
+	}
+	fputs("]}", out);
+}
+
+/* Process rows: threads grouped by (trace, pid), in the threads' order of first appearance. */
+static size_t sc_processes(struct sched_thread **th, size_t nth, struct sc_row *rows, const struct sched_model *m)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nth; i++) {
+		uint32_t pid = sc_pid(th[i]);
+		size_t k;
+
+		if (!sc_seen(th[i]))
+			continue;
+		for (k = 0; k < n; k++)
+			if (rows[k].pid == pid && rows[k].trace == th[i]->trace)
+				break;
+		if (k == n) {
+			memset(&rows[n], 0, sizeof(rows[n]));
+			rows[n].trace = th[i]->trace;
+			rows[n].pid = rows[n].tid = pid;
+			rows[n].name = sc_name(m, th[i]->trace, pid);
+			if (!*rows[n].name)
+				rows[n].name = th[i]->comm;
+			n++;
+		}
+		sc_add(&rows[k], th[i]);
+	}
+	return n;
+}
+
+static int sc_print_json(FILE *out, struct sched_model *m, const struct ltt_reader *r)
+{
+	struct sched_thread **th;
+	struct sched_cpu **cpu;
+	struct sched_irq **irq;
+	size_t nth = sched_model_threads(m, &th), ncpu = sched_model_cpus(m, &cpu), nirq = sched_model_irqs(m, &irq);
+	struct sc_row *rows = calloc(nth ? nth : 1, sizeof(*rows));
+	size_t np, k;
+	uint64_t first, last;
+	int any = 0;
+
+	if (!rows)
+		return -ENOMEM;
+	sched_model_span(m, &first, &last);
+	fprintf(out, "{\"version\":1,\"first_ns\":%" PRIu64 ",\"last_ns\":%" PRIu64 ",\"threads\":[", first, last);
+	for (size_t i = 0; i < nth; i++)
+		if (sc_seen(th[i])) {
+			sc_json_thread(out, m, r, th[i], !any);
+			any = 1;
+		}
+	fputs("],\"processes\":[", out);
+	np = sc_processes(th, nth, rows, m);
+	for (k = 0; k < np; k++) {
+		fprintf(out, "%s{\"trace\":%u,\"pid\":%" PRIu32 ",\"name\":", k ? "," : "", rows[k].trace, rows[k].pid);
+		sc_json_str(out, rows[k].name);
+		fprintf(out, ",\"threads\":%u", rows[k].threads);
+		sc_json_times(out, &rows[k]);
+		fputc('}', out);
+	}
+	fputs("],\"cpus\":[", out);
+	for (k = 0; k < ncpu; k++) {
+		const struct sched_cpu *c = cpu[k];
+
+		fprintf(out, "%s{\"trace\":%u,\"cpu\":%d,\"busy_ns\":%" PRIu64, k ? "," : "", c->trace, c->cpu,
+			on_ns(c->ns));
+		for (int i = 0; i <= SCHED_ST_ONCPU_LAST; i++)
+			fprintf(out, ",\"%s_ns\":%" PRIu64, sched_state_name(i), c->ns[i]);
+		fprintf(out, ",\"idle_ns\":%" PRIu64 ",\"unknown_ns\":%" PRIu64 ",\"switches\":%" PRIu64
+			",\"irqs\":%" PRIu64 ",\"softirqs\":%" PRIu64 ",\"syscalls_unknown\":%" PRIu64 "}", c->idle_ns,
+			c->unknown_ns, c->switches, c->irqs, c->softirqs, c->syscalls_unknown);
+	}
+	fputs("],\"interrupts\":[", out);
+	for (k = 0; k < nirq; k++)
+		fprintf(out, "%s{\"trace\":%u,\"kind\":\"%s\",\"nr\":%" PRIu32 ",\"count\":%" PRIu64
+			",\"total_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64 "}", k ? "," : "", irq[k]->trace,
+			irq[k]->soft ? "softirq" : "irq", irq[k]->nr, irq[k]->count, irq[k]->total_ns, irq[k]->max_ns);
+	fputs("]}\n", out);
+	free(rows);
+	return 0;
+}
+
+/* ---- text ---------------------------------------------------------------------------------- */
+
+static char *dur(char *buf, uint64_t ns)
+{
+	return reader_format_duration(buf, 24, ns);
+}
+
+static void sc_text_head(FILE *out, const char *first)
+{
+	fprintf(out, "  %7s %7s %-16s %9s %9s %9s %9s %9s %9s %9s %9s %9s %6s %6s %5s %6s %9s %8s %6s\n", first, "pid",
+		"name", "running", "user", "syscall", "trap", "irq", "softirq", "runnable", "sleeping", "blocked",
+		"vol", "invol", "migr", "wakeup", "maxwait", "syscalls", "faults");
+}
+
+static void sc_text_row(FILE *out, const struct sc_row *r, uint32_t first)
+{
+	char b[10][24];
+
+	fprintf(out, "  %7" PRIu32 " %7" PRIu32 " %-16.16s %9s %9s %9s %9s %9s %9s %9s %9s %9s %6" PRIu64 " %6" PRIu64
+		" %5" PRIu64 " %6" PRIu64 " %9s %8" PRIu64 " %6" PRIu64 "\n",
+		first, r->pid, r->name && *r->name ? r->name : "-", dur(b[0], on_ns(r->ns)), dur(b[1], r->ns[SCHED_ST_USER]),
+		dur(b[2], r->ns[SCHED_ST_SYSCALL]), dur(b[3], r->ns[SCHED_ST_TRAP]), dur(b[4], r->ns[SCHED_ST_IRQ]),
+		dur(b[5], r->ns[SCHED_ST_SOFTIRQ]), dur(b[6], r->ns[SCHED_ST_RUNNABLE]),
+		dur(b[7], r->ns[SCHED_ST_SLEEPING]), dur(b[8], r->ns[SCHED_ST_BLOCKED]), r->vol, r->invol,
+		r->migrations, r->wakeups, dur(b[9], r->wait_max), r->calls, r->traps);
+}
+
+static int sc_print_text(FILE *out, struct sched_model *m, const struct ltt_reader *r)
+{
+	struct sched_thread **th;
+	struct sched_cpu **cpu;
+	struct sched_irq **irq;
+	size_t nth = sched_model_threads(m, &th), ncpu = sched_model_cpus(m, &cpu), nirq = sched_model_irqs(m, &irq);
+	struct sc_row *rows = calloc(nth ? nth : 1, sizeof(*rows));
+	uint64_t first, last;
+	char b[8][24], label[48];
+	size_t np;
+
+	if (!rows)
+		return -ENOMEM;
+	sched_model_span(m, &first, &last);
+	fprintf(out, "scheduling: %zu CPUs, %s of kernel events\n\nthreads (time on CPU by mode, off CPU by state; "
+		"switches voluntary and involuntary; migrations; wakeups and the longest wait after one):\n",
+		ncpu, dur(b[0], last - first));
+	sc_text_head(out, "tid");
+	for (size_t i = 0; i < nth; i++) {
+		struct sc_row row = { 0 };
+
+		if (!sc_seen(th[i]))
+			continue;
+		sc_add(&row, th[i]);
+		row.pid = sc_pid(th[i]);
+		row.name = th[i]->comm;
+		sc_text_row(out, &row, th[i]->tid);
+	}
+	fputs("\npreempted most by:\n", out);
+	for (size_t i = 0; i < nth; i++)
+		if (sc_seen(th[i]) && th[i]->npre)
+			fprintf(out, "  %7" PRIu32 " %-16.16s by %" PRIu32 " %s (%" PRIu64 " of %" PRIu64 " preemptions)\n",
+				th[i]->tid, th[i]->comm, th[i]->preempters[0].tid,
+				sc_name(m, th[i]->trace, th[i]->preempters[0].tid), th[i]->preempters[0].n, th[i]->invol);
+	for (size_t i = 0; i < nth; i++) {
+		if (!th[i]->nsc)
+			continue;
+		fprintf(out, "\nsystem calls of thread %" PRIu32 " %s:\n  %-24s %8s %9s %9s %9s %9s %9s %9s\n",
+			th[i]->tid, th[i]->comm, "call", "count", "completed", "total", "min", "p50", "p99", "max");
+		for (size_t k = 0; k < th[i]->nsc; k++) {
+			const struct sched_syscall *s = &th[i]->sc[k];
+			int done = s->completed > 0;
+
+			sc_syscall_label(label, sizeof(label), r, th[i]->trace, s->nr);
+			fprintf(out, "  %-24s %8" PRIu64 " %9" PRIu64 " %9s %9s %9s %9s %9s\n", label, s->count,
+				s->completed, dur(b[0], s->total_ns), done ? dur(b[1], s->min_ns) : "-",
+				done ? dur(b[2], sched_pct(s->dur, s->completed, 50)) : "-",
+				done ? dur(b[3], sched_pct(s->dur, s->completed, 99)) : "-",
+				done ? dur(b[4], s->max_ns) : "-");
+		}
+	}
+	fputs("\nprocesses:\n", out);
+	sc_text_head(out, "threads");
+	np = sc_processes(th, nth, rows, m);
+	for (size_t k = 0; k < np; k++)
+		sc_text_row(out, &rows[k], rows[k].threads);
+	fprintf(out, "\nCPUs:\n  %4s %9s %9s %9s %9s %9s %9s %9s %9s %8s %8s %8s\n", "cpu", "busy", "user", "syscall",
+		"trap", "irq", "softirq", "idle", "unknown", "switches", "irqs", "softirqs");
+	for (size_t k = 0; k < ncpu; k++) {
+		const struct sched_cpu *c = cpu[k];
+
+		fprintf(out, "  %4d %9s %9s %9s %9s %9s %9s %9s %9s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 "\n", c->cpu,
+			dur(b[0], on_ns(c->ns)), dur(b[1], c->ns[SCHED_ST_USER]), dur(b[2], c->ns[SCHED_ST_SYSCALL]),
+			dur(b[3], c->ns[SCHED_ST_TRAP]), dur(b[4], c->ns[SCHED_ST_IRQ]),
+			dur(b[5], c->ns[SCHED_ST_SOFTIRQ]), dur(b[6], c->idle_ns), dur(b[7], c->unknown_ns),
+			c->switches, c->irqs, c->softirqs);
+	}
+	if (nirq) {
+		fprintf(out, "\ninterrupts:\n  %-8s %5s %8s %9s %9s\n", "kind", "nr", "count", "total", "max");
+		for (size_t k = 0; k < nirq; k++)
+			fprintf(out, "  %-8s %5" PRIu32 " %8" PRIu64 " %9s %9s\n", irq[k]->soft ? "softirq" : "irq",
+				irq[k]->nr, irq[k]->count, dur(b[0], irq[k]->total_ns), dur(b[1], irq[k]->max_ns));
+	}
+	free(rows);
+	return 0;
+}
+
+int stats_sched_report(struct ltt_reader *r, FILE *out, int json)
+{
+	struct sched_model *m;
+	int rc = sched_model_new(&m, NULL, 1);
+
+	if (rc)
+		return rc;
+	for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {	/* only what the model takes is decoded */
+		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
+
+		for (unsigned k = 0; k < t->nevent_types; k++)
+			if (!sched_decode_wants(t->event_types[k]))
+				ltt_reader_hide_event_type(r, t->event_types[k], 1);
+	}
+	rc = sched_scan(r, m, NULL, NULL);
+	if (!rc)
+		rc = json ? sc_print_json(out, m, r) : sc_print_text(out, m, r);
+	sched_model_free(m);
+	return rc;
+}

@@ -144,7 +144,7 @@ static const struct dk_slot *slot_of(struct sched_decoder *d, const struct ltt_e
 	{
 		const char *scope = ltt_trace_attr(ev->trace, "ltt_kernel_scope");
 
-		d->tab[i].system = scope && !strcmp(scope, "system");
+		d->tab[i].system = !scope || strcmp(scope, "process");	/* process: ours only */
 	}
 	d->n++;
 	return &d->tab[i];

@@ -12,6 +12,7 @@
 #include "toolkit/regions.h"
 #include "toolkit/trace2_model.h"
 #include "toolkit/reader_common.h"
+#include "toolkit/sched_decode.h"
 
 #define REG_STACK_MAX 4096
 
@@ -23,6 +24,7 @@ struct reg_entry {
 	uint64_t n, cap;
 	uint64_t total, self;
 	uint64_t children;	/* regions completed directly inside these */
+	struct reg_kernel k;	/* their time by kernel state, their longest system call */
 };
 
 /* A region open on a thread. */
@@ -30,6 +32,10 @@ struct reg_open {
 	uint64_t child_ns;	/* time in its completed direct children so far */
 	uint64_t children;	/* its completed direct children so far */
 	uint64_t id;		/* 0: its enter is not in the trace */
+	uint64_t start_ns;
+	uint64_t at_enter[SCHED_NSTATES];	/* the thread's time by state at its enter */
+	int known;		/* the thread's kernel state was known at its enter */
+	struct reg_kernel k;	/* its longest system call so far */
 };
 
 /* A thread's open regions, by nesting. */
@@ -39,6 +45,7 @@ struct reg_thread {
 	char name[T2_THREAD_NAME_MAX + 1];
 	struct reg_open *open;
 	size_t cap;
+	unsigned depth;		/* regions open (the entries of open in use, up to REG_STACK_MAX) */
 };
 
 struct reg_state {
@@ -52,6 +59,11 @@ struct reg_state {
 	int (*fn)(void *arg, const struct region_row *row);
 	void *arg;
 	uint64_t next_id;
+	/* kernel events (toolkit/sched_model.h): the time of each region on and off CPU */
+	struct sched_model *km;
+	struct sched_decoder *kd;
+	int kernel;		/* the traces hold kernel events */
+	struct ltt_reader *r;
 };
 
 static uint64_t reg_fnv(uint64_t h, const void *p, size_t n)
@@ -189,6 +201,36 @@ static struct reg_entry *reg_entry(struct reg_state *s, const struct t2_event *e
 	return x;
 }
 
+static struct reg_thread *reg_thread_find(const struct reg_state *s, unsigned trace, uint32_t tid)
+{
+	if (!s->thsize)
+		return NULL;
+	for (size_t i = reg_hash_thread(trace, tid) & (s->thsize - 1); s->th[i]; i = (i + 1) & (s->thsize - 1))
+		if (s->t[s->th[i] - 1].trace == trace && s->t[s->th[i] - 1].tid == tid)
+			return &s->t[s->th[i] - 1];
+	return NULL;
+}
+
+/* A system call completed: the longest of each region open on its thread (the part inside it). */
+static int reg_kernel_call(void *arg, const struct sched_call *c)
+{
+	struct reg_thread *t = reg_thread_find(arg, c->trace, c->tid);
+
+	for (unsigned i = 0; t && i < t->depth && i < t->cap; i++) {
+		struct reg_open *o = &t->open[i];
+		uint64_t from = c->entry_ns > o->start_ns ? c->entry_ns : o->start_ns;
+		uint64_t d = c->exit_ns > from ? c->exit_ns - from : 0;
+
+		if (o->id && o->known && (!o->k.has_call || d > o->k.call_ns)) {
+			o->k.has_call = 1;
+			o->k.call_ns = d;
+			o->k.call_nr = c->nr;
+			o->k.call_trace = c->trace;
+		}
+	}
+	return 0;
+}
+
 static unsigned trace_index(const struct t2_event *e)
 {
 	return e->ev->trace->index;
@@ -217,13 +259,23 @@ static int reg_event(struct reg_state *s, const struct t2_event *e)
 		t->cap = cap;
 	}
 	if (e->kind == T2_REGION_ENTER) {
-		t->open[n] = (struct reg_open){ .id = ++s->next_id };
+		t->open[n] = (struct reg_open){ .id = ++s->next_id, .start_ns = e->ev->time_ns };
+		t->open[n].known = s->km && !sched_model_thread_at(s->km, trace_index(e), e->tid, e->ev->time_ns,
+								     t->open[n].at_enter);
+		t->depth = n + 1;
 		return 0;
 	}
 	o = t->open[n];
 	t->open[n] = (struct reg_open){ 0 };
+	t->depth = n;
 	if (!e->has_rel)
 		return 0;
+	if (o.known) {	/* the time by state between the enter and now */
+		uint64_t now[SCHED_NSTATES];
+
+		if (!sched_model_thread_at(s->km, trace_index(e), e->tid, e->ev->time_ns, now))
+			reg_kernel_span(&o.k, o.at_enter, now);
+	}
 	if (n > 0) {
 		t->open[n - 1].child_ns += e->t_rel_ns;
 		t->open[n - 1].children++;
@@ -234,7 +286,7 @@ static int reg_event(struct reg_state *s, const struct t2_event *e)
 			.category = t2_str(e, "category"), .label = t2_str(e, "label"),
 			.start_ns = e->ev->time_ns - e->t_rel_ns, .dur_ns = e->t_rel_ns,
 			.self_ns = e->t_rel_ns > o.child_ns ? e->t_rel_ns - o.child_ns : 0,
-			.depth = n, .id = o.id, .parent_id = n > 0 ? t->open[n - 1].id : 0,
+			.depth = n, .id = o.id, .parent_id = n > 0 ? t->open[n - 1].id : 0, .k = o.k,
 		};
 
 		return s->fn(s->arg, &row);
@@ -255,6 +307,7 @@ static int reg_event(struct reg_state *s, const struct t2_event *e)
 	x->total += e->t_rel_ns;
 	x->self += e->t_rel_ns > o.child_ns ? e->t_rel_ns - o.child_ns : 0;
 	x->children += o.children;
+	reg_kernel_add(&x->k, &o.k);
 	return 0;
 }
 
@@ -286,6 +339,8 @@ struct reg_row {
 	const struct reg_entry *first;	/* per thread: the entry (trace, tid, thread name) */
 	const char *category, *label;
 	uint64_t count, children, total, self, min, p50, p90, p99, max;
+	struct reg_kernel k;
+	char call[64];		/* with kernel events: the longest system call, "read 100.00ms" */
 };
 
 static uint64_t reg_pct(const uint64_t *sorted, uint64_t n, unsigned p)
@@ -306,6 +361,7 @@ static int reg_row(struct reg_row *row, struct reg_entry *const *ents, size_t ne
 		row->children += ents[i]->children;
 		row->total += ents[i]->total;
 		row->self += ents[i]->self;
+		reg_kernel_add(&row->k, &ents[i]->k);
 	}
 	if (!row->count)	/* an entry is made for a completed region: never 0 */
 		return 0;
@@ -327,7 +383,7 @@ static int reg_row(struct reg_row *row, struct reg_entry *const *ents, size_t ne
 }
 
 /* One region object of the JSON (doc/cli.md "ltt stats --regions --format=json"). */
-static void reg_json_row(FILE *out, const struct reg_row *r, int first)
+static void reg_json_row(FILE *out, const struct reg_row *r, int first, int kernel)
 {
 	fputs(first ? "{\"category\":" : ",{\"category\":", out);
 	ltt_json_to_file(out, r->category, strlen(r->category));
@@ -335,13 +391,17 @@ static void reg_json_row(FILE *out, const struct reg_row *r, int first)
 	ltt_json_to_file(out, r->label, strlen(r->label));
 	fprintf(out, ",\"count\":%" PRIu64 ",\"children\":%" PRIu64 ",\"total_ns\":%" PRIu64 ",\"self_ns\":%" PRIu64
 		",\"min_ns\":%" PRIu64 ",\"median_ns\":%" PRIu64 ",\"p50_ns\":%" PRIu64 ",\"p90_ns\":%" PRIu64
-		",\"p99_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64 "}",
+		",\"p99_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64,
 		r->count, r->children, r->total, r->self, r->min, r->p50, r->p50, r->p90, r->p99, r->max);
+	if (kernel)
+		reg_kernel_json(out, &r->k, r->call);
+	fputc('}', out);
 }
 
 /* Column widths of the text tables, the same for every table of the output. */
 struct reg_widths {
 	int category, label, count, children, dur;
+	int kernel;		/* the kernel columns (on-cpu, runnable, off-cpu, longest-call) */
 };
 
 #define REG_NDUR 7
@@ -369,6 +429,11 @@ static void reg_widen(struct reg_widths *w, const struct reg_row *r)
 	reg_durs(r, d);
 	for (int i = 0; i < REG_NDUR; i++)
 		w->dur = reg_max(w->dur, (int)reader_text_columns(reader_format_duration(buf, sizeof(buf), d[i])));
+	if (w->kernel) {
+		w->dur = reg_max(w->dur, (int)reader_text_columns(reader_format_duration(buf, sizeof(buf), r->k.on_cpu_ns)));
+		w->dur = reg_max(w->dur, (int)reader_text_columns(reader_format_duration(buf, sizeof(buf), r->k.runnable_ns)));
+		w->dur = reg_max(w->dur, (int)reader_text_columns(reader_format_duration(buf, sizeof(buf), r->k.off_cpu_ns)));
+	}
 }
 
 /* s left-aligned (left) or right-aligned in w columns, after a space (terminal columns, not bytes) */
@@ -393,6 +458,12 @@ static void reg_text_header(FILE *out, const struct reg_widths *w)
 	reg_cell(out, "children", w->children, 0);
 	for (int i = 0; i < REG_NDUR; i++)
 		reg_cell(out, reg_dur_names[i], w->dur, 0);
+	if (w->kernel) {
+		reg_cell(out, "on-cpu", w->dur, 0);
+		reg_cell(out, "runnable", w->dur, 0);
+		reg_cell(out, "off-cpu", w->dur, 0);
+		fputs("  longest-call", out);	/* the last column: not padded */
+	}
 	fputc('\n', out);
 }
 
@@ -411,6 +482,13 @@ static void reg_text_row(FILE *out, const struct reg_row *r, const struct reg_wi
 	reg_durs(r, d);
 	for (int i = 0; i < REG_NDUR; i++)
 		reg_cell(out, reader_format_duration(buf, sizeof(buf), d[i]), w->dur, 0);
+	if (w->kernel) {
+		reg_cell(out, reader_format_duration(buf, sizeof(buf), r->k.on_cpu_ns), w->dur, 0);
+		reg_cell(out, reader_format_duration(buf, sizeof(buf), r->k.runnable_ns), w->dur, 0);
+		reg_cell(out, reader_format_duration(buf, sizeof(buf), r->k.off_cpu_ns), w->dur, 0);
+		fputs("  ", out);
+		fputs(r->call, out);
+	}
 	fputc('\n', out);
 }
 
@@ -435,7 +513,7 @@ static int reg_cmp_label(const void *a, const void *b)
 static void reg_print_text(FILE *out, const struct reg_state *s, const struct reg_row *rows, size_t nthread,
 			   size_t nrows, unsigned ntraces)
 {
-	struct reg_widths w = { 8, 5, 5, 8, 5 };
+	struct reg_widths w = { 8, 5, 5, 8, 5, s->kernel };
 	size_t i;
 
 	for (i = 0; i < nrows; i++)
@@ -482,11 +560,11 @@ static void reg_print_json(FILE *out, const struct reg_state *s, const struct re
 			ltt_json_to_file(out, name, strlen(name));
 			fputs(",\"regions\":[", out);
 		}
-		reg_json_row(out, &rows[i], first);
+		reg_json_row(out, &rows[i], first, s->kernel);
 	}
 	fputs(nthread ? "]}],\"overall\":[" : "],\"overall\":[", out);
 	for (; i < nrows; i++)
-		reg_json_row(out, &rows[i], i == nthread);
+		reg_json_row(out, &rows[i], i == nthread, s->kernel);
 	fputs("]}\n", out);
 }
 
@@ -521,6 +599,8 @@ static int reg_print(struct reg_state *s, FILE *out, int json, unsigned ntraces)
 		if ((rc = reg_row(&rows[nrows++], by_label + i, j - i)) < 0)
 			goto out;
 	}
+	for (i = 0; s->kernel && i < nrows; i++)
+		reg_kernel_call_text(rows[i].call, sizeof(rows[i].call), &rows[i].k, s->r);
 	if (json)
 		reg_print_json(out, s, rows, s->ne, nrows);
 	else
@@ -540,10 +620,22 @@ static int reg_read(struct reg_state *s, struct ltt_reader *r)
 	struct t2_event e;
 	int rc;
 
+	struct sched_hooks hooks = { .arg = s, .call = reg_kernel_call };
+	struct sched_ev k;
+
 	rc = t2_model_new(&m);
-	if (rc)
+	if (rc || (rc = sched_model_new(&s->km, &hooks, 0)) || (rc = sched_decoder_new(&s->kd))) {
+		t2_model_free(m);
 		return rc;
+	}
 	while ((rc = ltt_reader_next(r, &ev)) == 1) {
+		rc = sched_decode(s->kd, &ev, &k);
+		if (rc == 1) {
+			s->kernel |= k.kind != SCHED_EV_THREAD;
+			rc = sched_model_feed(s->km, &k);
+		}
+		if (rc < 0)
+			break;
 		rc = t2_model_event(m, &ev, &e);
 		if (rc < 0)
 			break;
@@ -570,11 +662,13 @@ static void reg_free(struct reg_state *s)
 	free(s->t);
 	free(s->eh);
 	free(s->th);
+	sched_model_free(s->km);
+	sched_decoder_free(s->kd);
 }
 
 int regions_report(struct ltt_reader *r, FILE *out, int json)
 {
-	struct reg_state s = { 0 };
+	struct reg_state s = { .r = r };
 	int rc = reg_read(&s, r);
 
 	if (rc == 0)

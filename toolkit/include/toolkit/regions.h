@@ -18,6 +18,28 @@
  * reader's negative errno. */
 int regions_report(struct ltt_reader *r, FILE *out, int json);
 
+/* With kernel events (toolkit/sched_model.h): a region's time on CPU, runnable (waiting for a CPU)
+ * and off CPU (sleeping, blocked, stopped), and the system call it spent longest in (the part of the
+ * call inside the region). The three need not sum to the duration: time in a state the kernel events
+ * do not tell (before the thread's first event) is in none. */
+struct reg_kernel {
+	int known;		/* the thread's kernel state was known at the region's enter */
+	uint64_t on_cpu_ns, runnable_ns, off_cpu_ns;
+	int has_call;		/* a system call completed inside */
+	uint32_t call_nr;
+	unsigned call_trace;
+	uint64_t call_ns;
+};
+
+/* The kernel part of regions (toolkit/regions_kernel.c): k's on, runnable and off-CPU time are what
+ * the thread's times by state (at[SCHED_NSTATES] of toolkit/sched_model.h) grew by from a to b; add
+ * sums (the longest call kept); call_text writes "read 100.00ms" (or "-") with the call's name in
+ * the trace's machine; json appends the keys of doc/cli.md ("on_cpu_ns", ..., "longest_syscall"). */
+void reg_kernel_span(struct reg_kernel *k, const uint64_t *a, const uint64_t *b);
+void reg_kernel_add(struct reg_kernel *x, const struct reg_kernel *k);
+void reg_kernel_call_text(char *buf, size_t size, const struct reg_kernel *k, struct ltt_reader *r);
+void reg_kernel_json(FILE *out, const struct reg_kernel *k, const char *call_text);
+
 /* One completed region, as regions_scan gives it (the rows behind the tables above). */
 struct region_row {
 	unsigned trace;		/* trace index (process) */
@@ -30,6 +52,7 @@ struct region_row {
 	uint64_t id;		/* from 1, in the order of the region_enter events */
 	uint64_t parent_id;	/* the enclosing region's id; 0 at depth 0 or when its enter is not in
 				 * the trace */
+	struct reg_kernel k;	/* k.known 0: no kernel events about the thread */
 };
 
 /* Reads the remaining events of r (as regions_report) and calls fn for each completed region, in the

@@ -41,6 +41,13 @@ static const char *const state_names[SCHED_NSTATES] = {
 	"user", "syscall", "trap", "irq", "softirq", "runnable", "sleeping", "blocked", "other",
 };
 
+const char *sched_why_name(enum sched_why w)
+{
+	static const char *const names[] = { "", "preempted", "woken", "new" };
+
+	return (unsigned)w < sizeof(names) / sizeof(names[0]) ? names[w] : "";
+}
+
 const char *sched_state_name(enum sched_state s)
 {
 	return (unsigned)s < SCHED_NSTATES ? state_names[s] : "?";
@@ -179,6 +186,11 @@ static struct sched_irq *irq_get(struct sched_model *m, unsigned trace, int soft
 	return q;
 }
 
+static int is_on(enum sched_state s)
+{
+	return s <= SCHED_ST_ONCPU_LAST;
+}
+
 /* Closes the thread's current interval at now and starts state st there. */
 static int set_state(struct sched_model *m, struct sched_thread *t, enum sched_state st, uint64_t now)
 {
@@ -190,8 +202,10 @@ static int set_state(struct sched_model *m, struct sched_thread *t, enum sched_s
 			struct sched_interval iv = {
 				.trace = t->trace, .tid = t->tid, .pid = t->pid, .cpu = t->cpu, .state = t->st,
 				.start_ns = t->st_since, .end_ns = now,
-				.nr = t->st == SCHED_ST_SYSCALL ? t->sys_nr : 0,
-				.has_nr = t->st == SCHED_ST_SYSCALL,
+				.nr = t->in_sys ? t->sys_nr : 0,
+				.has_nr = t->in_sys && (t->st == SCHED_ST_SYSCALL || (!is_on(t->st) &&
+										    t->st != SCHED_ST_RUNNABLE)),
+				.why = t->st == SCHED_ST_RUNNABLE ? t->why : SCHED_WHY_NONE,
 			};
 
 			rc = m->hooks.interval(m->hooks.arg, &iv);
@@ -201,6 +215,8 @@ static int set_state(struct sched_model *m, struct sched_thread *t, enum sched_s
 		t->st_since = now;
 	t->st = st;
 	t->known = 1;
+	if (st != SCHED_ST_RUNNABLE)
+		t->why = SCHED_WHY_NONE;
 	if (now > t->last_ns)
 		t->last_ns = now;
 	return rc;
@@ -218,10 +234,6 @@ static enum sched_state on_mode(const struct sched_thread *t, const struct cpu_p
 	return t->in_sys ? SCHED_ST_SYSCALL : SCHED_ST_USER;
 }
 
-static int is_on(enum sched_state s)
-{
-	return s <= SCHED_ST_ONCPU_LAST;
-}
 
 /* The mode of what runs on c now, for the CPU's time. */
 static void cpu_charge(struct sched_model *m, struct cpu_priv *c, uint64_t now)
@@ -352,6 +364,7 @@ static int do_switch(struct sched_model *m, const struct sched_ev *e, struct cpu
 		if (c)
 			p->cpu = c->pub.cpu;
 		rc = set_state(m, p, off, e->time_ns);
+		p->why = invol ? SCHED_WHY_PREEMPTED : SCHED_WHY_NONE;
 		p->woken_ns = 0;
 		if (p->exited)
 			p->known = 0;	/* its last switch: no time after */
@@ -404,6 +417,7 @@ static int do_syscall(struct sched_model *m, const struct sched_ev *e, struct cp
 	int rc = 0;
 	struct sched_thread *t = ev_thread(m, e, c, err, &rc);
 	struct sched_syscall *s;
+	enum sched_state st;
 
 	if (!t && !rc && c && e->kind == SCHED_EV_SYSCALL_ENTRY && !*err)
 		c->pub.syscalls_unknown++;
@@ -442,9 +456,16 @@ static int do_syscall(struct sched_model *m, const struct sched_ev *e, struct cp
 			rc = m->hooks.call(m->hooks.arg, &call);
 		}
 	}
-	t->in_sys = 0;
 	t->sys_entry = 0;
-	return rc ? rc : refresh(m, t, c, e->time_ns);
+	if (!rc && c && c->pub.cur == t->tid) {	/* the interval in the call closes with its number */
+		t->in_sys = 0;
+		st = on_mode(t, c);
+		t->in_sys = 1;
+		if (!t->known || t->st != st)
+			rc = set_state(m, t, st, e->time_ns);
+	}
+	t->in_sys = 0;
+	return rc;
 }
 
 static int do_irq(struct sched_model *m, const struct sched_ev *e, struct cpu_priv *c, int soft)
@@ -512,6 +533,7 @@ int sched_model_feed(struct sched_model *m, const struct sched_ev *e)
 			t->wakeups++;
 			t->woken_ns = e->time_ns;
 			rc = set_state(m, t, SCHED_ST_RUNNABLE, e->time_ns);
+			t->why = SCHED_WHY_WOKEN;
 		}
 		break;
 	case SCHED_EV_SYSCALL_ENTRY:
@@ -549,8 +571,10 @@ int sched_model_feed(struct sched_model *m, const struct sched_ev *e)
 			if (parent && !t->comm[0])
 				memcpy(t->comm, parent->comm, sizeof(t->comm));
 			set_comm(t, e->comm);
-			if (!t->known)
+			if (!t->known) {
 				rc = set_state(m, t, SCHED_ST_RUNNABLE, e->time_ns);
+				t->why = SCHED_WHY_NEW;
+			}
 		}
 		break;
 	case SCHED_EV_EXEC:

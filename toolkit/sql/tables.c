@@ -34,5 +34,16 @@ const struct sql_rows_def sql_rows_defs[] = {
 	      "lost INTEGER)",
 	      ("name", "host", "start_ns", "end_ns", "events", "lost"),
 	      ("TEXT", "TEXT", "INTEGER", "INTEGER", "INTEGER", "INTEGER")),
+	TABLE("thread_states", sql_fill_thread_states,
+	      "CREATE TABLE thread_states(ts_ns INTEGER, end_ns INTEGER, dur_ns INTEGER, tid INTEGER, pid INTEGER, "
+	      "cpu INTEGER, state TEXT, cause TEXT, trace TEXT)",
+	      ("ts_ns", "end_ns", "dur_ns", "tid", "pid", "cpu", "state", "cause", "trace"),
+	      ("INTEGER", "INTEGER", "INTEGER", "INTEGER", "INTEGER", "INTEGER", "TEXT", "TEXT", "TEXT")),
+	TABLE("syscalls", sql_fill_syscalls,
+	      "CREATE TABLE syscalls(ts_ns INTEGER, end_ns INTEGER, dur_ns INTEGER, tid INTEGER, pid INTEGER, "
+	      "cpu INTEGER, nr INTEGER, name TEXT, ret INTEGER, trace TEXT)",
+	      ("ts_ns", "end_ns", "dur_ns", "tid", "pid", "cpu", "nr", "name", "ret", "trace"),
+	      ("INTEGER", "INTEGER", "INTEGER", "INTEGER", "INTEGER", "INTEGER", "INTEGER", "TEXT", "INTEGER",
+	       "TEXT")),
 	{ 0 },
 };

@@ -90,6 +90,15 @@ enum sched_state {
 #define SCHED_ST_ONCPU_LAST SCHED_ST_SOFTIRQ
 const char *sched_state_name(enum sched_state s);
 
+/* Why a thread is runnable. */
+enum sched_why {
+	SCHED_WHY_NONE,
+	SCHED_WHY_PREEMPTED,	/* switched out while runnable */
+	SCHED_WHY_WOKEN,	/* woken from a sleep or a block */
+	SCHED_WHY_NEW,		/* created (fork, clone) */
+};
+const char *sched_why_name(enum sched_why w);
+
 /* Per (thread, system call): every completed call's duration (entry to exit, wall time). */
 struct sched_syscall {
 	uint32_t nr;
@@ -131,6 +140,7 @@ struct sched_thread {
 	uint64_t sys_entry;	/* 0: entry not seen */
 	unsigned trap_depth;
 	int exited;		/* its exit was seen: no time after its last switch-out */
+	enum sched_why why;	/* while RUNNABLE */
 };
 
 struct sched_cpu {
@@ -161,8 +171,9 @@ struct sched_interval {
 	int cpu;		/* on-CPU states: the CPU; else the CPU it left (-1 unknown) */
 	enum sched_state state;
 	uint64_t start_ns, end_ns;
-	uint32_t nr;		/* SYSCALL, TRAP: the call or trap number; else 0 */
+	uint32_t nr;		/* has_nr: the system call in progress (SYSCALL, and off CPU inside one) */
 	int has_nr;
+	enum sched_why why;	/* RUNNABLE: why */
 };
 struct sched_call {
 	unsigned trace;

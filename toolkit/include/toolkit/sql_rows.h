@@ -42,5 +42,7 @@ int sql_fill_threads(struct sql_ctx *ctx, struct sql_rows *rows);
 int sql_fill_processes(struct sql_ctx *ctx, struct sql_rows *rows);
 int sql_fill_lost(struct sql_ctx *ctx, struct sql_rows *rows);
 int sql_fill_traces(struct sql_ctx *ctx, struct sql_rows *rows);
+int sql_fill_thread_states(struct sql_ctx *ctx, struct sql_rows *rows);
+int sql_fill_syscalls(struct sql_ctx *ctx, struct sql_rows *rows);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "toolkit/sched_decode.h"
+#include "toolkit/syscall_names.h"
 
 enum dk {
 	DK_NONE = 0,
@@ -261,8 +262,8 @@ int sched_decode(struct sched_decoder *d, const struct ltt_event *ev, struct sch
 		o->prev_tid = tid32(fu(&b, "out", SCHED_TID_NONE));
 		o->next_tid = tid32(fu(&b, "in", SCHED_TID_NONE));
 		o->prev_state = (uint32_t)fu(&b, "out_state", SCHED_PREV_UNKNOWN);
-		if (o->prev_state != SCHED_PREV_UNKNOWN && (o->prev_state & 0x100))
-			o->preempted = 1;
+		if (s->kind == DK_K_SCHEDCHANGE && o->prev_state != SCHED_PREV_UNKNOWN)
+			o->preempted = o->prev_state & 0x100 ? 1 : 0;	/* 0x100: R+, preempted */
 		o->prev_comm = fs(&b, "out_comm");
 		o->comm = fs(&b, "in_comm");
 		if (s->kind == DK_K_SCHEDCHANGE && !s->system) {
@@ -363,12 +364,9 @@ int sched_decode(struct sched_decoder *d, const struct ltt_event *ev, struct sch
 	return o->kind != SCHED_EV_NONE;
 }
 
-/* x86_64 names come from the kernel facility's table when it is on main; until then, numbers. */
 const char *sched_syscall_name(const struct ltt_trace_info *t, uint32_t nr)
 {
-	(void)t;
-	(void)nr;
-	return NULL;
+	return syscall_name(t ? ltt_trace_attr(t, "machine") : NULL, nr);
 }
 
 int sched_scan(struct ltt_reader *r, struct sched_model *m,

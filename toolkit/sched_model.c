@@ -43,7 +43,7 @@ static const char *const state_names[SCHED_NSTATES] = {
 
 const char *sched_why_name(enum sched_why w)
 {
-	static const char *const names[] = { "", "preempted", "woken", "new" };
+	static const char *const names[] = { "", "preempted", "woken", "new", "yielded" };
 
 	return (unsigned)w < sizeof(names) / sizeof(names[0]) ? names[w] : "";
 }
@@ -340,13 +340,14 @@ static int do_switch(struct sched_model *m, const struct sched_ev *e, struct cpu
 		return *err;
 	if (p) {
 		enum sched_state off;
-		int invol;
+		int runnable, invol;
 
-		if (e->prev_state == SCHED_PREV_UNKNOWN)
-			invol = e->preempted == 1;
-		else
-			invol = (e->prev_state & 0xff) == SCHED_PREV_RUNNING || e->preempted == 1;
-		if (invol)
+		/* Runnable: preempted, or left the CPU still running (a yield); involuntary: preempted
+		 * (the 2004 traces do not tell a yield from a preemption: their state 0 is both) */
+		runnable = e->preempted == 1 || (e->prev_state != SCHED_PREV_UNKNOWN &&
+						 (e->prev_state & 0xff) == SCHED_PREV_RUNNING);
+		invol = e->preempted == 1 || (e->preempted == -1 && runnable);
+		if (runnable)
 			off = SCHED_ST_RUNNABLE;
 		else if (e->prev_state == SCHED_PREV_UNKNOWN || (e->prev_state & 0xff) == SCHED_PREV_INTERRUPTIBLE)
 			off = SCHED_ST_SLEEPING;
@@ -364,7 +365,7 @@ static int do_switch(struct sched_model *m, const struct sched_ev *e, struct cpu
 		if (c)
 			p->cpu = c->pub.cpu;
 		rc = set_state(m, p, off, e->time_ns);
-		p->why = invol ? SCHED_WHY_PREEMPTED : SCHED_WHY_NONE;
+		p->why = invol ? SCHED_WHY_PREEMPTED : runnable ? SCHED_WHY_YIELDED : SCHED_WHY_NONE;
 		p->woken_ns = 0;
 		if (p->exited)
 			p->known = 0;	/* its last switch: no time after */

@@ -65,7 +65,8 @@ struct sched_ev {
 	uint32_t next_other;		/* SWITCH: the thread that took the CPU when only that is known of
 					 * it (a process-scope recording): names the preempter, nothing else */
 	uint32_t prev_state;		/* SWITCH: SCHED_PREV_* (other values: stopped, dead, ...) */
-	int preempted;			/* SWITCH: 1 preempted, 0 not, -1 as prev_state says */
+	int preempted;			/* SWITCH: 1 preempted, 0 not (prev_state 0: a yield), -1 not told
+					 * (prev_state 0 is then taken as preempted) */
 	uint32_t target;		/* WAKEUP, FORK (the child), MIGRATE */
 	int orig_cpu, dest_cpu;		/* MIGRATE */
 	uint32_t nr;			/* system call, interrupt, soft interrupt or trap number */
@@ -96,6 +97,7 @@ enum sched_why {
 	SCHED_WHY_PREEMPTED,	/* switched out while runnable */
 	SCHED_WHY_WOKEN,	/* woken from a sleep or a block */
 	SCHED_WHY_NEW,		/* created (fork, clone) */
+	SCHED_WHY_YIELDED,	/* left the CPU still runnable, not preempted (sched_yield) */
 };
 const char *sched_why_name(enum sched_why w);
 

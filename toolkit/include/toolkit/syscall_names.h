@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+/* System call names by number, for the machines whose numbering ltt knows: x86_64 (also when the
+ * machine is not given) and i386 (i386 to i686: the 2004 traces). */
+#ifndef LTT_TOOLKIT_SYSCALL_NAMES_H
+#define LTT_TOOLKIT_SYSCALL_NAMES_H
+
+#include <stdint.h>
+
+/* The name of system call nr ("read") on machine (system.xml's machine attribute, "x86_64"), or NULL
+ * when not known. */
+const char *syscall_name(const char *machine, uint32_t nr);
+
+#endif

@@ -101,6 +101,7 @@ static int run(int argc, char **argv)
 		{ "max-size", required_argument, NULL, 'M' },
 		{ "flush-ms", required_argument, NULL, 'F' },
 		{ "events", required_argument, NULL, 'e' },
+		{ "waits", no_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* options passed on as environment variables, checked here (number, k/M/G suffix) and by libltt */
@@ -111,6 +112,7 @@ static int run(int argc, char **argv)
 	const char *passv[4] = { NULL, NULL, NULL, NULL };
 	const char *out = "ltt-traces/", *mode = NULL, *bs = NULL, *blocks = NULL, *events = NULL;
 	const char *cpu_ms = NULL, *stack_hz = NULL;
+	int waits = 0;
 	char report[] = "/tmp/ltt-record-XXXXXX", line[4096], why[256];
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_quit;
 	unsigned found = 0;
@@ -128,6 +130,7 @@ static int run(int argc, char **argv)
 		case 'C': cpu_ms = optarg; break;
 		case 'S': stack_hz = optarg; break;
 		case 'e': events = optarg; break;
+		case 'W': waits = 1; break;
 		case 'R': case 'T': case 'M': case 'F':
 			for (unsigned i = 0; i < 4; i++)
 				if (pass[i].opt == c)
@@ -213,6 +216,8 @@ static int run(int argc, char **argv)
 				setenv(pass[i].env, passv[i], 1);
 		if (events)
 			setenv("LTT_EVENTS", events, 1);
+		if (waits)
+			setenv("LTT_WAITS", "1", 1);
 		execvp(argv[optind], argv + optind);
 		ltt_tool_error("record", "%s: %s", argv[optind], strerror(errno));
 		_exit(127);
@@ -252,7 +257,7 @@ const struct ltt_cmd ltt_cmd_record = {
 	.name = "record",
 	.summary = "run a program linked with libltt and record a trace of it",
 	.usage = "usage: ltt record [-o DIR] [--mode discard|flight] [--block-size N] [--blocks N] [--cpu-sample MS] "
-		 "[--stack-sample HZ] [--rotate-size N] [--rotate-seconds N] [--max-size N] [--flush-ms N] [--events RULES] -- PROGRAM ARGS...\n"
+		 "[--stack-sample HZ] [--rotate-size N] [--rotate-seconds N] [--max-size N] [--flush-ms N] [--events RULES] [--waits] -- PROGRAM ARGS...\n"
 		 "\n"
 		 "Runs PROGRAM with LTT_TRACE=DIR (default ./ltt-traces/) and LTT_MODE,\n"
 		 "LTT_BLOCK_SIZE, LTT_BLOCKS, LTT_EVENTS set from the options, then prints where each trace went on stderr\n"
@@ -281,6 +286,8 @@ const struct ltt_cmd ltt_cmd_record = {
 		 "      --flush-ms N      discard: write a partly filled block after N ms without a full one\n"
 		 "                        (default 1000; 0: never); LTT_FLUSH_MS\n"
 		 "  -e, --events RULES    which events record (LTT_EVENTS): globs on FACILITY.EVENT, '-' excludes,\n"
-		 "                        the last matching rule wins: 'jobs.*,-jobs.submit' (doc/recorder.md)\n",
+		 "                        the last matching rule wins: 'jobs.*,-jobs.submit' (doc/recorder.md)\n"
+		 "      --waits           record the program's waits on locks, condition variables and semaphores\n"
+		 "                        of 10 µs and more (LTT_WAITS=1; ltt stats --waits; doc/recorder.md)\n",
 	.run = run,
 };

@@ -17,6 +17,7 @@
 #include "toolkit/par.h"
 #include "stats_report.h"
 #include "stats_sched.h"
+#include "stats_waits.h"
 
 extern const struct ltt_cmd ltt_cmd_stats;	/* at the end of this file */
 
@@ -319,6 +320,7 @@ static int run(int argc, char **argv)
 		{ "regions", no_argument, NULL, 'R' },
 		{ "profile", no_argument, NULL, 'P' },
 		{ "sched", no_argument, NULL, 'K' },
+		{ "waits", no_argument, NULL, 'X' },
 		{ "all-snapshots", no_argument, NULL, 'S' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "follow", no_argument, NULL, 'W' },
@@ -333,7 +335,7 @@ static int run(int argc, char **argv)
 	struct trace_counts *tc = NULL;
 	struct ltt_reader *r;
 	struct dump_out *out = NULL;
-	int json = 0, regions = 0, profile = 0, sched = 0, follow = 0, c, ret, status = 0;
+	int json = 0, regions = 0, profile = 0, sched = 0, waits = 0, follow = 0, c, ret, status = 0;
 	unsigned threads = 0;
 
 	optind = 1;
@@ -353,6 +355,10 @@ static int run(int argc, char **argv)
 		}
 		if (c == 'K') {
 			sched = 1;
+			continue;
+		}
+		if (c == 'X') {
+			waits = 1;
 			continue;
 		}
 		if (c == 'S') {
@@ -383,27 +389,27 @@ static int run(int argc, char **argv)
 		ltt_tool_error("stats", "no trace given (see ltt stats --help)");
 		return 2;
 	}
-	if (regions + profile + sched > 1) {
-		ltt_tool_error("stats", "--regions, --profile and --sched are separate reports: give one");
+	if (regions + profile + sched + waits > 1) {
+		ltt_tool_error("stats", "--regions, --profile, --sched and --waits are separate reports: give one");
 		return 2;
 	}
-	if (follow && (regions || profile || sched || argc - optind > 1)) {
+	if (follow && (regions || profile || sched || waits || argc - optind > 1)) {
 		ltt_tool_error("stats", "--follow reads one trace and counts its events (no --regions, --profile)");
 		return 2;
 	}
 	if (follow)
 		return stats_follow(argv[optind], json);
-	if (regions || profile || sched)
+	if (regions || profile || sched || waits)
 		ropt.flags = 0;	/* merged in time order (toolkit/regions.h, toolkit/profile.h, toolkit/sched_model.h) */
 	ret = reader_tool_open(&tool, &r, argv + optind, (unsigned)(argc - optind), &ropt);
 	if (ret)
 		return 1;
-	if (regions || profile || sched) {
+	if (regions || profile || sched || waits) {
 		ret = regions ? regions_report(r, stdout, json) : sched ? stats_sched_report(r, stdout, json)
-			: profile_report(r, stdout);
+			: waits ? stats_waits_report(r, stdout, json) : profile_report(r, stdout);
 		if (ret < 0)
-			ltt_tool_error("stats", "%s: %s", regions ? "--regions" : sched ? "--sched" : "--profile",
-				       strerror(-ret));
+			ltt_tool_error("stats", "%s: %s", regions ? "--regions" : sched ? "--sched" : waits ? "--waits"
+				       : "--profile", strerror(-ret));
 		if (fflush(stdout))
 			ltt_tool_error("stats", "standard output: %s", strerror(errno));
 		ltt_reader_close(r);
@@ -445,7 +451,7 @@ const struct ltt_cmd ltt_cmd_stats = {
 	.name = "stats",
 	.summary = "summarize traces: events per type and CPU, time span, rates, lost data",
 	.usage =
-	"usage: ltt stats [--format=text|json] [--regions] [--profile] [--sched] [--all-snapshots] [--threads=N] TRACE...\n"
+	"usage: ltt stats [--format=text|json] [--regions] [--profile] [--sched] [--waits] [--all-snapshots] [--threads=N] TRACE...\n"
 	"       ltt stats --follow [--format=text|json] TRACE\n"
 	"\n"
 	"Reads every event of the traces and prints, per trace: the system, the time span, events and\n"
@@ -477,6 +483,9 @@ const struct ltt_cmd ltt_cmd_stats = {
 	"                  traps, interrupts, and off CPU runnable, sleeping, blocked; switches\n"
 	"                  voluntary and involuntary, migrations, wakeups, who preempted it most;\n"
 	"                  per thread and system call: count, completed, total, min, p50, p99, max\n"
+	"  --waits         the waits on locks recorded with LTT_WAITS=1 (ltt record --waits): per lock\n"
+	"                  (mutex, condition variable, semaphore, rwlock), ranked by the total wait,\n"
+	"                  its waits, total and longest, the threads that held it and that waited\n"
 	"  --all-snapshots every snapshot of a flight-recorder trace directory (default: the newest);\n"
 	"                  a chunked capture (TRACE/chunk-NNNN/) is read as all its chunks in order\n"
 	"  --threads=N     decode the CPU tracefiles in N threads, by ranges of blocks (0, the default:\n"

@@ -8,9 +8,10 @@
 #   process, and are the CPUs' syscalls_unknown);
 # - per CPU, the switches equal its core.schedchange events;
 # - per thread, the voluntary and involuntary switches equal the schedchange events switching it out
-#   with a state other than running, and with state running (0).
+#   with a state other than running, and with state running (0);
+# - the Perfetto export's sched_switch and sched_wakeup events equal the schedchange and wakeup events.
 set -u
-: "${BUILD:?}" "${LTT:?}" "${LTT_SHARED:?}"
+: "${BUILD:?}" "${LTT:?}" "${LTT_SHARED:?}" "${SRCDIR:?}"
 T="$LTT_SHARED/reference/lttv-smp-example"
 [ -d "$T" ] || { echo "no $T (LTT_SHARED must point at the shared reference data)"; exit 1; }
 work=$(mktemp -d) || exit 1
@@ -50,4 +51,18 @@ cmp -s got want || { echo "switches per thread differ (tid,voluntary,involuntary
 row=$(awk '$1 == 1409 && $2 == 1409 { print $13, $14, $18; exit }' s.txt)
 [ "$row" = "$(jq -r '.threads[] | select(.tid == 1409) | "\(.switches_voluntary) \(.switches_involuntary) \(.syscalls)"' s.json)" ] ||
 	{ echo "text row of 1409: $row"; sed -n 1,12p s.txt; fail=1; }
+
+# Perfetto: the kernel scheduling as Perfetto's ftrace events, decoded by protoc against Perfetto's
+# field numbers (tests/export/perfetto.proto) with no unknown field: a sched_switch per schedchange,
+# a sched_wakeup per wakeup, and tests/export/check_perfetto.awk finds nothing wrong
+: "${SRCDIR:?}"
+"$LTT" export --format=perfetto -o k.pftrace "$T" || { echo "ltt export --format=perfetto failed"; exit 1; }
+protoc --proto_path="$SRCDIR/tests/export" --decode=perfetto.protos.Trace perfetto.proto < k.pftrace > k.txt 2> k.err ||
+	{ echo "protoc cannot decode the export:"; cat k.err; exit 1; }
+awk -f "$SRCDIR/tests/export/check_perfetto.awk" k.txt > k.sum
+grep '^check:' k.sum && fail=1
+[ "$(grep -c 'sched_switch {' k.txt)" = "$(sq 'SELECT count(*) FROM core_schedchange')" ] ||
+	{ echo "sched_switch: $(grep -c 'sched_switch {' k.txt)"; fail=1; }
+[ "$(grep -c 'sched_wakeup {' k.txt)" = "$(sq "SELECT count(*) FROM core_process WHERE event_sub_id = 'TRACE_EV_PROCESS_WAKEUP'")" ] ||
+	{ echo "sched_wakeup: $(grep -c 'sched_wakeup {' k.txt)"; fail=1; }
 exit $fail

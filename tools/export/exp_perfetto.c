@@ -18,6 +18,7 @@
 #include "pb.h"
 #include "timeline.h"
 #include "pf_samples.h"
+#include "pf_sched.h"
 
 /* Perfetto field numbers (protos/perfetto/trace/...) */
 enum {
@@ -132,6 +133,7 @@ struct pf {
 	uint64_t last_ns;
 	uint64_t clock_ns;	/* the incremental clock: time of the last timed packet */
 	struct prof_pf *prof;	/* stack samples as PerfSample packets (tools/export/pf_samples.c) */
+	struct pf_sched *sched;	/* kernel events as ftrace events (tools/export/pf_sched.c) */
 	char path[256];
 };
 
@@ -545,7 +547,8 @@ static int pf_begin(struct ltt_export_ctx *ctx)
 
 		f->prof = prof_pf_new(pid ? (uint32_t)strtoul(pid, NULL, 10) : 0);
 	}
-	if (!f->prof || timeline_new(&f->tl, ctx->reader) || intern_init(&f->names, ID_NAMES) ||
+	f->sched = pf_sched_new();
+	if (!f->prof || !f->sched || timeline_new(&f->tl, ctx->reader) || intern_init(&f->names, ID_NAMES) ||
 	    intern_init(&f->cats, ID_CATEGORIES) || intern_init(&f->anames, ID_ANNOTATION_NAMES) || intern_init(&f->counters, 0))
 		return -ENOMEM;
 	/* The trace clock is REALTIME; BOOTTIME (the packets' default clock) maps to it unchanged; packets
@@ -613,6 +616,43 @@ static int pf_child(struct ltt_export_ctx *ctx, const struct tl_event *e)
 	return ret;
 }
 
+/* A system call as a slice of its thread's track (name: its entry; NULL: its exit). Lane bit 1 of
+ * user[1]: a call is open (an exit without its entry, a call in progress when the trace began, ends
+ * nothing). */
+static int pf_syscall(struct ltt_export_ctx *ctx, const struct ltt_event *ev, const char *name)
+{
+	struct pf *f = ctx->priv;
+	struct tl_event e;
+	struct tl_lane *l;
+	size_t m;
+	int ret = timeline_event(f->tl, ev, &e);
+
+	if (ret < 0)
+		return ret;
+	l = e.lane;
+	if (__builtin_expect(!l->user[0] || l->renamed || l->proc->renamed, 0) && (ret = pf_lane(ctx, l)))
+		return ret;
+	if (ev->time_ns > f->last_ns)
+		f->last_ns = ev->time_ns;
+	if (!name && !(l->user[1] & 1))
+		return 0;
+	if (name) {
+		if (l->user[1] & 1) {	/* an entry without its exit: the call ends here */
+			pb_end(&f->ev, pf_simple(f, LANE_UUID(l), TYPE_SLICE_END));
+			if ((ret = pf_flush_packet(ctx, ev->time_ns, PK_TIMED)))
+				return ret;
+		}
+		m = pf_simple(f, LANE_UUID(l), TYPE_SLICE_BEGIN);
+		pf_event_name(f, name);
+		pb_end(&f->ev, m);
+		l->user[1] |= 1;
+	} else {
+		pb_end(&f->ev, pf_simple(f, LANE_UUID(l), TYPE_SLICE_END));
+		l->user[1] &= ~1ull;
+	}
+	return pf_flush_packet(ctx, ev->time_ns, PK_TIMED);
+}
+
 static int pf_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 {
 	struct pf *f = ctx->priv;
@@ -623,8 +663,20 @@ static int pf_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 	 * of this format's CPU on the bench's int3 trace) */
 	int ret = export_type(ev)->core ? prof_pf_event(f->prof, ev, &f->in, &f->ev) : 0;
 
+	uint32_t ktid = 0;
+	const char *kname = NULL;
+
 	if (ret)	/* a stack sample: a PerfSample packet, or left out */
 		return ret == 2 ? pf_flush_packet(ctx, ev->time_ns, PK_TIMED) : ret < 0 ? ret : 0;
+	ret = pf_sched_event(f->sched, ev, &f->ev, &ktid, &kname);
+	if (ret < 0)
+		return ret;
+	if (ret == PF_SCHED_PACKET)
+		return pf_flush_packet(ctx, ev->time_ns, PK_TIMED);
+	if (ret == PF_SCHED_SKIP)
+		return 0;
+	if (ret == PF_SCHED_SYSCALL_ENTRY || ret == PF_SCHED_SYSCALL_EXIT)
+		return pf_syscall(ctx, ev, ret == PF_SCHED_SYSCALL_ENTRY ? kname : NULL);
 	ret = timeline_event(f->tl, ev, &e);
 	if (ret < 0)
 		return ret;
@@ -703,6 +755,10 @@ static int pf_end(struct ltt_export_ctx *ctx, int failed)
 	for (unsigned i = 0; !failed && !ret && f->tl && i < timeline_nlanes(f->tl); i++) {
 		struct tl_lane *l = timeline_lane(f->tl, i);
 
+		if (!failed && (l->user[1] & 1)) {	/* a system call open at the end ends there */
+			pb_end(&f->ev, pf_simple(f, LANE_UUID(l), TYPE_SLICE_END));
+			ret = pf_flush_packet(ctx, f->last_ns, PK_TIMED);
+		}
 		for (; l->depth && !ret; l->depth--) {	/* regions open at the end end there */
 			pb_end(&f->ev, pf_simple(f, LANE_UUID(l), TYPE_SLICE_END));
 			ret = pf_flush_packet(ctx, f->last_ns, PK_TIMED);
@@ -720,6 +776,7 @@ static int pf_end(struct ltt_export_ctx *ctx, int failed)
 	}
 	timeline_free(f->tl);
 	prof_pf_free(f->prof);
+	pf_sched_free(f->sched);
 	intern_free(&f->names);
 	intern_free(&f->cats);
 	intern_free(&f->anames);

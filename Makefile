@@ -46,7 +46,7 @@ LTT_SHARED ?= $(abspath $(CURDIR)/../shared)
 DEPS_PKGS  := gcc g++ make pkg-config libxml2-dev liburcu-dev check libarchive-dev zlib1g-dev \
               clang libclang-rt-14-dev libsqlite3-dev libssl-dev libunwind-dev libdw-dev \
               protobuf-compiler babeltrace2 chromium jq python3-dev python3-numpy python3-pandas \
-              python3-pytest python3-bt2
+              python3-pytest python3-bt2 python3-lttnganalyses python3-babeltrace
 DEPS_BENCH_PKGS := lttng-tools liblttng-ust-dev babeltrace2 hyperfine
 
 OPT        ?= -O2

@@ -266,6 +266,7 @@ int sched_decode(struct sched_decoder *d, const struct ltt_event *ev, struct sch
 			o->preempted = o->prev_state & 0x100 ? 1 : 0;	/* 0x100: R+, preempted */
 		o->prev_comm = fs(&b, "out_comm");
 		o->comm = fs(&b, "in_comm");
+		o->all_switches = s->kind == DK_C_SCHEDCHANGE || s->system;
 		if (s->kind == DK_K_SCHEDCHANGE && !s->system) {
 			/* Process scope: the thread taking the CPU is seen here only, not when it leaves;
 			 * it names the preempter, the CPU's time after it is not known. */

@@ -242,8 +242,10 @@ static void cpu_charge(struct sched_model *m, struct cpu_priv *c, uint64_t now)
 	uint64_t dt;
 
 	if (!p->last_ns || now <= p->last_ns) {
-		if (!p->last_ns)
+		if (!p->last_ns) {
 			p->last_ns = now;
+			p->unknown_since = now;
+		}
 		return;
 	}
 	dt = now - p->last_ns;
@@ -338,6 +340,19 @@ static int do_switch(struct sched_model *m, const struct sched_ev *e, struct cpu
 
 	if (*err)
 		return *err;
+	if (p && !p->known && c && c->pub.cur == SCHED_TID_NONE && e->all_switches && c->pub.unknown_since &&
+	    e->time_ns > c->pub.unknown_since) {
+		/* It ran here since the CPU's thread became unknown (the trace's start): that time is
+		 * its (user mode, as nothing said otherwise), as lttng-analyses' cputop counts it. */
+		uint64_t d = c->pub.unknown_ns - c->pub.unknown_ns_since;
+
+		p->known = 1;
+		p->st = SCHED_ST_USER;
+		p->st_since = c->pub.unknown_since;
+		p->cpu = c->pub.cpu;
+		c->pub.unknown_ns -= d;
+		c->pub.ns[SCHED_ST_USER] += d;
+	}
 	if (p) {
 		enum sched_state off;
 		int runnable, invol;

@@ -9,7 +9,8 @@
 # - per CPU, the switches equal its core.schedchange events;
 # - per thread, the voluntary and involuntary switches equal the schedchange events switching it out
 #   with a state other than running, and with state running (0);
-# - the Perfetto export's sched_switch and sched_wakeup events equal the schedchange and wakeup events.
+# - the Perfetto export's sched_switch and sched_wakeup events equal the schedchange and wakeup events;
+# - lttng-analyses on the LTTng export: system calls per thread exactly, CPU time within 5%.
 set -u
 : "${BUILD:?}" "${LTT:?}" "${LTT_SHARED:?}" "${SRCDIR:?}"
 T="$LTT_SHARED/reference/lttv-smp-example"
@@ -65,4 +66,23 @@ grep '^check:' k.sum && fail=1
 	{ echo "sched_switch: $(grep -c 'sched_switch {' k.txt)"; fail=1; }
 [ "$(grep -c 'sched_wakeup {' k.txt)" = "$(sq "SELECT count(*) FROM core_process WHERE event_sub_id = 'TRACE_EV_PROCESS_WAKEUP'")" ] ||
 	{ echo "sched_wakeup: $(grep -c 'sched_wakeup {' k.txt)"; fail=1; }
+
+# LTTng: the export in LTTng's kernel vocabulary, read by lttng-analyses (Debian's
+# python3-lttnganalyses, installed by make deps): lttng-syscallstats-mi's system calls per thread equal
+# the completed calls of ltt stats --sched exactly, lttng-cputop-mi's CPU time per thread is its
+# running time within 5% (threads of 1 ms or more)
+"$LTT" export --format=lttng -o k.lttng "$T" || { echo "ltt export --format=lttng failed"; exit 1; }
+lttng-syscallstats-mi --skip-validation k.lttng > ss.json 2> ss.err || { echo "lttng-syscallstats-mi failed:"; tail -3 ss.err; exit 1; }
+jq -r '.results[] | select(.class.inherit? == "per-tid") | (.class.title | capture("TID: (?<t>[0-9]+)").t) as $t
+	| "\($t) \([.data[][1].value] | add)"' ss.json | sort > got
+jq -r '.threads[] | select(.syscalls_completed > 0) | "\(.tid) \(.syscalls_completed)"' s.json | sort > want
+[ "$(wc -l < want)" -ge 20 ] && cmp -s got want || { echo "system calls per thread (< lttng-syscallstats, > ltt):"; diff got want; fail=1; }
+lttng-cputop-mi --skip-validation --limit 100000 k.lttng > ct.json 2> ct.err || { echo "lttng-cputop-mi failed:"; tail -3 ct.err; exit 1; }
+jq -r '.results[0] as $r | ($r["time-range"].end.value - $r["time-range"].begin.value) as $d
+	| $r.data[] | "\(.[0].tid) \(.[3].value * $d | floor)"' ct.json | sort > got
+jq -r '.threads[] | select(.running_ns >= 1000000) | "\(.tid) \(.running_ns)"' s.json | sort > want
+[ "$(wc -l < want)" -ge 10 ] || { echo "too few threads ran 1 ms"; fail=1; }
+bad=$(join got want | awk '{ d = $2 - $3; if (d < 0) d = -d; if (d > $3 * 0.05) print }')
+[ -z "$bad" ] && [ "$(join got want | wc -l)" = "$(wc -l < want)" ] ||
+	{ echo "CPU time per thread beyond 5% (tid lttng-cputop ltt):"; echo "$bad"; join -v2 got want; fail=1; }
 exit $fail

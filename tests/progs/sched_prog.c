@@ -26,6 +26,10 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static volatile int held;
 static int pipefd[2];
+/* Each thread's tid and the spinner's CPU time, printed by the main thread at the end: a thread's own
+ * printf would be one more write() on its account. */
+static uint32_t tid_holder, tid_sleeper, tid_writer, tid_spinner, tid_reader;
+static uint64_t spinner_cpu;
 
 static uint32_t tid(void)
 {
@@ -53,7 +57,7 @@ static void *holder(void *arg)
 	(void)arg;
 	ltt_thread_start("holder");
 	pthread_mutex_lock(&lock);
-	printf("holder %" PRIu32 "\n", tid());
+	tid_holder = tid();
 	__atomic_store_n(&held, 1, __ATOMIC_RELEASE);	/* pairs with the acquire in waiter() */
 	sleep_ms(50);
 	pthread_mutex_unlock(&lock);
@@ -71,9 +75,9 @@ static void mutex_wait(void)
 	while (!__atomic_load_n(&held, __ATOMIC_ACQUIRE))	/* pairs with the release in holder() */
 		sleep_ms(1);
 	pthread_mutex_lock(&lock);
-	printf("waiter %" PRIu32 "\nlock %p\n", tid(), (void *)&lock);
 	pthread_mutex_unlock(&lock);
 	pthread_join(th, NULL);
+	printf("holder %" PRIu32 "\nwaiter %" PRIu32 "\nlock %p\n", tid_holder, tid(), (void *)&lock);
 }
 
 static void uncontended(void)
@@ -91,7 +95,7 @@ static void *sleeper(void *arg)
 {
 	(void)arg;
 	ltt_thread_start("sleeper");
-	printf("sleeper %" PRIu32 "\n", tid());
+	tid_sleeper = tid();
 	for (int i = 0; i < 10; i++)
 		sleep_ms(50);
 	ltt_thread_exit();
@@ -105,7 +109,7 @@ static void *writer(void *arg)
 
 	(void)arg;
 	ltt_thread_start("writer");
-	printf("writer %" PRIu32 "\n", tid());
+	tid_writer = tid();
 	memset(buf, 'x', sizeof(buf));
 	for (int i = 0; i < 2000; i++) {
 		ltt_data_int("w", "before", i);
@@ -129,7 +133,8 @@ static void *spinner(void *arg)
 	while (thread_cpu_ns() - t0 < 300000000u)
 		for (int i = 0; i < 1000; i++)
 			x += (uint64_t)i;
-	printf("spinner %" PRIu32 "\nspinner_cpu_ns %" PRIu64 "\n", tid(), thread_cpu_ns());
+	tid_spinner = tid();
+	spinner_cpu = thread_cpu_ns();
 	ltt_thread_exit();
 	return NULL;
 }
@@ -140,7 +145,7 @@ static void *reader(void *arg)
 
 	(void)arg;
 	ltt_thread_start("reader");
-	printf("reader %" PRIu32 "\n", tid());
+	tid_reader = tid();
 	ltt_region_enter("io", "pipe");
 	if (read(pipefd[0], &c, 1) != 1)
 		c = 0;
@@ -172,5 +177,7 @@ int main(int argc, char **argv)
 	mutex_wait();
 	for (int i = 0; i < 4; i++)
 		pthread_join(th[i], NULL);
+	printf("sleeper %" PRIu32 "\nwriter %" PRIu32 "\nspinner %" PRIu32 "\nspinner_cpu_ns %" PRIu64 "\nreader %" PRIu32
+	       "\n", tid_sleeper, tid_writer, tid_spinner, spinner_cpu, tid_reader);
 	return 0;
 }

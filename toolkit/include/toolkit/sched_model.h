@@ -64,6 +64,9 @@ struct sched_ev {
 	uint32_t prev_tid, next_tid;	/* SWITCH */
 	uint32_t next_other;		/* SWITCH: the thread that took the CPU when only that is known of
 					 * it (a process-scope recording): names the preempter, nothing else */
+	int all_switches;		/* SWITCH: every switch of the CPU is recorded (system-wide, 2004):
+					 * a thread first seen leaving a CPU whose thread was not known ran
+					 * there since the CPU's time became unknown */
 	uint32_t prev_state;		/* SWITCH: SCHED_PREV_* (other values: stopped, dead, ...) */
 	int preempted;			/* SWITCH: 1 preempted, 0 not (prev_state 0: a yield), -1 not told
 					 * (prev_state 0 is then taken as preempted) */
@@ -156,6 +159,8 @@ struct sched_cpu {
 	/* private */
 	uint32_t cur;			/* current thread, SCHED_TID_NONE unknown */
 	uint64_t last_ns;		/* time charged up to; 0: none yet */
+	uint64_t unknown_since;		/* cur is unknown since (its first event) */
+	uint64_t unknown_ns_since;	/* unknown_ns at that time */
 	unsigned irq_depth, softirq_depth;
 };
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Waits on locks (LTT_WAITS=1, ltt record --waits): tests/progs/sched_prog waits holds a mutex 50 ms
 # in one thread while the main thread waits for it, then locks and unlocks another mutex 100000
-# times with no contention. ltt stats --waits names the 50 ms wait (at least 45 ms) on the lock the
+# times with no contention (the holder starts its 50 ms once the waiter blocks: glibc's lock word is
+# then 2). ltt stats --waits names the 50 ms wait (at least 45 ms) on the lock the
 # program printed, the holder's and the waiter's tids as the program printed them; the uncontended
 # mutex has no wait. Without LTT_WAITS nothing is recorded and the trace has no ltt facility. The same
 # through LD_PRELOAD of libltt.so for a program that does not link libltt.
@@ -50,6 +51,8 @@ static void *h(void *a)
 	printf("holder %ld\n", (long)syscall(SYS_gettid));
 	fflush(stdout);
 	__atomic_store_n(&held, 1, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&m.__data.__lock, __ATOMIC_RELAXED) != 2)	/* the waiter blocks */
+		usleep(1000);
 	usleep(30000);
 	pthread_mutex_unlock(&m);
 	return NULL;

@@ -58,7 +58,10 @@ static void *holder(void *arg)
 	ltt_thread_start("holder");
 	pthread_mutex_lock(&lock);
 	tid_holder = tid();
-	__atomic_store_n(&held, 1, __ATOMIC_RELEASE);	/* pairs with the acquire in waiter() */
+	__atomic_store_n(&held, 1, __ATOMIC_RELEASE);	/* pairs with the acquire in mutex_wait() */
+	/* the 50 ms start once the waiter blocks: glibc's lock word is 2 when a thread waits on it */
+	while (__atomic_load_n(&lock.__data.__lock, __ATOMIC_RELAXED) != 2)
+		sleep_ms(1);
 	sleep_ms(50);
 	pthread_mutex_unlock(&lock);
 	ltt_thread_exit();

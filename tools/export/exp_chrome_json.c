@@ -4,17 +4,22 @@
  * (timeline.h): "M" process and thread names, "B"/"E" regions, "i" instants with every field in
  * args, "C" counters, "X" child processes, lost events as instants on an "ltt: lost events" thread.
  * Timestamps: microseconds since the trace set's first anchor, 3 decimals (a double of absolute
- * epoch microseconds resolves only to 0.25 us); otherData.ltt_start_ns gives that origin. */
+ * epoch microseconds resolves only to 0.25 us); otherData.ltt_start_ns gives that origin.
+ * With kernel events, each thread also gets a lane of its states (toolkit/sched_model.h): "X" slices
+ * named user, syscall, runnable, sleeping, ... (tid CJ_STATE_TID + the thread's, named "TID state"). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "toolkit/export.h"
+#include "toolkit/sched_decode.h"
+#include "toolkit/sched_model.h"
 #include "timeline.h"
 
 #define CJ_LOST_TID 0x7fffffffu	/* the lost-events thread of each process */
 #define CJ_MAX_ELEMS 64		/* array and sequence elements shown per field */
+#define CJ_STATE_TID 0x40000000u	/* + tid: the lane of a thread's kernel states */
 
 struct cj {
 	struct timeline *tl;
@@ -22,6 +27,10 @@ struct cj {
 	uint64_t last_ns;
 	unsigned nevents;	/* written so far (a comma before all but the first) */
 	char name[256];
+	struct sched_model *km;	/* kernel states, as lanes */
+	struct sched_decoder *kd;
+	struct ltt_export_ctx *ctx;
+	uint32_t *pids;		/* per trace: the process of its lanes (ltt_pid) */
 };
 
 static void cj_sep(struct ltt_export_ctx *ctx)
@@ -166,13 +175,58 @@ static void cj_args(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 	dump_out_char(ctx->out, '}');
 }
 
+/* A finished interval of a thread's kernel state: an "X" slice on its state lane. */
+static int cj_state(void *arg, const struct sched_interval *iv)
+{
+	struct cj *c = arg;
+	struct ltt_export_ctx *ctx = c->ctx;
+	uint32_t pid = iv->trace < c->ctx->ntraces ? c->pids[iv->trace] : 0;
+	struct sched_thread *t = sched_model_thread(c->km, iv->trace, iv->tid);
+
+	if (t && !t->user) {	/* the lane's name, once */
+		char name[64];
+
+		snprintf(name, sizeof(name), "%u state%s%s", iv->tid, t->comm[0] ? " " : "", t->comm);
+		cj_meta(ctx, "thread_name", pid, CJ_STATE_TID + iv->tid, name);
+		t->user = 1;
+	}
+	cj_named(ctx, "X", pid, CJ_STATE_TID + iv->tid, iv->start_ns, sched_state_name(iv->state), "sched");
+	cj_us(ctx, "dur", iv->end_ns, iv->start_ns);
+	if (iv->has_nr || iv->why != SCHED_WHY_NONE) {
+		const char *n = iv->has_nr ? sched_syscall_name(ltt_reader_trace(ctx->reader, iv->trace), iv->nr) : NULL;
+
+		dump_out_str(ctx->out, ",\"args\":{\"cause\":");
+		if (iv->has_nr && n)
+			cj_jstr(ctx->out, n);
+		else if (iv->has_nr)
+			dump_out_u64(ctx->out, iv->nr);
+		else
+			cj_jstr(ctx->out, sched_why_name(iv->why));
+		dump_out_char(ctx->out, '}');
+	}
+	dump_out_char(ctx->out, '}');
+	return ctx->out->error;
+}
+
 static int cj_begin(struct ltt_export_ctx *ctx)
 {
 	struct cj *c = calloc(1, sizeof(*c));
+	struct sched_hooks hooks = { .arg = c, .interval = cj_state };
 
 	if (!c || timeline_new(&c->tl, ctx->reader)) {
 		free(c);
 		return -ENOMEM;
+	}
+	c->ctx = ctx;
+	c->pids = calloc(ctx->ntraces ? ctx->ntraces : 1, sizeof(*c->pids));
+	if (!c->pids || sched_model_new(&c->km, &hooks, 0) || sched_decoder_new(&c->kd)) {
+		ctx->priv = c;
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < ctx->ntraces; i++) {	/* the timeline's pid of each trace */
+		const char *p = ltt_trace_attr(ltt_reader_trace(ctx->reader, i), "ltt_pid");
+
+		c->pids[i] = p ? (uint32_t)strtoul(p, NULL, 10) : 1000000 + i;
 	}
 	c->base_ns = ctx->first_ns;
 	ctx->priv = c;
@@ -192,6 +246,13 @@ static int cj_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 
 	if (ret < 0)
 		return ret;
+	{
+		struct sched_ev k;
+		int kr = sched_decode(c->kd, ev, &k);
+
+		if (kr < 0 || (kr == 1 && (kr = sched_model_feed(c->km, &k))))
+			return kr < 0 ? kr : -EIO;
+	}
 	l = e.lane;
 	pid = l->proc->pid;
 	if (__builtin_expect(l->proc->renamed, 0)) {
@@ -266,6 +327,8 @@ static int cj_end(struct ltt_export_ctx *ctx, int failed)
 {
 	struct cj *c = ctx->priv;
 
+	if (!failed && c->km && sched_model_finish(c->km, c->last_ns))	/* the last state intervals */
+		failed = 1;
 	if (!failed) {	/* regions still open at the end of the trace end there */
 		for (unsigned i = 0; i < timeline_nlanes(c->tl); i++) {
 			struct tl_lane *l = timeline_lane(c->tl, i);
@@ -279,6 +342,9 @@ static int cj_end(struct ltt_export_ctx *ctx, int failed)
 		dump_out_str(ctx->out, "\n]}\n");
 	}
 	timeline_free(c->tl);
+	sched_model_free(c->km);
+	sched_decoder_free(c->kd);
+	free(c->pids);
 	free(c);
 	return failed ? 0 : ctx->out->error;
 }

@@ -78,11 +78,15 @@ static void put_u64(struct lt_stream *s, uint64_t v)
 	put(s, &v, 8);
 }
 
+/* A string of at most 255 bytes and its NUL (callers keep room for 256 per string). */
 static void put_str(struct lt_stream *s, const char *str)
 {
-	size_t n = strnlen(str ? str : "", 255);
+	size_t n = 0;
 
-	put(s, str ? str : "", n);
+	while (str && n < 255 && str[n])
+		n++;
+	if (n)
+		put(s, str, n);
 	s->buf[s->len++] = 0;
 }
 

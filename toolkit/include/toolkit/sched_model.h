@@ -146,6 +146,7 @@ struct sched_thread {
 	unsigned trap_depth;
 	int exited;		/* its exit was seen: no time after its last switch-out */
 	enum sched_why why;	/* while RUNNABLE */
+	int user;		/* free for the model's users (the Chrome export: its lane is named) */
 };
 
 struct sched_cpu {

@@ -72,6 +72,7 @@ __attribute__((constructor(101))) static void core_register(void)
 	ltt_core_facility.checksum =
 		ltt_checksum_strings(core_strings, sizeof(core_strings) / sizeof(core_strings[0]));
 	ltt_facility_register(&ltt_core_facility);
+	ltt_waits_init();
 }
 
 static uint32_t gettid_(void)

@@ -60,6 +60,11 @@ void ltt_core_thread_start(void);
 void ltt_core_thread_exit(void);
 void ltt_core_thread_name(uint32_t tid, const char *name);
 void ltt_core_process_fork(uint32_t pid, uint32_t child);
+/* Waits on locks (recorder/waits.c): reads LTT_WAITS, finds the C library's lock functions. Called by
+ * the core facility's constructor, which also makes a static link of libltt.a take waits.o (whose
+ * pthread_mutex_lock ... then interpose the C library's even when a shared library linked before the
+ * archive, such as a sanitizer's runtime, defines them). */
+void ltt_waits_init(void);
 /* The ring of an event of fac (LTT_EVENT_PERSISTENT: a control ring) in region rg. */
 struct ltt_ring *ltt_event_ring(struct ltt_region *rg, const struct ltt_facility *fac, unsigned index,
 				unsigned flags);

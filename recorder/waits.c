@@ -183,8 +183,9 @@ __attribute__((visibility("default"))) int sem_wait(sem_t *s)
 	return rc;
 }
 
-/* Before the recorder starts (constructor 102): the C library's functions, and LTT_WAITS. */
-__attribute__((constructor(101))) static void waits_init(void)
+/* Before the recorder starts (constructor 102; called by the core facility's constructor, 101): the C
+ * library's functions, and LTT_WAITS. */
+void ltt_waits_init(void)
 {
 	const char *on = getenv("LTT_WAITS"), *us = getenv("LTT_WAITS_THRESHOLD_US");
 

@@ -72,7 +72,9 @@ int main(void)
 }
 END
 ${CC:-cc} -O2 -o plain plain.c -lpthread || { echo "cc failed"; exit 1; }
-LD_PRELOAD="$BUILD/lib/libltt.so" LTT_WAITS=1 LTT_TRACE=pre ./plain > pout || { echo "plain failed"; exit 1; }
+pre="$BUILD/lib/libltt.so"	# an ASan build's libltt.so needs the ASan runtime loaded first
+case "${SANITIZE:-}" in *address*) pre="$(${CC:-cc} -print-file-name=libasan.so) $pre" ;; esac
+LD_PRELOAD="$pre" LTT_WAITS=1 LTT_TRACE=pre ./plain > pout || { echo "plain failed"; exit 1; }
 "$LTT" stats --waits --format=json pre > p.json || fail=1
 got=$(jq -r --arg l "$(val lock pout)" '.locks[] | select(.lock == $l) | "\(.waits) \(.holders[0].tid) \(.max_ns >= 25000000)"' p.json)
 [ "$got" = "1 $(val holder pout) true" ] || { echo "LD_PRELOAD: got '$got'"; cat pout p.json; fail=1; }

@@ -610,9 +610,14 @@ int sched_model_feed(struct sched_model *m, const struct sched_ev *e)
 			c->pub.softirqs++;
 		break;
 	case SCHED_EV_EXIT:
+		/* its time ends here: the switch-out that follows is not always recorded (a process-scope
+		 * recording's perf events end with the thread) */
 		t = th_get(m, e->trace, e->tid == SCHED_TID_NONE && c ? c->pub.cur : e->tid, e->time_ns, &err);
-		if (t)
+		if (t) {
+			if (t->known && !(rc = set_state(m, t, t->st, e->time_ns)))
+				t->known = 0;
 			t->exited = 1;
+		}
 		break;
 	case SCHED_EV_MIGRATE:
 	case SCHED_EV_POINT:

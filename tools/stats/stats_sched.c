@@ -56,12 +56,13 @@ static void sc_add(struct sc_row *r, const struct sched_thread *t)
 	r->threads++;
 }
 
-/* A thread worth a row: it ran, waited, called, or was named by a switch. */
+/* A thread worth a row: it ran, called, was switched out or took a fault (a thread only seen woken,
+ * in a recording of another process's threads, is not one: its state was never followed). */
 static int sc_seen(const struct sched_thread *t)
 {
 	uint64_t s = 0;
 
-	for (int i = 0; i < SCHED_NSTATES; i++)
+	for (int i = 0; i <= SCHED_ST_ONCPU_LAST; i++)
 		s += t->ns[i];
 	return s || t->nsc || t->vol || t->invol || t->traps;
 }

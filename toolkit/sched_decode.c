@@ -142,6 +142,8 @@ static const struct dk_slot *slot_of(struct sched_decoder *d, const struct ltt_e
 	}
 	d->tab[i].type = ev->type;
 	d->tab[i].kind = classify(ev->type);
+	if (d->tab[i].kind == DK_C_PROCESS_FORK && ev->trace->minor_version > 2)
+		d->tab[i].kind = DK_NONE;	/* ltt's own core.process_fork: a child process, not a kernel event */
 	{
 		const char *scope = ltt_trace_attr(ev->trace, "ltt_kernel_scope");
 

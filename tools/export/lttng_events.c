@@ -9,6 +9,7 @@
 
 #include "toolkit/sched_decode.h"
 #include "toolkit/syscall_names.h"
+#include "ctf.h"
 #include "lttng_events.h"
 
 /* The system calls whose entry arguments lttng-analyses' I/O analysis reads, with lttng-modules'
@@ -143,16 +144,6 @@ void lt_names_free(struct lt_names *n)
 	n->size = n->n = 0;
 }
 
-/* A TSDL string literal's content (the names here are plain; quotes and backslashes escaped). */
-static void lit(FILE *f, const char *s)
-{
-	for (; s && *s; s++)
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s >= 0x20 && (unsigned char)*s < 0x7f)
-			fputc(*s, f);
-}
-
 static void event(FILE *f, unsigned id, const char *name, const char *fields)
 {
 	fprintf(f, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n\tfields := struct {\n%s\t};\n};\n\n",
@@ -187,13 +178,13 @@ int lt_metadata(const char *dir, const unsigned char uuid[16], const struct lt_n
 		"trace {\n\tmajor = 1;\n\tminor = 8;\n\tuuid = \"%s\";\n\tbyte_order = le;\n"
 		"\tpacket.header := struct {\n\t\tuint32_t magic;\n\t\tuint8_t uuid[16];\n\t\tuint32_t stream_id;\n\t};\n};\n\n",
 		u);
-	fputs("env {\n\thostname = \"", f);
-	lit(f, host);
-	fputs("\";\n\tdomain = \"kernel\";\n\tsysname = \"Linux\";\n\tkernel_release = \"", f);
-	lit(f, rel);
-	fputs("\";\n\tkernel_version = \"", f);
-	lit(f, ver);
-	fputs("\";\n\ttracer_name = \"lttng-modules\";\n\ttracer_major = 2;\n\ttracer_minor = 12;\n"
+	fputs("env {\n\thostname = ", f);
+	ctf_quoted(f, host ? host : "");
+	fputs(";\n\tdomain = \"kernel\";\n\tsysname = \"Linux\";\n\tkernel_release = ", f);
+	ctf_quoted(f, rel ? rel : "");
+	fputs(";\n\tkernel_version = ", f);
+	ctf_quoted(f, ver ? ver : "");
+	fputs(";\n\ttracer_name = \"lttng-modules\";\n\ttracer_major = 2;\n\ttracer_minor = 12;\n"
 	      "\ttracer_patchlevel = 0;\n\ttrace_producer = \"ltt export --format=lttng\";\n};\n\n", f);
 	fprintf(f, "clock {\n\tname = \"monotonic\";\n\tuuid = \"%s\";\n\tdescription = \"the ltt trace's time (ns since "
 		"the Epoch)\";\n\tfreq = 1000000000;\n\tprecision = 1;\n\toffset_s = 0;\n\toffset = 0;\n\tabsolute = TRUE;\n};\n\n"

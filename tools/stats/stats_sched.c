@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/escape_json.h"
 #include "toolkit/reader_common.h"
 #include "stats_sched.h"
 #include "toolkit/sched_decode.h"
@@ -74,20 +75,6 @@ static const char *sc_name(const struct sched_model *m, unsigned trace, uint32_t
 	return tid == 0 ? "idle" : t && t->comm[0] ? t->comm : "";
 }
 
-static void sc_json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20 || *p >= 0x7f)
-			fprintf(out, "\\u%04x", *p);	/* comm bytes: never invalid UTF-8 in the output */
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
 static void sc_syscall_label(char *buf, size_t n, const struct ltt_reader *r, unsigned trace, uint32_t nr)
 {
 	const char *name = sched_syscall_name(ltt_reader_trace(r, trace), nr);
@@ -120,12 +107,14 @@ static void sc_json_thread(FILE *out, const struct sched_model *m, const struct 
 	sc_add(&row, t);
 	fprintf(out, "%s{\"trace\":%u,\"tid\":%" PRIu32 ",\"pid\":%" PRIu32 ",\"name\":", first ? "" : ",",
 		t->trace, t->tid, sc_pid(t));
-	sc_json_str(out, t->comm);
+	ltt_json_to_file(out, t->comm, strlen(t->comm));
 	sc_json_times(out, &row);
 	fputs(",\"preempted_by\":", out);
 	if (t->npre) {
+		const char *who = sc_name(m, t->trace, t->preempters[0].tid);
+
 		fprintf(out, "{\"tid\":%" PRIu32 ",\"name\":", t->preempters[0].tid);
-		sc_json_str(out, sc_name(m, t->trace, t->preempters[0].tid));
+		ltt_json_to_file(out, who, strlen(who));
 		fprintf(out, ",\"count\":%" PRIu64 "}", t->preempters[0].n);
 	} else {
 		fputs("null", out);
@@ -136,7 +125,7 @@ static void sc_json_thread(FILE *out, const struct sched_model *m, const struct 
 
 		sc_syscall_label(label, sizeof(label), r, t->trace, s->nr);
 		fprintf(out, "%s{\"nr\":%" PRIu32 ",\"name\":", k ? "," : "", s->nr);
-		sc_json_str(out, label);
+		ltt_json_to_file(out, label, strlen(label));
 		fprintf(out, ",\"count\":%" PRIu64 ",\"completed\":%" PRIu64 ",\"total_ns\":%" PRIu64, s->count,
 			s->completed, s->total_ns);
 		if (s->completed)
@@ -201,7 +190,7 @@ static int sc_print_json(FILE *out, struct sched_model *m, const struct ltt_read
 	np = sc_processes(th, nth, rows, m);
 	for (k = 0; k < np; k++) {
 		fprintf(out, "%s{\"trace\":%u,\"pid\":%" PRIu32 ",\"name\":", k ? "," : "", rows[k].trace, rows[k].pid);
-		sc_json_str(out, rows[k].name);
+		ltt_json_to_file(out, rows[k].name, strlen(rows[k].name));
 		fprintf(out, ",\"threads\":%u", rows[k].threads);
 		sc_json_times(out, &rows[k]);
 		fputc('}', out);

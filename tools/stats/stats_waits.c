@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/escape_json.h"
 #include "toolkit/reader_common.h"
 #include "toolkit/thread_names.h"
 #include "stats_waits.h"
@@ -135,26 +136,15 @@ static const char *wt_name(const struct thread_names *tn, const struct wt_lock *
 	return n ? n : "";
 }
 
-static void wt_json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20 || *p >= 0x7f)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	fputc('"', out);
-}
-
 static void wt_json_who(FILE *out, const char *key, const struct wt_who *w, size_t n,
 			const struct thread_names *tn, const struct wt_lock *l)
 {
 	fprintf(out, ",\"%s\":[", key);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(out, "%s{\"tid\":%" PRIu32 ",\"name\":", i ? "," : "", w[i].tid);
-		wt_json_str(out, wt_name(tn, l, w[i].tid));
+		const char *name = wt_name(tn, l, w[i].tid);
+
+		ltt_json_to_file(out, name, strlen(name));
 		fprintf(out, ",\"waits\":%" PRIu64 ",\"total_ns\":%" PRIu64 "}", w[i].n, w[i].ns);
 	}
 	fputc(']', out);

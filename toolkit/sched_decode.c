@@ -265,7 +265,7 @@ int sched_decode(struct sched_decoder *d, const struct ltt_event *ev, struct sch
 		o->next_tid = tid32(fu(&b, "in", SCHED_TID_NONE));
 		o->prev_state = (uint32_t)fu(&b, "out_state", SCHED_PREV_UNKNOWN);
 		/* 0x100 (R+) says preempted; a plain 0 (R) is too: kernels report a preempted thread either
-		 * way (this machine's 6.1 gives 0), and a yield cannot be told from it */
+		 * way (this machine's kernel gives 0), and a yield cannot be told from it */
 		o->prev_comm = fs(&b, "out_comm");
 		o->comm = fs(&b, "in_comm");
 		o->all_switches = s->kind == DK_C_SCHEDCHANGE || s->system;

@@ -16,6 +16,7 @@
 #include "clock.h"
 #include "env_parse.h"
 #include "flight.h"
+#include "func_internal.h"
 #include "profile.h"
 #include "recorder.h"
 #include "rules.h"
@@ -297,6 +298,7 @@ static int start_locked(const struct ltt_options *opt, int from_env, char *why, 
 	ltt_control_seal(LTT_RING_PROCESSES);
 	ltt_control_seal(LTT_RING_INTERRUPTS);
 	ltt_profile_start(opt);	/* CPU usage and stack sampling, pause (recorder/profile.h) */
+	ltt_func_start(opt->stack_sample_hz != 0);	/* function tracing (recorder/func_internal.h) */
 	report_path(ltt_cur.path);
 	if (taken[0])
 		ltt_warn("%s is a trace already (never overwritten); this trace is %s", taken, ltt_cur.path);
@@ -353,6 +355,7 @@ int ltt_stop(void)
 		pthread_mutex_unlock(&ctl_lock);
 		return 0;
 	}
+	ltt_func_stop();	/* the hooks off */
 	ltt_profile_stop();	/* the last CPU sample, while events still record */
 	/* B7: no new event starts after this; those that loaded the region find its rings closed. */
 	ltt_set(&ltt_rt.recording, 0);
@@ -445,6 +448,8 @@ static int env_options(struct ltt_options *o, char *why, size_t n)
 	if (rc)
 		o->blocks = (unsigned)v;
 	rc = env_io_options(o, why, n);
+	if (!rc)
+		rc = ltt_func_env(why, n);
 	return rc ? rc : ltt_profile_env(o, why, n);
 }
 

@@ -9,3 +9,12 @@ $(O)/recorder/core.o: $(BUILD)/gen/ltt-core-xml.h
 
 # tests/fuzz/fuzz_env.c drives libltt's setting parsers: the fuzz rule compiles every .c prerequisite.
 $(BUILD)/fuzz/fuzz_env: recorder/env_parse.c recorder/env_parse.h
+
+# Function tracing's -pg hooks (recorder/func_x86_64.S): assembly, x86-64 only (doc/recorder.md
+# "Function tracing"); elsewhere the file assembles to nothing but its note.
+RECORDER_ASM := $(wildcard recorder/*.S)
+$(BUILD)/lib/libltt.a $(BUILD)/lib/libltt.so: $(patsubst %.S,$(O)/%.o,$(RECORDER_ASM))
+$(O)/recorder/%.o: recorder/%.S $(FLAGS_STAMP) | $(BUILD)/config.mk
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+$(O)/recorder/func.o $(O)/recorder/func_hooks.o: $(GEN_STAMP)

@@ -9,6 +9,7 @@
 #include "common/parse.h"
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
+#include "toolkit/calls.h"
 #include "toolkit/dump_format.h"
 #include "toolkit/reader_common.h"
 #include "toolkit/regions.h"
@@ -321,6 +322,7 @@ static int run(int argc, char **argv)
 		{ "profile", no_argument, NULL, 'P' },
 		{ "sched", no_argument, NULL, 'K' },
 		{ "waits", no_argument, NULL, 'X' },
+		{ "functions", no_argument, NULL, 'U' },
 		{ "all-snapshots", no_argument, NULL, 'S' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "follow", no_argument, NULL, 'W' },
@@ -335,7 +337,7 @@ static int run(int argc, char **argv)
 	struct trace_counts *tc = NULL;
 	struct ltt_reader *r;
 	struct dump_out *out = NULL;
-	int json = 0, regions = 0, profile = 0, sched = 0, waits = 0, follow = 0, c, ret, status = 0;
+	int json = 0, regions = 0, profile = 0, sched = 0, waits = 0, functions = 0, follow = 0, c, ret, status = 0;
 	unsigned threads = 0;
 
 	optind = 1;
@@ -355,6 +357,10 @@ static int run(int argc, char **argv)
 		}
 		if (c == 'K') {
 			sched = 1;
+			continue;
+		}
+		if (c == 'U') {
+			functions = 1;
 			continue;
 		}
 		if (c == 'X') {
@@ -389,27 +395,30 @@ static int run(int argc, char **argv)
 		ltt_tool_error("stats", "no trace given (see ltt stats --help)");
 		return 2;
 	}
-	if (regions + profile + sched + waits > 1) {
-		ltt_tool_error("stats", "--regions, --profile, --sched and --waits are separate reports: give one");
+	if (regions + profile + sched + waits + functions > 1) {
+		ltt_tool_error("stats", "--regions, --profile, --sched, --waits and --functions are separate reports: "
+			       "give one");
 		return 2;
 	}
-	if (follow && (regions || profile || sched || waits || argc - optind > 1)) {
+	if (follow && (regions || profile || sched || waits || functions || argc - optind > 1)) {
 		ltt_tool_error("stats", "--follow reads one trace and counts its events (no --regions, --profile)");
 		return 2;
 	}
 	if (follow)
 		return stats_follow(argv[optind], json);
-	if (regions || profile || sched || waits)
-		ropt.flags = 0;	/* merged in time order (toolkit/regions.h, toolkit/profile.h, toolkit/sched_model.h) */
+	if (regions || profile || sched || waits || functions)
+		ropt.flags = 0;	/* merged in time order (toolkit/regions.h, toolkit/profile.h, toolkit/sched_model.h,
+				 * toolkit/calls.h) */
 	ret = reader_tool_open(&tool, &r, argv + optind, (unsigned)(argc - optind), &ropt);
 	if (ret)
 		return 1;
-	if (regions || profile || sched || waits) {
-		ret = regions ? regions_report(r, stdout, json) : sched ? stats_sched_report(r, stdout, json)
-			: waits ? stats_waits_report(r, stdout, json) : profile_report(r, stdout);
+	if (regions || profile || sched || waits || functions) {
+		ret = functions ? calls_report(r, json) : regions ? regions_report(r, stdout, json)
+			: sched ? stats_sched_report(r, stdout, json) : waits ? stats_waits_report(r, stdout, json)
+			: profile_report(r, stdout);
 		if (ret < 0)
-			ltt_tool_error("stats", "%s: %s", regions ? "--regions" : sched ? "--sched" : waits ? "--waits"
-				       : "--profile", strerror(-ret));
+			ltt_tool_error("stats", "%s: %s", functions ? "--functions" : regions ? "--regions"
+				       : sched ? "--sched" : waits ? "--waits" : "--profile", strerror(-ret));
 		if (fflush(stdout))
 			ltt_tool_error("stats", "standard output: %s", strerror(errno));
 		ltt_reader_close(r);
@@ -451,7 +460,7 @@ const struct ltt_cmd ltt_cmd_stats = {
 	.name = "stats",
 	.summary = "summarize traces: events per type and CPU, time span, rates, lost data",
 	.usage =
-	"usage: ltt stats [--format=text|json] [--regions] [--profile] [--sched] [--waits] [--all-snapshots] [--threads=N] TRACE...\n"
+	"usage: ltt stats [--format=text|json] [--regions] [--profile] [--sched] [--waits] [--functions] [--all-snapshots] [--threads=N] TRACE...\n"
 	"       ltt stats --follow [--format=text|json] TRACE\n"
 	"\n"
 	"Reads every event of the traces and prints, per trace: the system, the time span, events and\n"
@@ -477,6 +486,10 @@ const struct ltt_cmd ltt_cmd_stats = {
 	"  --profile       the stack samples (LTT_STACK_SAMPLE_HZ, doc/recorder.md) per thread and for all\n"
 	"                  threads: ticks with each function on top (self) and anywhere on the stack\n"
 	"                  (total), symbolized from the binaries when present, and the hottest stacks\n"
+	"  --functions     the calls function tracing recorded (LTT_FUNCTIONS, ltt record --functions;\n"
+	"                  doc/recorder.md): per function, completed calls, total time (on the stack,\n"
+	"                  nested calls of the same function counted once), self time (less callees),\n"
+	"                  min/avg/max of a call, and its callers (JSON); sorted by total time\n"
 
 	"  --sched         from the kernel events (the kernel facility, or a 2004 trace's core events):\n"
 	"                  per thread, process and CPU the time on CPU in user mode, system calls,\n"

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/* recorder/func.c: the settings of function tracing (LTT_FUNCTIONS, LTT_FUNCTIONS_DEPTH,
+ * LTT_FUNCTIONS_MIN_NS), switching the hooks on and off with the trace, and the threads' shadow
+ * stacks (doc/recorder.md "Function tracing"). The hooks are in func_hooks.c and func_x86_64.S. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "clock.h"
+#include "env_parse.h"
+#include "func_internal.h"
+#include "profile.h"
+#include "recorder.h"
+
+#define LTT_GEN_REGISTER(fac) 0	/* registered by ltt_func_start() only */
+#include "func.h"
+
+int ltt_func_on;
+struct ltt_func_config ltt_func_cfg = { .max_depth = LTT_FUNC_DEPTH_MAX };
+__thread struct ltt_func_thread ltt_func_self __attribute__((tls_model("initial-exec")));
+
+static struct {
+	int enabled;		/* LTT_FUNCTIONS set (not "0") */
+	int rules;		/* ... to a rule list */
+	uint32_t max_depth;
+	uint64_t min_ns;
+} env;
+static pthread_key_t stack_key;
+static int stack_key_ok;
+
+static const struct ltt_env_var depth_var = {
+	"LTT_FUNCTIONS_DEPTH", LTT_ENV_COUNT, 1, LTT_FUNC_DEPTH_MAX, "a count of calls from 1 to 1024",
+};
+static const struct ltt_env_var min_var = {
+	"LTT_FUNCTIONS_MIN_NS", LTT_ENV_COUNT, 0, 1000000000000ull, "nanoseconds, from 0 to 10^12",
+};
+
+int ltt_func_env(char *why, size_t n)
+{
+	const char *v = getenv("LTT_FUNCTIONS"), *d = getenv("LTT_FUNCTIONS_DEPTH");
+	const char *m = getenv("LTT_FUNCTIONS_MIN_NS");
+	uint64_t x;
+	int rc;
+
+	memset(&env, 0, sizeof(env));
+	env.max_depth = LTT_FUNC_DEPTH_MAX;
+	if (d && *d) {
+		if ((rc = ltt_env_parse(&depth_var, d, &x, why, n)) < 0)
+			return rc;
+		env.max_depth = (uint32_t)x;
+	}
+	if (m && *m) {
+		if ((rc = ltt_env_parse(&min_var, m, &x, why, n)) < 0)
+			return rc;
+		env.min_ns = x;
+	}
+	if (!v || !*v || !strcmp(v, "0"))
+		return 0;
+	env.enabled = 1;
+	if (!strcmp(v, "1"))
+		return 0;
+	env.rules = 1;
+	return ltt_func_rules_set(v, why, n);
+}
+
+int ltt_func_enabled(void)
+{
+	return env.enabled;
+}
+
+void ltt_func_start(int maps_recorded)
+{
+	uint64_t cps = ltt_timemap.cycles_per_second;
+
+	if (!env.enabled)
+		return;
+	ltt_facility_register(&ltt_facility_func);
+	if (env.rules && ltt_func_rules_build() < 0) {
+		ltt_warn("LTT_FUNCTIONS: cannot read the symbols of the program; no function traced");
+		return;
+	}
+	ltt_func_cfg.max_depth = env.max_depth;
+	ltt_func_cfg.rules = env.rules;
+	/* ns to cycles, rounded up: a call of exactly the minimum passes */
+	ltt_func_cfg.min_cycles = env.min_ns ? (uint64_t)(((unsigned __int128)env.min_ns * cps + 999999999u) /
+							 1000000000u) : 0;
+	if (env.min_ns && !ltt_func_cfg.min_cycles)
+		ltt_func_cfg.min_cycles = 1;
+	/* The hooks' addresses in a trace are symbolized by the memory map (core.mapping), which stack
+	 * sampling records too: once is enough. */
+	if (!maps_recorded)
+		ltt_maps_emit();
+	/* Release: the settings above before the hooks see tracing on; pairs with nothing stronger
+	 * than the hooks' relaxed load (a hook that sees 1 early reads settings written long before:
+	 * the previous trace's, or these, both complete values). */
+	__atomic_store_n(&ltt_func_on, 1, __ATOMIC_RELEASE);
+}
+
+void ltt_func_stop(void)
+{
+	/* Relaxed is enough: a hook that still sees 1 records into a trace that is closing, which
+	 * the event path handles (no region, or closed rings). */
+	__atomic_store_n(&ltt_func_on, 0, __ATOMIC_RELAXED);
+}
+
+/* A thread ends: its frames go (a hook that runs after this, in a later destructor, finds DEAD). */
+static void stack_free(void *p)
+{
+	struct ltt_func_thread *t = &ltt_func_self;
+
+	t->stack = LTT_FUNC_DEAD;
+	t->depth = 0;
+	t->rec_depth = 0;
+	munmap(p, LTT_FUNC_STACK * sizeof(struct ltt_func_frame));
+}
+
+__attribute__((no_instrument_function)) struct ltt_func_frame *ltt_func_stack_slow(struct ltt_func_thread *t)
+{
+	void *p;
+
+	if (t->stack)
+		return NULL;	/* DEAD */
+	/* mmap: async-signal-safe (a signal handler may be the thread's first hook) and no malloc
+	 * (the program's allocator may be instrumented, or be what is interrupted) */
+	p = mmap(NULL, LTT_FUNC_STACK * sizeof(struct ltt_func_frame), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		t->stack = LTT_FUNC_DEAD;
+		return NULL;
+	}
+	t->depth = 0;
+	t->rec_depth = 0;
+	t->stack = p;
+	if (stack_key_ok)
+		pthread_setspecific(stack_key, p);
+	return p;
+}
+
+__attribute__((constructor(101))) static void func_init(void)
+{
+	stack_key_ok = !pthread_key_create(&stack_key, stack_free);
+}

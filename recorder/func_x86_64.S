@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/* recorder/func_x86_64.S: the -pg hooks of function tracing on x86-64 (doc/recorder.md "Function
+ * tracing"). mcount is called by gcc -pg after the function's prologue (push %rbp; mov %rsp,%rbp: its
+ * return address is at 8(%rbp)); __fentry__ (gcc -pg -mfentry) as its first instruction (the
+ * function's return address is just above ours). Off (ltt_func_on 0) each costs one load and one
+ * branch. On, the argument registers (rdi rsi rdx rcx r8 r9, rax: the vector count of a variadic
+ * call, r10: the static chain, xmm0-7) are saved around ltt_func_pg_entry() (func_hooks.c), which
+ * replaces the return address with ltt_func_pg_return; that one saves the return value registers
+ * (rax rdx xmm0 xmm1) around ltt_func_pg_exit() and jumps to the address it gives back. */
+#if defined(__x86_64__)
+
+	.text
+
+/* Saves the argument registers: 200 bytes, so that %rsp is 16-byte aligned for the call (it is 8
+ * past a multiple of 16 at the hook's entry). */
+.macro SAVE_ARGS
+	subq	$200, %rsp
+	.cfi_adjust_cfa_offset 200
+	movq	%rdi, 0(%rsp)
+	movq	%rsi, 8(%rsp)
+	movq	%rdx, 16(%rsp)
+	movq	%rcx, 24(%rsp)
+	movq	%r8, 32(%rsp)
+	movq	%r9, 40(%rsp)
+	movq	%rax, 48(%rsp)
+	movq	%r10, 56(%rsp)
+	movdqu	%xmm0, 64(%rsp)
+	movdqu	%xmm1, 80(%rsp)
+	movdqu	%xmm2, 96(%rsp)
+	movdqu	%xmm3, 112(%rsp)
+	movdqu	%xmm4, 128(%rsp)
+	movdqu	%xmm5, 144(%rsp)
+	movdqu	%xmm6, 160(%rsp)
+	movdqu	%xmm7, 176(%rsp)
+.endm
+
+.macro RESTORE_ARGS
+	movq	0(%rsp), %rdi
+	movq	8(%rsp), %rsi
+	movq	16(%rsp), %rdx
+	movq	24(%rsp), %rcx
+	movq	32(%rsp), %r8
+	movq	40(%rsp), %r9
+	movq	48(%rsp), %rax
+	movq	56(%rsp), %r10
+	movdqu	64(%rsp), %xmm0
+	movdqu	80(%rsp), %xmm1
+	movdqu	96(%rsp), %xmm2
+	movdqu	112(%rsp), %xmm3
+	movdqu	128(%rsp), %xmm4
+	movdqu	144(%rsp), %xmm5
+	movdqu	160(%rsp), %xmm6
+	movdqu	176(%rsp), %xmm7
+	addq	$200, %rsp
+	.cfi_adjust_cfa_offset -200
+.endm
+
+	.globl	mcount
+	.type	mcount, @function
+mcount:
+	.cfi_startproc
+	cmpl	$0, ltt_func_on(%rip)
+	jne	1f
+	ret
+1:	SAVE_ARGS
+	movq	200(%rsp), %rdi		/* our return address: the call site in the function */
+	subq	$5, %rdi		/* the call instruction */
+	leaq	8(%rbp), %rsi		/* the function's return address */
+	call	ltt_func_pg_entry
+	RESTORE_ARGS
+	ret
+	.cfi_endproc
+	.size	mcount, .-mcount
+
+	.globl	__fentry__
+	.type	__fentry__, @function
+__fentry__:
+	.cfi_startproc
+	cmpl	$0, ltt_func_on(%rip)
+	jne	1f
+	ret
+1:	SAVE_ARGS
+	movq	200(%rsp), %rdi		/* our return address: the function's first instruction + 5 */
+	subq	$5, %rdi
+	leaq	208(%rsp), %rsi		/* the function's return address, just above ours */
+	call	ltt_func_pg_entry
+	RESTORE_ARGS
+	ret
+	.cfi_endproc
+	.size	__fentry__, .-__fentry__
+
+/* Reached by the ret of a function whose return address ltt_func_pg_entry replaced: %rsp is 16-byte
+ * aligned (just past the slot). 64 bytes: rax rdx xmm0 xmm1, and at 56 the address to return to. */
+	.globl	ltt_func_pg_return
+	.hidden	ltt_func_pg_return
+	.type	ltt_func_pg_return, @function
+ltt_func_pg_return:
+	.cfi_startproc
+	.cfi_undefined rip
+	subq	$64, %rsp
+	.cfi_adjust_cfa_offset 64
+	movq	%rax, 0(%rsp)
+	movq	%rdx, 8(%rsp)
+	movdqu	%xmm0, 16(%rsp)
+	movdqu	%xmm1, 32(%rsp)
+	leaq	64(%rsp), %rdi
+	call	ltt_func_pg_exit
+	movq	%rax, 56(%rsp)
+	movq	0(%rsp), %rax
+	movq	8(%rsp), %rdx
+	movdqu	16(%rsp), %xmm0
+	movdqu	32(%rsp), %xmm1
+	addq	$56, %rsp
+	.cfi_adjust_cfa_offset -56
+	ret
+	.cfi_endproc
+	.size	ltt_func_pg_return, .-ltt_func_pg_return
+
+#endif
+	.section .note.GNU-stack,"",@progbits

@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: MIT */
+/* tools/calls/calls.c: calls from func events (tools/calls/calls.h). A thread's stack is rebuilt from
+ * its entries and exits: an exit closes the frame of its address nearest the top, and the frames above
+ * it with it (calls that never returned through their exit: longjmp); an exit with no such frame is an
+ * exit whose entry the trace does not hold (a flight snapshot starts mid-call, events were lost), counted
+ * and skipped. Minimum-duration calls (func.call) arrive after their callees: they are kept and nested
+ * by their intervals at the end. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "toolkit/calls.h"
+
+/* An unsigned integer of `bytes` bytes at q, in byte order be. */
+static uint64_t get_uint(const unsigned char *q, unsigned bytes, int be)
+{
+	uint64_t v = 0;
+
+	if (be)
+		for (unsigned i = 0; i < bytes; i++)
+			v = v << 8 | q[i];
+	else
+		for (unsigned i = bytes; i-- > 0;)
+			v = v << 8 | q[i];
+	return v;
+}
+
+int calls_init(struct calls_model *m)
+{
+	memset(m, 0, sizeof(*m));
+	return prof_model_init(&m->pm);
+}
+
+void calls_free(struct calls_model *m)
+{
+	for (size_t i = 0; i < m->nth; i++) {
+		free(m->th[i].fr);
+		free(m->th[i].done);
+	}
+	free(m->th);
+	prof_model_free(&m->pm);
+}
+
+const char *calls_func_name(const struct calls_model *m, long func)
+{
+	return func >= 0 && (size_t)func < m->pm.nfuncs ? m->pm.funcs[func].name : "?";
+}
+
+int calls_kind(struct calls_model *m, const struct ltt_event *ev)
+{
+	static const char *const names[3] = { "entry", "exit", "call" };
+	const struct ltt_event_type *ty = ev->type;
+
+	for (int k = 0; k < 3; k++)
+		if (m->types[k] == ty)
+			return k + 1;
+	if (ty->builtin || strcmp(ty->facility, "func"))
+		return 0;
+	for (int k = 0; k < 3; k++)
+		if (!strcmp(ty->name, names[k])) {
+			m->types[k] = ty;
+			return k + 1;
+		}
+	return 0;
+}
+
+static struct call_thread *thread_of(struct calls_model *m, uint32_t tid)
+{
+	for (size_t i = m->nth; i-- > 0;)
+		if (m->th[i].tid == tid)
+			return &m->th[i];
+	if (m->nth == m->capth) {
+		size_t nc = m->capth ? 2 * m->capth : 16;
+		struct call_thread *n = realloc(m->th, nc * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		m->th = n;
+		m->capth = nc;
+	}
+	memset(&m->th[m->nth], 0, sizeof(m->th[0]));
+	m->th[m->nth].tid = tid;
+	return &m->th[m->nth++];
+}
+
+/* Closes the top frame of t at time ns. */
+static int pop(struct calls_model *m, struct call_thread *t, uint64_t ns, int unfinished)
+{
+	struct call_frame *f = &t->fr[--t->n];
+	struct call c = {
+		.tid = t->tid, .depth = (uint32_t)t->n, .func = f->func,
+		.parent = t->n ? t->fr[t->n - 1].func : -1,
+		.start_ns = f->start_ns, .dur_ns = ns > f->start_ns ? ns - f->start_ns : 0,
+		.unfinished = unfinished, .outermost = 1,
+	};
+
+	c.self_ns = c.dur_ns > f->child_ns ? c.dur_ns - f->child_ns : 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->fr[i].func == f->func) {
+			c.outermost = 0;
+			break;
+		}
+	if (t->n)
+		t->fr[t->n - 1].child_ns += c.dur_ns;
+	return m->on_call ? m->on_call(m->arg, &c) : 0;
+}
+
+int calls_event(struct calls_model *m, const struct ltt_event *ev)
+{
+	int kind, ret;
+	uint32_t tid;
+	uint64_t addr;
+	struct call_thread *t;
+
+	if (prof_model_event(&m->pm, ev))
+		return 0;
+	kind = calls_kind(m, ev);
+	if (!kind)
+		return 0;
+	if (ev->size < (kind == CALLS_CALL ? 20u : 12u))
+		return 1;	/* not the layout of eventdefs/func.xml: not ours to read */
+	m->events++;
+	tid = (uint32_t)get_uint(ev->payload, 4, ev->big_endian);
+	addr = get_uint(ev->payload + 4, 8, ev->big_endian);
+	t = thread_of(m, tid);
+	if (!t)
+		return -ENOMEM;
+	t->last_ns = ev->time_ns;
+	if (kind == CALLS_ENTRY) {
+		long f = prof_func_of(&m->pm, addr, 1);
+
+		if (f < 0)
+			return (int)f;
+		if (t->n == t->cap) {
+			size_t nc = t->cap ? 2 * t->cap : 64;
+			struct call_frame *n = realloc(t->fr, nc * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			t->fr = n;
+			t->cap = nc;
+		}
+		t->fr[t->n++] = (struct call_frame){ .addr = addr, .func = f, .start_ns = ev->time_ns };
+		if (m->on_enter && (ret = m->on_enter(m->arg, tid, (uint32_t)t->n - 1, f, ev->time_ns)))
+			return ret;
+		return 1;
+	}
+	if (kind == CALLS_EXIT) {
+		size_t k = t->n;
+
+		while (k && t->fr[k - 1].addr != addr)
+			k--;
+		if (!k) {
+			m->unmatched++;
+			return 1;
+		}
+		while (t->n >= k)
+			if ((ret = pop(m, t, ev->time_ns, 0)))
+				return ret;
+		return 1;
+	}
+	/* func.call: cycles before its own time */
+	{
+		uint64_t cyc = get_uint(ev->payload + 12, 8, ev->big_endian), dur;
+
+		uint64_t cps = ev->trace ? ev->trace->cycles_per_second : 0;
+
+		dur = cps ? (uint64_t)((unsigned __int128)cyc * 1000000000u / cps) : cyc;
+		if (t->ndone == t->capdone) {
+			size_t nc = t->capdone ? 2 * t->capdone : 256;
+			struct call_done *n = realloc(t->done, nc * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			t->done = n;
+			t->capdone = nc;
+		}
+		t->done[t->ndone++] = (struct call_done){
+			.start_ns = ev->time_ns > dur ? ev->time_ns - dur : 0, .dur_ns = dur, .addr = addr };
+	}
+	return 1;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct call_done *x = a, *y = b;
+
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	return x->dur_ns > y->dur_ns ? -1 : x->dur_ns < y->dur_ns;	/* the enclosing one first */
+}
+
+/* Minimum-duration calls of t, nested by their intervals: each is reported when its last callee is. */
+static int finish_done(struct calls_model *m, struct call_thread *t)
+{
+	int ret;
+
+	qsort(t->done, t->ndone, sizeof(*t->done), by_start);
+	t->n = 0;
+	for (size_t i = 0; i <= t->ndone; i++) {
+		struct call_done *d = i < t->ndone ? &t->done[i] : NULL;
+
+		/* close the frames that end before this call starts */
+		while (t->n && (!d || t->fr[t->n - 1].start_ns + t->fr[t->n - 1].addr <= d->start_ns))
+			if ((ret = pop(m, t, t->fr[t->n - 1].start_ns + t->fr[t->n - 1].addr, 0)))
+				return ret;
+		if (!d)
+			break;
+		long f = prof_func_of(&m->pm, d->addr, 1);
+
+		if (f < 0)
+			return (int)f;
+		if (t->n == t->cap) {
+			size_t nc = t->cap ? 2 * t->cap : 64;
+			struct call_frame *n = realloc(t->fr, nc * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			t->fr = n;
+			t->cap = nc;
+		}
+		/* .addr holds the duration here: frames of this pass are matched by time, not address */
+		t->fr[t->n++] = (struct call_frame){ .addr = d->dur_ns, .func = f, .start_ns = d->start_ns };
+		if (m->on_enter && (ret = m->on_enter(m->arg, t->tid, (uint32_t)t->n - 1, f, d->start_ns)))
+			return ret;
+	}
+	t->ndone = 0;
+	return 0;
+}
+
+int calls_finish(struct calls_model *m)
+{
+	int ret;
+
+	for (size_t i = 0; i < m->nth; i++) {
+		struct call_thread *t = &m->th[i];
+
+		while (t->n)
+			if ((ret = pop(m, t, t->last_ns, 1)))
+				return ret;
+		if (t->ndone && (ret = finish_done(m, t)))
+			return ret;
+	}
+	return 0;
+}

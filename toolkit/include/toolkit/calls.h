@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* tools/calls/calls.h: the calls of a trace's func events (function tracing, doc/recorder.md
+ * "Function tracing"): each thread's call stack rebuilt from func.entry and func.exit, and the whole
+ * calls of minimum-duration mode (func.call), addresses symbolized through core.mapping by the profile
+ * model (tools/profile/). Used by `ltt stats --functions` (calls_stats.c), `ltt dump --format=calls`
+ * (fmt_calls.c), `ltt sql`'s calls table and the exports' nested slices. */
+#ifndef LTT_TOOLS_CALLS_H
+#define LTT_TOOLS_CALLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <ltt/reader.h>
+
+#include "toolkit/profile.h"
+
+/* One completed call (or, unfinished, one still open when the trace ends: end = the last time the
+ * trace shows for its thread). */
+struct call {
+	uint32_t tid;
+	uint32_t depth;		/* calls of its thread open around it (0: outermost the trace shows) */
+	long func;		/* index in calls_model.pm.funcs */
+	long parent;		/* the enclosing call's function, -1 when none is known */
+	uint64_t start_ns, dur_ns, self_ns;
+	int unfinished;
+	int outermost;		/* no call of the same function encloses it on its thread (for totals) */
+};
+
+struct call_frame {
+	uint64_t addr;
+	long func;
+	uint64_t start_ns, child_ns;
+};
+
+struct call_done {		/* minimum-duration mode: whole calls of a thread, kept until the end */
+	uint64_t start_ns, dur_ns, addr;
+};
+
+struct call_thread {
+	uint32_t tid;
+	struct call_frame *fr;
+	size_t n, cap;
+	uint64_t last_ns;
+	struct call_done *done;
+	size_t ndone, capdone;
+};
+
+enum { CALLS_ENTRY = 1, CALLS_EXIT, CALLS_CALL };
+
+struct calls_model {
+	struct prof_model pm;	/* symbolizer, functions */
+	struct call_thread *th;
+	size_t nth, capth;
+	/* what a func event type is (event types compared by pointer, then by name) */
+	const struct ltt_event_type *types[3];
+	/* the consumer's callbacks: a call that begins (entry/exit mode; NULL: not wanted), a call that
+	 * ends */
+	int (*on_enter)(void *arg, uint32_t tid, uint32_t depth, long func, uint64_t start_ns);
+	int (*on_call)(void *arg, const struct call *c);
+	void *arg;
+	uint64_t events, unmatched;	/* func events read; exits whose entry the trace does not hold */
+};
+
+int calls_init(struct calls_model *m);
+void calls_free(struct calls_model *m);
+/* Feeds one event (core.mapping and func events matter; the others are ignored). 1 when it was a
+ * func event, 0 when not, or a negative errno from a callback or an allocation. */
+int calls_event(struct calls_model *m, const struct ltt_event *ev);
+/* The end of the trace: minimum-duration calls in order, then the calls still open (unfinished). */
+int calls_finish(struct calls_model *m);
+/* Whether ev is a func event: CALLS_ENTRY, CALLS_EXIT, CALLS_CALL or 0. */
+int calls_kind(struct calls_model *m, const struct ltt_event *ev);
+const char *calls_func_name(const struct calls_model *m, long func);
+
+/* ---- calls_stats.c: `ltt stats --functions` (text or JSON on standard output) ---------------------- */
+int calls_report(struct ltt_reader *r, int json);
+
+#endif

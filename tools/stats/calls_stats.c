@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT */
+/* tools/calls/calls_stats.c: `ltt stats --functions`: per function (symbolized), the completed calls,
+ * their total time (the time the function was on its thread's stack: a call inside a call of the same
+ * function is not counted twice), self time (less the callees), min/avg/max of one call, and who
+ * called it. uftrace report's table, in text or JSON. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "toolkit/calls.h"
+#include "toolkit/dump_format.h"
+
+struct caller {
+	long func;
+	uint64_t n;
+};
+
+struct fstat {
+	uint64_t calls, total, self, sum, min, max;
+	struct caller *callers;
+	size_t ncallers;
+};
+
+struct cstats {
+	struct fstat *f;
+	size_t n;
+	uint64_t calls, unfinished;
+};
+
+static int on_call(void *arg, const struct call *c)
+{
+	struct cstats *s = arg;
+	struct fstat *f;
+
+	if (c->unfinished) {
+		s->unfinished++;
+		return 0;
+	}
+	if ((size_t)c->func >= s->n) {
+		size_t n = s->n ? s->n : 64;
+
+		while (n <= (size_t)c->func)
+			n *= 2;
+		f = realloc(s->f, n * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		memset(f + s->n, 0, (n - s->n) * sizeof(*f));
+		s->f = f;
+		s->n = n;
+	}
+	f = &s->f[c->func];
+	if (!f->calls || c->dur_ns < f->min)
+		f->min = c->dur_ns;
+	if (c->dur_ns > f->max)
+		f->max = c->dur_ns;
+	f->calls++;
+	s->calls++;
+	f->sum += c->dur_ns;
+	f->self += c->self_ns;
+	if (c->outermost)
+		f->total += c->dur_ns;
+	for (size_t i = 0; i < f->ncallers; i++)
+		if (f->callers[i].func == c->parent) {
+			f->callers[i].n++;
+			return 0;
+		}
+	struct caller *nc = realloc(f->callers, (f->ncallers + 1) * sizeof(*nc));
+
+	if (!nc)
+		return -ENOMEM;
+	f->callers = nc;
+	f->callers[f->ncallers++] = (struct caller){ .func = c->parent, .n = 1 };
+	return 0;
+}
+
+static const struct cstats *sort_s;
+
+static int by_total(const void *a, const void *b)
+{
+	const struct fstat *x = &sort_s->f[*(const long *)a], *y = &sort_s->f[*(const long *)b];
+
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	return *(const long *)a < *(const long *)b ? -1 : 1;
+}
+
+/* "1.234 us" in 10 columns, uftrace's units. */
+static void put_dur(struct dump_out *o, uint64_t ns)
+{
+	char buf[32];
+
+	if (ns < 1000000)
+		snprintf(buf, sizeof(buf), "%7.3f us", ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, sizeof(buf), "%7.3f ms", ns / 1e6);
+	else
+		snprintf(buf, sizeof(buf), "%7.3f  s", ns / 1e9);
+	dump_out_str(o, buf);
+}
+
+static void print_text(struct dump_out *o, const struct calls_model *m, const struct cstats *s, const long *ord,
+		       size_t n)
+{
+	char buf[160];
+
+	snprintf(buf, sizeof(buf), "functions: %" PRIu64 " calls of %zu functions on %zu threads; %" PRIu64
+		 " unfinished, %" PRIu64 " exits without their entry\n", s->calls, n, m->nth, s->unfinished,
+		 m->unmatched);
+	dump_out_str(o, buf);
+	if (!n) {
+		dump_out_str(o, "  (no func events: record with LTT_FUNCTIONS=1 or ltt record --functions)\n");
+		return;
+	}
+	dump_out_str(o, "  Total time   Self time      Calls   Min time    Avg time    Max time  Function\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct fstat *f = &s->f[ord[i]];
+
+		dump_out_str(o, "  ");
+		put_dur(o, f->total);
+		dump_out_str(o, "  ");
+		put_dur(o, f->self);
+		snprintf(buf, sizeof(buf), "  %9" PRIu64 "  ", f->calls);
+		dump_out_str(o, buf);
+		put_dur(o, f->min);
+		dump_out_str(o, "  ");
+		put_dur(o, f->sum / f->calls);
+		dump_out_str(o, "  ");
+		put_dur(o, f->max);
+		dump_out_str(o, "  ");
+		dump_out_str(o, calls_func_name(m, ord[i]));
+		dump_out_char(o, '\n');
+	}
+}
+
+static void print_json(struct dump_out *o, const struct calls_model *m, const struct cstats *s, const long *ord,
+		       size_t n)
+{
+	dump_out_str(o, "{\"calls\":");
+	dump_out_u64(o, s->calls);
+	dump_out_str(o, ",\"threads\":");
+	dump_out_u64(o, m->nth);
+	dump_out_str(o, ",\"unfinished\":");
+	dump_out_u64(o, s->unfinished);
+	dump_out_str(o, ",\"exits_without_entry\":");
+	dump_out_u64(o, m->unmatched);
+	dump_out_str(o, ",\"functions\":[");
+	for (size_t i = 0; i < n; i++) {
+		const struct fstat *f = &s->f[ord[i]];
+		const struct prof_func *pf = &m->pm.funcs[ord[i]];
+		const char *name = calls_func_name(m, ord[i]);
+
+		dump_out_str(o, i ? ",\n{\"function\":" : "\n{\"function\":");
+		dump_out_json_string(o, name, strlen(name));
+		dump_out_str(o, ",\"module\":");
+		if (pf->module)
+			dump_out_json_string(o, pf->module, strlen(pf->module));
+		else
+			dump_out_str(o, "null");
+		dump_out_str(o, ",\"calls\":");
+		dump_out_u64(o, f->calls);
+		dump_out_str(o, ",\"total_ns\":");
+		dump_out_u64(o, f->total);
+		dump_out_str(o, ",\"self_ns\":");
+		dump_out_u64(o, f->self);
+		dump_out_str(o, ",\"min_ns\":");
+		dump_out_u64(o, f->min);
+		dump_out_str(o, ",\"avg_ns\":");
+		dump_out_u64(o, f->sum / f->calls);
+		dump_out_str(o, ",\"max_ns\":");
+		dump_out_u64(o, f->max);
+		dump_out_str(o, ",\"callers\":{");
+		for (size_t k = 0; k < f->ncallers; k++) {
+			const char *cn = f->callers[k].func < 0 ? "" : calls_func_name(m, f->callers[k].func);
+
+			if (k)
+				dump_out_char(o, ',');
+			dump_out_json_string(o, cn, strlen(cn));
+			dump_out_char(o, ':');
+			dump_out_u64(o, f->callers[k].n);
+		}
+		dump_out_str(o, "}}");
+	}
+	dump_out_str(o, "]}\n");
+}
+
+int calls_report(struct ltt_reader *r, int json)
+{
+	struct calls_model m;
+	struct cstats s = { 0 };
+	struct ltt_event ev;
+	struct dump_out *o = malloc(sizeof(*o));
+	long *ord = NULL;
+	size_t n = 0;
+	int ret;
+
+	if (!o)
+		return -ENOMEM;
+	o->fd = 1;
+	o->error = 0;
+	o->len = 0;
+	ret = calls_init(&m);
+	if (ret) {
+		free(o);
+		return ret;
+	}
+	m.on_call = on_call;
+	m.arg = &s;
+	while ((ret = ltt_reader_next(r, &ev)) > 0)
+		if ((ret = calls_event(&m, &ev)) < 0)
+			break;
+	if (!ret)
+		ret = calls_finish(&m);
+	if (!ret) {
+		ord = malloc((s.n ? s.n : 1) * sizeof(*ord));
+		if (!ord)
+			ret = -ENOMEM;
+	}
+	if (!ret) {
+		for (size_t i = 0; i < s.n; i++)
+			if (s.f[i].calls)
+				ord[n++] = (long)i;
+		sort_s = &s;
+		qsort(ord, n, sizeof(*ord), by_total);
+		if (json)
+			print_json(o, &m, &s, ord, n);
+		else
+			print_text(o, &m, &s, ord, n);
+		ret = dump_out_flush(o);
+	}
+	for (size_t i = 0; i < s.n; i++)
+		free(s.f[i].callers);
+	free(s.f);
+	free(ord);
+	free(o);
+	calls_free(&m);
+	return ret;
+}

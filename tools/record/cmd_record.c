@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "toolkit/cmd.h"
 #include "eventdefs/rules_match.h"
 #include "forward.h"
+#include "preload.h"
 
 extern const struct ltt_cmd ltt_cmd_record;	/* at the end of this file */
 
@@ -102,6 +104,9 @@ static int run(int argc, char **argv)
 		{ "flush-ms", required_argument, NULL, 'F' },
 		{ "events", required_argument, NULL, 'e' },
 		{ "waits", no_argument, NULL, 'W' },
+		{ "functions", optional_argument, NULL, 'f' },
+		{ "functions-depth", required_argument, NULL, 'D' },
+		{ "functions-min-ns", required_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* options passed on as environment variables, checked here (number, k/M/G suffix) and by libltt */
@@ -111,7 +116,8 @@ static int run(int argc, char **argv)
 	};
 	const char *passv[4] = { NULL, NULL, NULL, NULL };
 	const char *out = "ltt-traces/", *mode = NULL, *bs = NULL, *blocks = NULL, *events = NULL;
-	const char *cpu_ms = NULL, *stack_hz = NULL;
+	const char *cpu_ms = NULL, *stack_hz = NULL, *funcs = NULL, *fdepth = NULL, *fmin = NULL;
+	char lib[PATH_MAX];
 	int waits = 0;
 	char report[] = "/tmp/ltt-record-XXXXXX", line[4096], why[256];
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_quit;
@@ -131,6 +137,9 @@ static int run(int argc, char **argv)
 		case 'S': stack_hz = optarg; break;
 		case 'e': events = optarg; break;
 		case 'W': waits = 1; break;
+		case 'f': funcs = optarg ? optarg : "1"; break;
+		case 'D': fdepth = optarg; break;
+		case 'N': fmin = optarg; break;
 		case 'R': case 'T': case 'M': case 'F':
 			for (unsigned i = 0; i < 4; i++)
 				if (pass[i].opt == c)
@@ -187,6 +196,28 @@ static int run(int argc, char **argv)
 		ltt_tool_error("record", "--stack-sample %s: not a rate in [1, 100000] Hz", stack_hz);
 		return 2;
 	}
+	if (funcs && strcmp(funcs, "1") && ltt_rules_check(funcs, why, sizeof(why))) {
+		ltt_tool_error("record", "--functions=%s: %s (symbol globs, '-' excludes)", funcs, why);
+		return 2;
+	}
+	if ((fdepth || fmin) && !funcs) {
+		ltt_tool_error("record", "--functions-depth and --functions-min-ns go with --functions");
+		return 2;
+	}
+	if (fdepth && !number_in(fdepth, 1, 1024)) {
+		ltt_tool_error("record", "--functions-depth %s: not a count in [1, 1024]", fdepth);
+		return 2;
+	}
+	if (fmin && !number_in(fmin, 0, 1000000000000ul)) {
+		ltt_tool_error("record", "--functions-min-ns %s: not a number of ns in [0, 10^12]", fmin);
+		return 2;
+	}
+	/* function tracing in a program not linked with libltt (-pg): libltt.so preloaded (preload.h) */
+	lib[0] = 0;
+	if (funcs && preload_linked(argv[optind]) == 0 && preload_library(lib, sizeof(lib), why, sizeof(why))) {
+		ltt_tool_error("record", "--functions: %s is not linked with libltt and %s", argv[optind], why);
+		return 1;
+	}
 	fd = mkstemp(report);
 	if (fd < 0) {
 		ltt_tool_error("record", "%s: %s", report, strerror(errno));
@@ -218,6 +249,16 @@ static int run(int argc, char **argv)
 			setenv("LTT_EVENTS", events, 1);
 		if (waits)
 			setenv("LTT_WAITS", "1", 1);
+		if (funcs)
+			setenv("LTT_FUNCTIONS", funcs, 1);
+		if (fdepth)
+			setenv("LTT_FUNCTIONS_DEPTH", fdepth, 1);
+		if (fmin)
+			setenv("LTT_FUNCTIONS_MIN_NS", fmin, 1);
+		if (lib[0] && preload_set(lib)) {
+			ltt_tool_error("record", "LD_PRELOAD: out of memory");
+			_exit(127);
+		}
 		execvp(argv[optind], argv + optind);
 		ltt_tool_error("record", "%s: %s", argv[optind], strerror(errno));
 		_exit(127);
@@ -257,7 +298,8 @@ const struct ltt_cmd ltt_cmd_record = {
 	.name = "record",
 	.summary = "run a program linked with libltt and record a trace of it",
 	.usage = "usage: ltt record [-o DIR] [--mode discard|flight] [--block-size N] [--blocks N] [--cpu-sample MS] "
-		 "[--stack-sample HZ] [--rotate-size N] [--rotate-seconds N] [--max-size N] [--flush-ms N] [--events RULES] [--waits] -- PROGRAM ARGS...\n"
+		 "[--stack-sample HZ] [--rotate-size N] [--rotate-seconds N] [--max-size N] [--flush-ms N] [--events RULES] [--waits] "
+		 "[--functions[=RULES] [--functions-depth N] [--functions-min-ns NS]] -- PROGRAM ARGS...\n"
 		 "\n"
 		 "Runs PROGRAM with LTT_TRACE=DIR (default ./ltt-traces/) and LTT_MODE,\n"
 		 "LTT_BLOCK_SIZE, LTT_BLOCKS, LTT_EVENTS set from the options, then prints where each trace went on stderr\n"
@@ -288,6 +330,13 @@ const struct ltt_cmd ltt_cmd_record = {
 		 "  -e, --events RULES    which events record (LTT_EVENTS): globs on FACILITY.EVENT, '-' excludes,\n"
 		 "                        the last matching rule wins: 'jobs.*,-jobs.submit' (doc/recorder.md)\n"
 		 "      --waits           record the program's waits on locks, condition variables and semaphores\n"
-		 "                        of 10 µs and more (LTT_WAITS=1; ltt stats --waits; doc/recorder.md)\n",
+		 "                        of 10 µs and more (LTT_WAITS=1; ltt stats --waits; doc/recorder.md)\n"
+		 "      --functions[=RULES]  record every function's entry and exit (LTT_FUNCTIONS) in a program\n"
+		 "                        built with -finstrument-functions and linked with libltt, or with -pg\n"
+		 "                        (-mfentry or not; x86-64), which need not be: libltt.so is preloaded.\n"
+		 "                        RULES: symbol globs, '-' excludes: 'my_*,-my_hot_leaf' (default: all)\n"
+		 "      --functions-depth N  record calls at most N deep (LTT_FUNCTIONS_DEPTH)\n"
+		 "      --functions-min-ns NS  record only calls of at least NS ns, each as one func.call at its\n"
+		 "                        exit (LTT_FUNCTIONS_MIN_NS; ltt stats --functions, ltt dump --format=calls)\n",
 	.run = run,
 };

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/* tools/record/preload.c: LD_PRELOAD of libltt.so for a program not linked with it (preload.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "preload.h"
+
+/* prog as execvp finds it: a name without '/' is looked up in PATH. */
+static int resolve(const char *prog, char *out, size_t n)
+{
+	const char *path = getenv("PATH"), *p;
+
+	if (strchr(prog, '/'))
+		return snprintf(out, n, "%s", prog) < (int)n ? 0 : -ENAMETOOLONG;
+	for (p = path ? path : "/usr/local/bin:/usr/bin:/bin"; *p;) {
+		size_t len = strcspn(p, ":");
+
+		if (snprintf(out, n, "%.*s%s%s", (int)len, p, len ? "/" : "", prog) < (int)n &&
+		    !access(out, X_OK))
+			return 0;
+		p += len;
+		if (*p == ':')
+			p++;
+	}
+	return -ENOENT;
+}
+
+int preload_linked(const char *prog)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	void *m;
+	int fd, found = 0, rc = resolve(prog, path, sizeof(path));
+
+	if (rc)
+		return rc;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !st.st_size) {
+		close(fd);
+		return st.st_size ? -errno : 0;
+	}
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return -errno;
+	/* the dynamic section's DT_NEEDED strings and the symbol names live in the file's string tables:
+	 * a byte search finds them without parsing the ELF file (a false positive only costs the preload) */
+	found = memmem(m, (size_t)st.st_size, "libltt.so", 9) != NULL ||
+		memmem(m, (size_t)st.st_size, "ltt_facility_register", 22) != NULL;
+	munmap(m, (size_t)st.st_size);
+	return found;
+}
+
+int preload_library(char *out, size_t n, char *why, size_t whylen)
+{
+	char exe[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (len <= 0) {
+		snprintf(why, whylen, "/proc/self/exe: %s", strerror(errno));
+		return -ENOENT;
+	}
+	exe[len] = 0;
+	slash = strrchr(exe, '/');
+	if (slash)
+		*slash = 0;
+	if (snprintf(out, n, "%s/../lib/libltt.so.1", exe) >= (int)n || access(out, R_OK)) {
+		snprintf(why, whylen, "%s/../lib/libltt.so.1: not found (libltt.so is installed beside the ltt "
+			 "command's bin/ in lib/)", exe);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+int preload_set(const char *lib)
+{
+	const char *old = getenv("LD_PRELOAD");
+	char *v;
+	int rc;
+
+	if (old && *old)
+		rc = asprintf(&v, "%s:%s", lib, old);
+	else
+		rc = asprintf(&v, "%s", lib);
+	if (rc < 0)
+		return -ENOMEM;
+	rc = setenv("LD_PRELOAD", v, 1) ? -errno : 0;
+	free(v);
+	return rc;
+}

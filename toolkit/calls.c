@@ -64,10 +64,10 @@ int calls_kind(struct calls_model *m, const struct ltt_event *ev)
 	return 0;
 }
 
-static struct call_thread *thread_of(struct calls_model *m, uint32_t tid)
+static struct call_thread *thread_of(struct calls_model *m, const struct ltt_trace_info *tr, uint32_t tid)
 {
 	for (size_t i = m->nth; i-- > 0;)
-		if (m->th[i].tid == tid)
+		if (m->th[i].tid == tid && m->th[i].trace == tr)
 			return &m->th[i];
 	if (m->nth == m->capth) {
 		size_t nc = m->capth ? 2 * m->capth : 16;
@@ -80,6 +80,7 @@ static struct call_thread *thread_of(struct calls_model *m, uint32_t tid)
 	}
 	memset(&m->th[m->nth], 0, sizeof(m->th[0]));
 	m->th[m->nth].tid = tid;
+	m->th[m->nth].trace = tr;
 	return &m->th[m->nth++];
 }
 
@@ -88,7 +89,7 @@ static int pop(struct calls_model *m, struct call_thread *t, uint64_t ns, int un
 {
 	struct call_frame *f = &t->fr[--t->n];
 	struct call c = {
-		.tid = t->tid, .depth = (uint32_t)t->n, .func = f->func,
+		.trace = t->trace, .tid = t->tid, .depth = (uint32_t)t->n, .func = f->func,
 		.parent = t->n ? t->fr[t->n - 1].func : -1,
 		.start_ns = f->start_ns, .dur_ns = ns > f->start_ns ? ns - f->start_ns : 0,
 		.unfinished = unfinished, .outermost = 1,
@@ -122,7 +123,7 @@ int calls_event(struct calls_model *m, const struct ltt_event *ev)
 	m->events++;
 	tid = (uint32_t)get_uint(ev->payload, 4, ev->big_endian);
 	addr = get_uint(ev->payload + 4, 8, ev->big_endian);
-	t = thread_of(m, tid);
+	t = thread_of(m, ev->trace, tid);
 	if (!t)
 		return -ENOMEM;
 	t->last_ns = ev->time_ns;

@@ -126,3 +126,31 @@ h=$(calls "$tmp/sig" sig_handler)
 [ "$h" -le "$handled" ] && [ "$(calls "$tmp/sig" sig_leaf)" = "$h" ] ||
 	fail "signal: $h sig_handler calls, $(calls "$tmp/sig" sig_leaf) sig_leaf, $handled signals handled"
 echo "ok: 3 threads and a signal handler ($h of $handled handler runs recorded; those that interrupted a hook are skipped whole) keep the nesting"
+
+# ltt sql's calls table and the exports: nested slices (Perfetto, Chrome JSON), events (CTF)
+T="$tmp/cyg"
+sq() { "$LTT" sql "$T" --format=csv -e "$1" | tail -n +2; }
+[ "$(sq "SELECT count(*) FROM calls WHERE function = 'c' AND caller = 'b'")" = 1000 ] || fail "sql: c called by b"
+[ "$(sq "SELECT group_concat(DISTINCT depth) FROM calls WHERE function = 'c'")" = 4 ] || fail "sql: c's depth"
+[ "$(sq "SELECT count(*) FROM calls")" = 2175 ] || fail "sql: $(sq "SELECT count(*) FROM calls") calls, expected 2175"
+[ "$(sq "SELECT count(*) FROM calls WHERE self_ns > dur_ns OR unfinished != 0")" = 0 ] || fail "sql: self > duration"
+[ "$(sq "SELECT count(*) FROM calls p WHERE dur_ns < (SELECT coalesce(sum(c.dur_ns), 0) FROM calls c WHERE c.tid = p.tid AND c.depth = p.depth + 1 AND c.ts_ns >= p.ts_ns AND c.ts_ns < p.ts_ns + p.dur_ns)")" = 0 ] ||
+	fail "sql: a call shorter than its callees"
+"$LTT" export --format=chrome-json -o "$tmp/c.json" "$T" >/dev/null || fail "chrome-json export"
+jq -e '[.traceEvents[] | select(.ph == "B" and .cat == "func" and .name == "c")] | length == 1000' "$tmp/c.json" >/dev/null ||
+	fail "chrome-json: not 1000 slices of c"
+jq -e '([.traceEvents[] | select(.ph == "B" and .cat == "func")] | length) == ([.traceEvents[] | select(.ph == "E")] | length)' \
+	"$tmp/c.json" >/dev/null || fail "chrome-json: begins and ends differ"
+"$LTT" export --format=chrome-json -o "$tmp/m.json" "$tmp/r4" >/dev/null || fail "chrome-json export (min)"
+jq -e '[.traceEvents[] | select(.ph == "X" and .name == "leaf_long" and .dur >= 1500)] | length == 3' "$tmp/m.json" >/dev/null ||
+	fail "chrome-json: the 3 leaf_long calls of minimum-duration mode are not complete slices"
+"$LTT" export --format=perfetto -o "$tmp/c.pftrace" "$T" >/dev/null || fail "perfetto export"
+P="$SRCDIR/tests/export"
+protoc --proto_path="$P" --decode=perfetto.protos.Trace perfetto.proto < "$tmp/c.pftrace" > "$tmp/c.txt" ||
+	fail "protoc cannot decode the Perfetto export"
+sum=$(awk -f "$P/check_perfetto.awk" "$tmp/c.txt" | tail -n 1)
+case "$sum" in *" begins 2175 ends 2175 "*"problems 0") ;; *) fail "perfetto: $sum" ;; esac
+"$LTT" export --format=ctf -o "$tmp/c.ctf" "$T" >/dev/null || fail "ctf export"
+n=$(babeltrace2 "$tmp/c.ctf" 2>/dev/null | grep -c 'func\.entry')
+[ "$n" = 2175 ] || fail "ctf: babeltrace2 reads $n func.entry events, expected 2175"
+echo "ok: ltt sql's calls table, Perfetto and Chrome JSON nested slices, CTF events"

@@ -45,5 +45,10 @@ const struct sql_rows_def sql_rows_defs[] = {
 	      ("ts_ns", "end_ns", "dur_ns", "tid", "pid", "cpu", "nr", "name", "ret", "trace"),
 	      ("INTEGER", "INTEGER", "INTEGER", "INTEGER", "INTEGER", "INTEGER", "INTEGER", "TEXT", "INTEGER",
 	       "TEXT")),
+	TABLE("calls", sql_fill_calls,
+	      "CREATE TABLE calls(ts_ns INTEGER, dur_ns INTEGER, tid INTEGER, function TEXT, depth INTEGER, "
+	      "self_ns INTEGER, caller TEXT, unfinished INTEGER, trace TEXT)",
+	      ("ts_ns", "dur_ns", "tid", "function", "depth", "self_ns", "caller", "unfinished", "trace"),
+	      ("INTEGER", "INTEGER", "INTEGER", "TEXT", "INTEGER", "INTEGER", "TEXT", "INTEGER", "TEXT")),
 	{ 0 },
 };

@@ -284,6 +284,9 @@ static int types_init(struct ltt_reader *r)
 			et->tid_offset = -1;
 			et->app = !ty->builtin && !strcmp(ty->facility, "app");
 			et->core = !ty->builtin && !strcmp(ty->facility, "core");
+			if (!ty->builtin && !strcmp(ty->facility, "func"))
+				et->func = !strcmp(ty->name, "entry") ? 1 : !strcmp(ty->name, "exit") ? 2 :
+					   !strcmp(ty->name, "call") ? 3 : 0;
 			et->thread_name = !ty->builtin && !strcmp(ty->facility, "core") &&
 					  (!strcmp(ty->name, "thread_name") || !strcmp(ty->name, "thread_start"));
 			/* a "tid" uint field after fixed-size fields only */

@@ -304,6 +304,12 @@ static int cj_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 		dump_out_char(ctx->out, '}');
 		break;
 	}
+	case TL_SLICE:
+		cj_named(ctx, "X", pid, l->tid, e.slice_start_ns, e.name, e.category);
+		cj_us(ctx, "dur", ev->time_ns, e.slice_start_ns);
+		cj_args(ctx, ev);
+		dump_out_char(ctx->out, '}');
+		break;
 	case TL_COUNTER:
 		cj_head(ctx, "C", pid, l->tid);
 		cj_us(ctx, "ts", ev->time_ns, c->base_ns);

@@ -711,6 +711,13 @@ static int pf_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 		break;
 	case TL_CHILD:
 		return pf_child(ctx, &e);
+	case TL_SLICE:	/* a whole call (func.call): begun at its start, ended now, on its thread */
+		ret = pf_event_body(f, ev, LANE_UUID(l), TYPE_SLICE_BEGIN, e.name, e.category, 0);
+		if (!ret)
+			ret = pf_flush_packet(ctx, e.slice_start_ns, PK_TIMED);
+		if (!ret)
+			pb_end(&f->ev, pf_simple(f, LANE_UUID(l), TYPE_SLICE_END));
+		break;
 	case TL_COUNTER: {
 		char key[PF_INTERN_LEN + 16];
 		uint64_t cid;

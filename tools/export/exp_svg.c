@@ -151,6 +151,8 @@ static int svg_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 		l->depth--;
 		if (l->depth < SVG_LEVELS)
 			add_region(s, l, l->depth, l->open_b[l->depth], ev->time_ns, l->open_label[l->depth]);
+	} else if (e.kind == TL_SLICE && l->depth < SVG_LEVELS) {
+		add_region(s, l, l->depth, e.slice_start_ns, ev->time_ns, e.name);
 	} else if (e.kind == TL_CHILD && l->depth < SVG_LEVELS) {
 		char name[32];
 

@@ -12,6 +12,8 @@
 
 struct timeline {
 	struct t2_model *t2;
+	struct prof_model pm;		/* function names of func events */
+	int pm_ok;
 	struct tl_process *procs;	/* by trace index */
 	unsigned nprocs;
 	struct tl_lane **lanes;		/* in creation order */
@@ -27,6 +29,9 @@ int timeline_new(struct timeline **out, struct ltt_reader *r)
 
 	if (!tl || t2_model_new(&tl->t2))
 		goto nomem;
+	if (prof_model_init(&tl->pm))
+		goto nomem;
+	tl->pm_ok = 1;
 	tl->nprocs = ltt_reader_ntraces(r);
 	tl->procs = calloc(tl->nprocs ? tl->nprocs : 1, sizeof(*tl->procs));
 	tl->hsize = 64;
@@ -56,6 +61,8 @@ void timeline_free(struct timeline *tl)
 	if (!tl)
 		return;
 	t2_model_free(tl->t2);
+	if (tl->pm_ok)
+		prof_model_free(&tl->pm);
 	for (unsigned i = 0; i < tl->nlanes; i++)
 		free(tl->lanes[i]);
 	free(tl->lanes);
@@ -230,6 +237,56 @@ static int classify_builtin(const struct ltt_event *ev, struct tl_event *out)
 	return 0;
 }
 
+/* An unsigned integer of `bytes` bytes at q in byte order be. */
+static uint64_t get_uint(const unsigned char *q, unsigned bytes, int be)
+{
+	uint64_t v = 0;
+
+	if (be)
+		for (unsigned i = 0; i < bytes; i++)
+			v = v << 8 | q[i];
+	else
+		for (unsigned i = bytes; i-- > 0;)
+			v = v << 8 | q[i];
+	return v;
+}
+
+/* func.entry (kind 1), func.exit (2), func.call (3): tid, addr[, cycles] (eventdefs/func.xml). */
+static int func_event(struct timeline *tl, const struct ltt_event *ev, unsigned kind, struct tl_event *out)
+{
+	struct tl_lane *l = out->lane;
+	long f;
+
+	if (ev->size < (kind == 3 ? 20u : 12u))
+		return 0;	/* not eventdefs/func.xml's layout: an instant */
+	if (kind == 2) {
+		if (l->fdepth && l->depth) {
+			out->kind = TL_END;
+			out->category = "func";
+			l->fdepth--;
+			l->depth--;
+		}
+		return 0;
+	}
+	f = prof_func_of(&tl->pm, get_uint(ev->payload + 4, 8, ev->big_endian), 1);
+	if (f < 0)
+		return (int)f;
+	out->name = tl->pm.funcs[f].name;
+	out->category = "func";
+	if (kind == 1) {
+		out->kind = TL_BEGIN;
+		l->fdepth++;
+		l->depth++;
+	} else {
+		uint64_t cyc = get_uint(ev->payload + 12, 8, ev->big_endian), cps = ev->trace->cycles_per_second;
+		uint64_t dur = cps ? (uint64_t)((unsigned __int128)cyc * 1000000000u / cps) : cyc;
+
+		out->kind = TL_SLICE;
+		out->slice_start_ns = dur < ev->time_ns ? ev->time_ns - dur : 0;
+	}
+	return 0;
+}
+
 int timeline_event(struct timeline *tl, const struct ltt_event *ev, struct tl_event *out)
 {
 	struct tl_process *p = &tl->procs[ev->trace->index];
@@ -254,6 +311,10 @@ int timeline_event(struct timeline *tl, const struct ltt_event *ev, struct tl_ev
 		classify_builtin(ev, out);
 		return 0;
 	}
+	if (__builtin_expect(et->func != 0, 0))
+		return func_event(tl, ev, et->func, out);
+	if (et->core)
+		prof_model_event(&tl->pm, ev);	/* core.mapping: the binaries of func events */
 	if (!et->app) {		/* core's thread names; nothing else to know */
 		if (et->thread_name && is_thread)
 			set_name(out->lane->name, &out->lane->renamed, body_str(ev, "name"));

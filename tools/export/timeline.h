@@ -4,7 +4,9 @@
  * id), and what each event is on its lane: a region begin or end (app.region_enter/leave), a counter
  * value (app.data_int, app.counter, an app.data_string whose value is a decimal integer), lost events (builtin events_lost/blocks_lost), a child
  * process (app.child_exit, with its start), or an instant (every other event). Names come from
- * app.cmd_name (process), core.thread_name, core.thread_start and app.thread_start (threads).
+ * app.cmd_name (process), core.thread_name, core.thread_start and app.thread_start (threads). Function
+ * tracing's calls are regions too: func.entry begins one named after the function (symbolized through
+ * core.mapping, toolkit/profile.h), func.exit ends it, func.call is a whole one (TL_SLICE).
  * App events are read through the Trace2 model (toolkit/trace2_model.h).
  *
  * Memory: one entry per process and per lane; nothing per event. */
@@ -15,6 +17,7 @@
 
 #include <ltt/reader.h>
 
+#include "toolkit/profile.h"
 #include "toolkit/trace2_model.h"
 
 #define TL_NAME_MAX 64
@@ -38,6 +41,7 @@ struct tl_lane {
 	char name[TL_NAME_MAX];		/* thread name, or "cpu/N", "control/..." */
 	unsigned renamed;		/* the name changed since the format last looked (format clears) */
 	uint32_t depth;			/* regions open on the lane (begun and not ended) */
+	uint32_t fdepth;		/* of them, function calls (func.entry) */
 	uint64_t user[2];		/* the format's own */
 };
 
@@ -48,6 +52,7 @@ enum tl_kind {
 	TL_COUNTER,			/* category: the counter's name; value (also shown as the instant it is) */
 	TL_LOST,			/* count, cause ("buffer_full", ..., "blocks_lost") */
 	TL_CHILD,			/* child_exit: a slice [time - elapsed, time] of the child */
+	TL_SLICE,			/* func.call: a whole call [slice_start_ns, time], name, category */
 };
 
 struct tl_event {
@@ -64,6 +69,7 @@ struct tl_event {
 	int32_t child_code;		/* CHILD */
 	uint64_t child_start_ns;	/* CHILD */
 	struct tl_process *child_proc;	/* CHILD: the child's own process in the set, or NULL */
+	uint64_t slice_start_ns;	/* SLICE */
 	struct t2_event t2;		/* app events: the Trace2 view (t2.kind T2_NONE for others) */
 };
 

@@ -17,6 +17,7 @@
 /* One completed call (or, unfinished, one still open when the trace ends: end = the last time the
  * trace shows for its thread). */
 struct call {
+	const struct ltt_trace_info *trace;
 	uint32_t tid;
 	uint32_t depth;		/* calls of its thread open around it (0: outermost the trace shows) */
 	long func;		/* index in calls_model.pm.funcs */
@@ -36,7 +37,8 @@ struct call_done {		/* minimum-duration mode: whole calls of a thread, kept unti
 	uint64_t start_ns, dur_ns, addr;
 };
 
-struct call_thread {
+struct call_thread {		/* one thread of one trace */
+	const struct ltt_trace_info *trace;
 	uint32_t tid;
 	struct call_frame *fr;
 	size_t n, cap;

@@ -55,6 +55,7 @@ struct export_type {
 	unsigned app;		/* an event of the app facility (eventdefs/app.xml) */
 	unsigned core;		/* an event of the core facility (not builtin) */
 	unsigned thread_name;	/* core.thread_name or core.thread_start: names its thread */
+	unsigned func;		/* func.entry 1, func.exit 2, func.call 3 (function tracing), else 0 */
 	void *priv;		/* the format's own per type state (freed by the format in end) */
 };
 

@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: MIT
+# Rows of function tracing (issue 26; doc/recorder.md "Function tracing"), sourced by bench/run.sh.
+# bench/func/bench_func.c's `calls N` (N calls of a tiny leaf function) built with -pg and with
+# -finstrument-functions. Each run times the same binary untraced and traced, one after the other, and
+# the row is the difference per call and return (ns), so the loop and the hook's untraced cost cancel:
+# - the -pg binary under ltt record --functions (discard mode, written to disk) and under uftrace record
+#   (its default: per-thread buffers flushed by its helper), untraced = run alone (glibc's mcount);
+# - the -finstrument-functions build recording (LTT_FUNCTIONS=1, discard) minus the same not recording;
+# - with a 1 us minimum duration (LTT_FUNCTIONS_MIN_NS=1000): no call of leaf lasts that long;
+# - the floor: two cycle-counter reads and two 16-byte stores per iteration (bench_func floor).
+# Bytes per call on disk: the trace directory's size over the calls (B/event column).
+FUNC_PG=$B/bench_func_pg
+FUNC_CYG=$B/bench_func_cyg
+FUNC_N=$((EVENTS / 2))
+FR="Function tracing (ns per call and return, traced minus untraced; lower is better)"
+
+# func_untraced PROG ENV...: the loop's ns per call of PROG run plainly, into FUNC_BASE.
+func_untraced() {
+	prog=$1
+	shift
+	FUNC_BASE=
+	env "$@" "$prog" calls "$FUNC_N" > "$T/out0" 2> "$T/err" || return 1
+	FUNC_BASE=$(ns_of "$T/out0")
+}
+
+# run_func HOW: one pair of runs; RUN_VAL traced - untraced, RUN_BPE bytes per call on disk.
+run_func() {
+	how=$1
+	case $how in cyg*) prog=$FUNC_CYG ;; *) prog=$FUNC_PG ;; esac
+	[ -x "$prog" ] || { RUN_ERR="$(basename "$prog") not built (see $B/build.log)"; return; }
+	rm -rf "$W/func"
+	func_untraced "$prog" || { RUN_ERR="$(basename "$prog") failed: $(head -n 1 "$T/err")"; return; }
+	case $how in
+	pg-ltt) "$LTT" record -o "$W/func" -b $BLOCK -n $NBLOCKS --functions -- "$prog" calls "$FUNC_N" \
+		> "$T/out" 2> "$T/err" ;;
+	pg-min) "$LTT" record -o "$W/func" -b $BLOCK -n $NBLOCKS --functions --functions-min-ns 1000 -- \
+		"$prog" calls "$FUNC_N" > "$T/out" 2> "$T/err" ;;
+	pg-uftrace)
+		command -v uftrace > /dev/null || { RUN_ERR="uftrace not installed (make deps-bench)"; return; }
+		uftrace record -d "$W/func" "$prog" calls "$FUNC_N" > "$T/out" 2> "$T/err" ;;
+	cyg-ltt) LTT_TRACE="$W/func" LTT_BLOCK_SIZE=$BLOCK LTT_BLOCKS=$NBLOCKS LTT_FUNCTIONS=1 \
+		"$prog" calls "$FUNC_N" > "$T/out" 2> "$T/err" ;;
+	esac
+	[ $? = 0 ] || { RUN_ERR="$how failed: $(head -n 1 "$T/err")"; return; }
+	RUN_VAL=$(awk -v a="$(ns_of "$T/out")" -v b="$FUNC_BASE" 'BEGIN { printf "%.3f", a - b }')
+	RUN_BPE=$(awk -v s="$(bytes "$W/func")" -v n="$FUNC_N" 'BEGIN { printf "%.2f", s / n }')
+	rm -rf "$W/func"
+}
+
+run_func_floor() {
+	[ -x "$FUNC_PG" ] || { RUN_ERR="bench_func_pg not built (see $B/build.log)"; return; }
+	"$FUNC_PG" floor "$FUNC_N" > "$T/out" 2> "$T/err" || { RUN_ERR="floor failed"; return; }
+	RUN_VAL=$(ns_of "$T/out")
+	RUN_CPU=$(cpu_of "$T/out")
+}
+
+measure func-floor "$FR" "floor: 2 cycle-counter reads + 2 16-byte stores" ns - run_func_floor
+measure func-pg-uftrace "$FR" "uftrace record, -pg binary" ns - run_func pg-uftrace
+measure func-pg-ltt "$FR" "ltt record --functions, -pg binary" ns func-pg-uftrace run_func pg-ltt
+measure func-pg-ltt-floor "$FR" "  (the same, against the floor)" ns func-floor run_func pg-ltt
+measure func-cyg-ltt "$FR" "ltt, -finstrument-functions build (LTT_FUNCTIONS=1)" ns func-floor run_func cyg-ltt
+measure func-pg-min1us "$FR" "ltt, -pg, 1 us minimum duration, tiny calls" ns func-pg-ltt run_func pg-min

@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../eventdefs/rules_match.h"
+#include "eventdefs/rules_match.h"
 #include "func_internal.h"
 #include "recorder.h"
 

@@ -6,6 +6,8 @@
  * and skipped. Minimum-duration calls (func.call) arrive after their callees: they are kept and nested
  * by their intervals at the end. */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +40,9 @@ void calls_free(struct calls_model *m)
 		free(m->th[i].done);
 	}
 	free(m->th);
+	for (size_t i = 0; i < m->nmaps; i++)
+		free(m->maps[i].path);
+	free(m->maps);
 	prof_model_free(&m->pm);
 }
 
@@ -106,6 +111,56 @@ static int pop(struct calls_model *m, struct call_thread *t, uint64_t ns, int un
 	return m->on_call ? m->on_call(m->arg, &c) : 0;
 }
 
+/* Keeps a core.mapping (0), or -ENOMEM. */
+static int keep_map(struct calls_model *m, const struct ltt_event *ev)
+{
+	struct ltt_value body, f;
+	struct calls_map *n = realloc(m->maps, (m->nmaps + 1) * sizeof(*n));
+	const char *path;
+
+	if (!n)
+		return -ENOMEM;
+	m->maps = n;
+	if (ltt_event_body(ev, &body) || ltt_value_field(&body, "path", &f))
+		return 0;
+	path = ltt_value_string(&f, NULL);
+	n[m->nmaps] = (struct calls_map){ .start = prof_field_u64(ev, "start"), .end = prof_field_u64(ev, "end"),
+					  .offset = prof_field_u64(ev, "offset"), .path = strdup(path ? path : "") };
+	if (!n[m->nmaps].path)
+		return -ENOMEM;
+	m->nmaps++;
+	return 0;
+}
+
+/* The function of addr; one the symbolizer cannot name (its binary is missing, or another build) is
+ * named MODULE+0xOFFSET, the offset in the module's file. */
+static long func_of(struct calls_model *m, uint64_t addr)
+{
+	long f = prof_func_of(&m->pm, addr, 1);
+	struct prof_func *pf;
+
+	if (f < 0)
+		return f;
+	pf = &m->pm.funcs[f];
+	if (pf->resolved || pf->user == 1)
+		return f;
+	pf->user = 1;
+	for (size_t i = m->nmaps; i-- > 0;) {
+		const struct calls_map *mp = &m->maps[i];
+		const char *base = strrchr(mp->path, '/');
+		char *name;
+
+		if (addr < mp->start || addr >= mp->end)
+			continue;
+		if (asprintf(&name, "%s+0x%" PRIx64, base ? base + 1 : mp->path, addr - mp->start + mp->offset) < 0)
+			return -ENOMEM;
+		free(pf->name);
+		pf->name = name;
+		break;
+	}
+	return f;
+}
+
 int calls_event(struct calls_model *m, const struct ltt_event *ev)
 {
 	int kind, ret;
@@ -114,7 +169,7 @@ int calls_event(struct calls_model *m, const struct ltt_event *ev)
 	struct call_thread *t;
 
 	if (prof_model_event(&m->pm, ev))
-		return 0;
+		return prof_is_core(ev, "mapping") ? keep_map(m, ev) : 0;
 	kind = calls_kind(m, ev);
 	if (!kind)
 		return 0;
@@ -128,7 +183,7 @@ int calls_event(struct calls_model *m, const struct ltt_event *ev)
 		return -ENOMEM;
 	t->last_ns = ev->time_ns;
 	if (kind == CALLS_ENTRY) {
-		long f = prof_func_of(&m->pm, addr, 1);
+		long f = func_of(m, addr);
 
 		if (f < 0)
 			return (int)f;
@@ -207,7 +262,7 @@ static int finish_done(struct calls_model *m, struct call_thread *t)
 				return ret;
 		if (!d)
 			break;
-		long f = prof_func_of(&m->pm, d->addr, 1);
+		long f = func_of(m, d->addr);
 
 		if (f < 0)
 			return (int)f;

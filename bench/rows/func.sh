@@ -8,11 +8,15 @@
 # - the -finstrument-functions build recording (LTT_FUNCTIONS=1, discard) minus the same not recording;
 # - with a 1 us minimum duration (LTT_FUNCTIONS_MIN_NS=1000): no call of leaf lasts that long;
 # - the floor: two cycle-counter reads and two 16-byte stores per iteration (bench_func floor).
-# Bytes per call on disk: the trace directory's size over the calls (B/event column).
+# The figures are the program thread's CPU time (CLOCK_THREAD_CPUTIME_ID), not wall time: on this
+# shared 2-CPU machine (load 5-20) wall time mostly measures preemption. Work done in other threads
+# or processes (ltt's consumer thread, uftrace's writer) is not in them, for either tracer.
+# Bytes per call on disk: the blocks the trace directory takes (du, holes not counted) over the calls
+# (B/event column); ltt's tracefiles are whole blocks of 1 MiB, so small runs overstate it.
 FUNC_PG=$B/bench_func_pg
 FUNC_CYG=$B/bench_func_cyg
 FUNC_N=$((EVENTS / 2))
-FR="Function tracing (ns per call and return, traced minus untraced; lower is better)"
+FR="Function tracing (CPU ns per call and return, traced minus untraced; lower is better)"
 
 # func_untraced PROG ENV...: the loop's ns per call of PROG run plainly, into FUNC_BASE.
 func_untraced() {
@@ -20,7 +24,7 @@ func_untraced() {
 	shift
 	FUNC_BASE=
 	env "$@" "$prog" calls "$FUNC_N" > "$T/out0" 2> "$T/err" || return 1
-	FUNC_BASE=$(ns_of "$T/out0")
+	FUNC_BASE=$(cpu_of "$T/out0")
 }
 
 # run_func HOW: one pair of runs; RUN_VAL traced - untraced, RUN_BPE bytes per call on disk.
@@ -42,16 +46,17 @@ run_func() {
 		"$prog" calls "$FUNC_N" > "$T/out" 2> "$T/err" ;;
 	esac
 	[ $? = 0 ] || { RUN_ERR="$how failed: $(head -n 1 "$T/err")"; return; }
-	RUN_VAL=$(awk -v a="$(ns_of "$T/out")" -v b="$FUNC_BASE" 'BEGIN { printf "%.3f", a - b }')
-	RUN_BPE=$(awk -v s="$(bytes "$W/func")" -v n="$FUNC_N" 'BEGIN { printf "%.2f", s / n }')
+	RUN_VAL=$(awk -v a="$(cpu_of "$T/out")" -v b="$FUNC_BASE" 'BEGIN { printf "%.3f", a - b }')
+	RUN_CPU=$RUN_VAL
+	RUN_BPE=$(du -sB1 "$W/func" 2>/dev/null | awk -v n="$FUNC_N" '{ printf "%.2f", $1 / n }')
 	rm -rf "$W/func"
 }
 
 run_func_floor() {
 	[ -x "$FUNC_PG" ] || { RUN_ERR="bench_func_pg not built (see $B/build.log)"; return; }
 	"$FUNC_PG" floor "$FUNC_N" > "$T/out" 2> "$T/err" || { RUN_ERR="floor failed"; return; }
-	RUN_VAL=$(ns_of "$T/out")
-	RUN_CPU=$(cpu_of "$T/out")
+	RUN_VAL=$(cpu_of "$T/out")
+	RUN_CPU=$RUN_VAL
 }
 
 measure func-floor "$FR" "floor: 2 cycle-counter reads + 2 16-byte stores" ns - run_func_floor

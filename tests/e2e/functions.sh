@@ -127,6 +127,16 @@ h=$(calls "$tmp/sig" sig_handler)
 	fail "signal: $h sig_handler calls, $(calls "$tmp/sig" sig_leaf) sig_leaf, $handled signals handled"
 echo "ok: 3 threads and a signal handler ($h of $handled handler runs recorded; those that interrupted a hook are skipped whole) keep the nesting"
 
+# a binary that is gone: its functions are MODULE+0xOFFSET (the offset in its file: the symbol's
+# value in this PIE, whose code is mapped at its file offset)
+cp "$prog" "$tmp/gone" || fail "cp"
+LTT_TRACE="$tmp/gone-t" LTT_FUNCTIONS=1 "$tmp/gone" tree || fail "gone: exit status $?"
+off=$(nm "$tmp/gone" | awk '$2 == "T" && $3 == "a" { sub(/^0+/, "", $1); print $1 }')
+rm -f "$tmp/gone"
+[ "$(calls "$tmp/gone-t" "gone+0x$off")" = 100 ] ||
+	fail "missing binary: no 100 calls of gone+0x$off ($("$LTT" stats --functions "$tmp/gone-t" | sed -n 3,6p))"
+echo "ok: a missing binary's functions are named by module and offset"
+
 # ltt sql's calls table and the exports: nested slices (Perfetto, Chrome JSON), events (CTF)
 T="$tmp/cyg"
 sq() { "$LTT" sql "$T" --format=csv -e "$1" | tail -n +2; }

@@ -2,7 +2,10 @@
 # tests/func: the known call tree of function tracing (tests/e2e/functions.sh), built three ways:
 # -finstrument-functions linked with libltt, and -pg with and without -mfentry, not linked with it
 # (ltt record --functions preloads libltt.so). -O1 and noinline keep the tree as written.
-FUNC_TREE_CFLAGS := -std=gnu11 -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -pthread
+# Under make asan the programs carry the sanitizers too: the sanitized libltt (linked, or preloaded
+# into the -pg builds) needs their runtime loaded first.
+FUNC_TREE_CFLAGS := -std=gnu11 -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -pthread \
+                    $(if $(SANITIZE),-fsanitize=$(SANITIZE))
 $(BUILD)/tests/func/func_tree_cyg: tests/func/func_tree.c $(STATIC_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(FUNC_TREE_CFLAGS) -finstrument-functions -o $@ $< $(BUILD)/lib/libltt.a $(RECORDER_LIBS)

@@ -49,10 +49,17 @@ struct call_thread {		/* one thread of one trace */
 
 enum { CALLS_ENTRY = 1, CALLS_EXIT, CALLS_CALL };
 
+struct calls_map {		/* a core.mapping: names functions of binaries that are missing */
+	uint64_t start, end, offset;
+	char *path;
+};
+
 struct calls_model {
 	struct prof_model pm;	/* symbolizer, functions */
 	struct call_thread *th;
 	size_t nth, capth;
+	struct calls_map *maps;
+	size_t nmaps;
 	/* what a func event type is (event types compared by pointer, then by name) */
 	const struct ltt_event_type *types[3];
 	/* the consumer's callbacks: a call that begins (entry/exit mode; NULL: not wanted), a call that

@@ -16,9 +16,13 @@
 # every 200 us of CPU time (counts of the tree exact, the handler's callee called by it only, nesting
 # intact, no exit without its entry).
 set -u
+. "$SRCDIR/tests/e2e/lib/registry.sh"
 dir="$BUILD/tests/func"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-functions-XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+trap 'for b in cyg pg fentry; do reg_forget "$tmp/$b-crash"; done; rm -rf "$tmp"' EXIT
+# Under make asan: the crash must reach libltt's SIGSEGV handler (as in flight_segv.sh), and the -pg
+# builds get the sanitized libltt.so preloaded ahead of their own libasan (link order check off)
+export ASAN_OPTIONS="handle_segv=0:verify_asan_link_order=0:${ASAN_OPTIONS:-}"
 fail() { echo "FAIL: $*"; exit 1; }
 command -v jq >/dev/null || fail "jq missing (make deps installs it)"
 for b in cyg pg fentry; do

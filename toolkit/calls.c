@@ -12,20 +12,7 @@
 #include <string.h>
 
 #include "toolkit/calls.h"
-
-/* An unsigned integer of `bytes` bytes at q, in byte order be. */
-static uint64_t get_uint(const unsigned char *q, unsigned bytes, int be)
-{
-	uint64_t v = 0;
-
-	if (be)
-		for (unsigned i = 0; i < bytes; i++)
-			v = v << 8 | q[i];
-	else
-		for (unsigned i = bytes; i-- > 0;)
-			v = v << 8 | q[i];
-	return v;
-}
+#include "toolkit/dump_format.h"
 
 int calls_init(struct calls_model *m)
 {
@@ -176,8 +163,8 @@ int calls_event(struct calls_model *m, const struct ltt_event *ev)
 	if (ev->size < (kind == CALLS_CALL ? 20u : 12u))
 		return 1;	/* not the layout of eventdefs/func.xml: not ours to read */
 	m->events++;
-	tid = (uint32_t)get_uint(ev->payload, 4, ev->big_endian);
-	addr = get_uint(ev->payload + 4, 8, ev->big_endian);
+	tid = (uint32_t)dump_get_uint(ev->payload, 4, ev->big_endian);
+	addr = dump_get_uint(ev->payload + 4, 8, ev->big_endian);
 	t = thread_of(m, ev->trace, tid);
 	if (!t)
 		return -ENOMEM;
@@ -217,7 +204,7 @@ int calls_event(struct calls_model *m, const struct ltt_event *ev)
 	}
 	/* func.call: cycles before its own time */
 	{
-		uint64_t cyc = get_uint(ev->payload + 12, 8, ev->big_endian), dur;
+		uint64_t cyc = dump_get_uint(ev->payload + 12, 8, ev->big_endian), dur;
 
 		uint64_t cps = ev->trace ? ev->trace->cycles_per_second : 0;
 

@@ -7,6 +7,7 @@
 
 #include "toolkit/export.h"
 #include "timeline.h"
+#include "toolkit/dump_format.h"
 
 #define TL_CPU_TID_BASE 0x7ff00000u	/* made-up tids of CPU lanes: base + tracefile index */
 
@@ -237,20 +238,6 @@ static int classify_builtin(const struct ltt_event *ev, struct tl_event *out)
 	return 0;
 }
 
-/* An unsigned integer of `bytes` bytes at q in byte order be. */
-static uint64_t get_uint(const unsigned char *q, unsigned bytes, int be)
-{
-	uint64_t v = 0;
-
-	if (be)
-		for (unsigned i = 0; i < bytes; i++)
-			v = v << 8 | q[i];
-	else
-		for (unsigned i = bytes; i-- > 0;)
-			v = v << 8 | q[i];
-	return v;
-}
-
 /* func.entry (kind 1), func.exit (2), func.call (3): tid, addr[, cycles] (eventdefs/func.xml). */
 static int func_event(struct timeline *tl, const struct ltt_event *ev, unsigned kind, struct tl_event *out)
 {
@@ -268,7 +255,7 @@ static int func_event(struct timeline *tl, const struct ltt_event *ev, unsigned 
 		}
 		return 0;
 	}
-	f = prof_func_of(&tl->pm, get_uint(ev->payload + 4, 8, ev->big_endian), 1);
+	f = prof_func_of(&tl->pm, dump_get_uint(ev->payload + 4, 8, ev->big_endian), 1);
 	if (f < 0)
 		return (int)f;
 	out->name = tl->pm.funcs[f].name;
@@ -278,7 +265,7 @@ static int func_event(struct timeline *tl, const struct ltt_event *ev, unsigned 
 		l->fdepth++;
 		l->depth++;
 	} else {
-		uint64_t cyc = get_uint(ev->payload + 12, 8, ev->big_endian), cps = ev->trace->cycles_per_second;
+		uint64_t cyc = dump_get_uint(ev->payload + 12, 8, ev->big_endian), cps = ev->trace->cycles_per_second;
 		uint64_t dur = cps ? (uint64_t)((unsigned __int128)cyc * 1000000000u / cps) : cyc;
 
 		out->kind = TL_SLICE;

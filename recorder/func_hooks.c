@@ -15,6 +15,7 @@
  * never built with the hooks' flags, and every function carries no_instrument_function besides. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "func_internal.h"
@@ -53,6 +54,34 @@ static ltt_always_inline NOINST unsigned func_entry(struct ltt_func_thread *t, s
 	return LTT_FUNC_F_REC;
 }
 
+/* func.call of a call long enough (minimum-duration mode), encoded here rather than by the generated
+ * trace_func_call(): its `cycles` run from the entry to the event's own time (the cycle count its
+ * header carries, read inside the reservation), so that a reader's start (time - cycles) is the
+ * entry's time exactly, even when the thread was preempted between the hook's test and the event. */
+static NOINST void func_call(const struct ltt_func_frame *f)
+{
+	const unsigned on = ltt_event_enabled(ltt_facility_func_enabled, 2);
+	struct ltt_slot s;
+	uint64_t now, full, d;
+	uint32_t tid, t32;
+
+	if (!(on & LTT_EVENT_ON))
+		return;
+	tid = ltt_tid();
+	now = ltt_clock_now();	/* at or before the reservation's own read */
+	if (!ltt_event_reserve(&s, &ltt_facility_func, 2, 20, 0))
+		return;
+	memcpy(&t32, s.payload - 4, 4);	/* the header's low 32 bits of the cycle count */
+	full = now + (uint64_t)(int64_t)(int32_t)(t32 - (uint32_t)now);
+	d = full - f->tsc;
+	memcpy(s.payload, &tid, 4);
+	memcpy(s.payload + 4, &f->addr, 8);
+	memcpy(s.payload + 12, &d, 8);
+	ltt_event_commit(&s);
+	if (on & LTT_EVENT_TRIGGER)
+		ltt_snapshot_trigger(&ltt_facility_func, 2);
+}
+
 static ltt_always_inline NOINST void func_exit(struct ltt_func_thread *t, const struct ltt_func_frame *f)
 {
 	uint64_t min = ltt_func_cfg.min_cycles;
@@ -62,11 +91,8 @@ static ltt_always_inline NOINST void func_exit(struct ltt_func_thread *t, const 
 	t->rec_depth--;
 	if (ltt_likely(!min)) {
 		trace_func_exit(f->addr);
-	} else {
-		uint64_t d = ltt_clock_now() - f->tsc;
-
-		if (d >= min)
-			trace_func_call(f->addr, d);
+	} else if (ltt_clock_now() - f->tsc >= min) {
+		func_call(f);
 	}
 }
 

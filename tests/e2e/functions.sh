@@ -37,7 +37,10 @@ caller() { "$LTT" stats --functions --format=json "$1" | jq -r --arg f "$2" --ar
 callers() { "$LTT" stats --functions --format=json "$1" | jq -r --arg f "$2" \
 	'[.functions[] | select(.function == $f) | .callers | keys[]] | join(",")'; }
 field() { "$LTT" stats --functions --format=json "$1" | jq -r ".$2"; }
-# nesting TRACE: each call lasts at least the sum of its callees, per thread (the calls format)
+# nesting TRACE: each call lasts at least the sum of its callees, per thread (the calls format), give
+# or take 2 us: a thread that moves to another CPU reads another CPU's TSC, and the TSCs of this VM's
+# CPUs differ by up to a few thousand cycles (doc/format.md section 5); a call measured from entry on
+# one CPU to exit on another can come out that much shorter than its callees measured on one CPU each
 nesting() {
 	"$LTT" dump --format=calls "$1" | awk '
 	/^#/ { next }
@@ -48,7 +51,7 @@ nesting() {
 		k = tid SUBSEP d
 		if (body ~ /\(\) \{$/) { sum[tid SUBSEP (d + 1)] = 0; next }
 		if (body ~ /^ *\} /) {
-			if (dur + 0.0015 < sum[tid SUBSEP (d + 1)]) { printf "line %d: %s lasts %.3f us, its callees %.3f us\n", NR, body, dur, sum[tid SUBSEP (d + 1)]; bad++ }
+			if (dur + 2 < sum[tid SUBSEP (d + 1)]) { printf "line %d: %s lasts %.3f us, its callees %.3f us\n", NR, body, dur, sum[tid SUBSEP (d + 1)]; bad++ }
 		}
 		sum[k] += dur
 	}
@@ -148,7 +151,7 @@ sq() { "$LTT" sql "$T" --format=csv -e "$1" | tail -n +2; }
 [ "$(sq "SELECT group_concat(DISTINCT depth) FROM calls WHERE function = 'c'")" = 4 ] || fail "sql: c's depth"
 [ "$(sq "SELECT count(*) FROM calls")" = 2175 ] || fail "sql: $(sq "SELECT count(*) FROM calls") calls, expected 2175"
 [ "$(sq "SELECT count(*) FROM calls WHERE self_ns > dur_ns OR unfinished != 0")" = 0 ] || fail "sql: self > duration"
-[ "$(sq "SELECT count(*) FROM calls p WHERE dur_ns < (SELECT coalesce(sum(c.dur_ns), 0) FROM calls c WHERE c.tid = p.tid AND c.depth = p.depth + 1 AND c.ts_ns >= p.ts_ns AND c.ts_ns < p.ts_ns + p.dur_ns)")" = 0 ] ||
+[ "$(sq "SELECT count(*) FROM calls p WHERE dur_ns + 2000 < (SELECT coalesce(sum(c.dur_ns), 0) FROM calls c WHERE c.tid = p.tid AND c.depth = p.depth + 1 AND c.ts_ns >= p.ts_ns AND c.ts_ns < p.ts_ns + p.dur_ns)")" = 0 ] ||
 	fail "sql: a call shorter than its callees"
 "$LTT" export --format=chrome-json -o "$tmp/c.json" "$T" >/dev/null || fail "chrome-json export"
 jq -e '[.traceEvents[] | select(.ph == "B" and .cat == "func" and .name == "c")] | length == 1000' "$tmp/c.json" >/dev/null ||

@@ -23,7 +23,7 @@ func_untraced() {
 	prog=$1
 	shift
 	FUNC_BASE=
-	env "$@" "$prog" calls "$FUNC_N" > "$T/out0" 2> "$T/err" || return 1
+	(cd "$T" && env "$@" "$prog" calls "$FUNC_N") > "$T/out0" 2> "$T/err" || return 1
 	FUNC_BASE=$(cpu_of "$T/out0")
 }
 
@@ -34,17 +34,18 @@ run_func() {
 	[ -x "$prog" ] || { RUN_ERR="$(basename "$prog") not built (see $B/build.log)"; return; }
 	rm -rf "$W/func"
 	func_untraced "$prog" || { RUN_ERR="$(basename "$prog") failed: $(head -n 1 "$T/err")"; return; }
+	[ $how != pg-uftrace ] || command -v uftrace > /dev/null ||
+		{ RUN_ERR="uftrace not installed (make deps-bench)"; return; }
+	# in $T: a -pg program writes gmon.out where it runs, never in the source tree
+	(cd "$T" || exit 1
 	case $how in
-	pg-ltt) "$LTT" record -o "$W/func" -b $BLOCK -n $NBLOCKS --functions -- "$prog" calls "$FUNC_N" \
-		> "$T/out" 2> "$T/err" ;;
-	pg-min) "$LTT" record -o "$W/func" -b $BLOCK -n $NBLOCKS --functions --functions-min-ns 1000 -- \
-		"$prog" calls "$FUNC_N" > "$T/out" 2> "$T/err" ;;
-	pg-uftrace)
-		command -v uftrace > /dev/null || { RUN_ERR="uftrace not installed (make deps-bench)"; return; }
-		uftrace record -d "$W/func" "$prog" calls "$FUNC_N" > "$T/out" 2> "$T/err" ;;
+	pg-ltt) exec "$LTT" record -o "$W/func" -b $BLOCK -n $NBLOCKS --functions -- "$prog" calls "$FUNC_N" ;;
+	pg-min) exec "$LTT" record -o "$W/func" -b $BLOCK -n $NBLOCKS --functions --functions-min-ns 1000 -- \
+		"$prog" calls "$FUNC_N" ;;
+	pg-uftrace) exec uftrace record -d "$W/func" "$prog" calls "$FUNC_N" ;;
 	cyg-ltt) LTT_TRACE="$W/func" LTT_BLOCK_SIZE=$BLOCK LTT_BLOCKS=$NBLOCKS LTT_FUNCTIONS=1 \
-		"$prog" calls "$FUNC_N" > "$T/out" 2> "$T/err" ;;
-	esac
+		exec "$prog" calls "$FUNC_N" ;;
+	esac) > "$T/out" 2> "$T/err"
 	[ $? = 0 ] || { RUN_ERR="$how failed: $(head -n 1 "$T/err")"; return; }
 	RUN_VAL=$(awk -v a="$(cpu_of "$T/out")" -v b="$FUNC_BASE" 'BEGIN { printf "%.3f", a - b }')
 	RUN_CPU=$RUN_VAL
@@ -54,7 +55,7 @@ run_func() {
 
 run_func_floor() {
 	[ -x "$FUNC_PG" ] || { RUN_ERR="bench_func_pg not built (see $B/build.log)"; return; }
-	"$FUNC_PG" floor "$FUNC_N" > "$T/out" 2> "$T/err" || { RUN_ERR="floor failed"; return; }
+	(cd "$T" && exec "$FUNC_PG" floor "$FUNC_N") > "$T/out" 2> "$T/err" || { RUN_ERR="floor failed"; return; }
 	RUN_VAL=$(cpu_of "$T/out")
 	RUN_CPU=$RUN_VAL
 }

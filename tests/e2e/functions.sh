@@ -25,6 +25,7 @@ trap 'for b in cyg pg fentry; do reg_forget "$tmp/$b-crash"; done; rm -rf "$tmp"
 export ASAN_OPTIONS="handle_segv=0:verify_asan_link_order=0:${ASAN_OPTIONS:-}"
 fail() { echo "FAIL: $*"; exit 1; }
 command -v jq >/dev/null || fail "jq missing (make deps installs it)"
+cd "$tmp" || exit 1	# a -pg program writes gmon.out (glibc's profiler) where it runs
 for b in cyg pg fentry; do
 	[ -x "$dir/func_tree_$b" ] || fail "$dir/func_tree_$b not built (make check builds it)"
 done

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/io.h"
 #include "eventdefs/rules_match.h"
 #include "func_internal.h"
 #include "recorder.h"
@@ -93,12 +94,12 @@ static void read_object(const char *path, uint64_t base)
 	const unsigned char *m;
 	const Elf64_Ehdr *eh;
 	const Elf64_Shdr *sh;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = ltt_open_regular(path, 0, &st);	/* never a FIFO or device (it would block) */
 	size_t size;
 
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) < 0 || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
+	if (st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
 		close(fd);
 		return;
 	}

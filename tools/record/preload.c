@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/io.h"
 #include "preload.h"
 
 /* prog as execvp finds it: a name without '/' is looked up in PATH. */
@@ -41,12 +42,12 @@ int preload_linked(const char *prog)
 
 	if (rc)
 		return rc;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = ltt_open_regular(path, 0, &st);
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0 || !st.st_size) {
+		return fd;
+	if (!st.st_size) {
 		close(fd);
-		return st.st_size ? -errno : 0;
+		return 0;
 	}
 	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);

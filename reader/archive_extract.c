@@ -26,7 +26,7 @@
 
 /* ---- reading the archive ------------------------------------------------------------------------ */
 
-static const char *const subdirs[] = { "info", "eventdefs", "control", "cpu" };
+static const char *const subdirs[] = { "info", "eventdefs", "control", "cpu", "kernel" };
 
 
 /* Copies s for a message, replacing bytes that are not printable ASCII, at most len - 1 bytes. */
@@ -185,7 +185,7 @@ static int check_type(struct extract *x, struct archive_entry *e, const char *sh
 
 static int subdir_index(const char *rel, size_t len)
 {
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		if (strlen(subdirs[i]) == len && !memcmp(subdirs[i], rel, len))
 			return i;
 	return -1;
@@ -445,7 +445,7 @@ int ltt_archive_extract_all_(struct extract *x)
 	struct archive_entry *e;
 	int r, ret = 0;
 
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		x->subfd[i] = -1;
 	ret = ltt_archive_open_(x);
 	if (ret)
@@ -468,7 +468,7 @@ int ltt_archive_extract_all_(struct extract *x)
 		fail(x->err, x->errlen, "%s: no %s/info/system.xml: not a packed trace", x->path, x->name);
 		ret = -EBADMSG;
 	}
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		if (x->subfd[i] >= 0)
 			close(x->subfd[i]);
 	ltt_archive_close_(x);

@@ -34,7 +34,7 @@ struct extract {
 	struct ltt_gunzip *gz;		/* a's input */
 	int parentfd;			/* where the trace directory is created (private mode), or -1 */
 	int rootfd;			/* the trace directory being filled; -1 until made */
-	int subfd[4];			/* its subdirectories (subdirs[]), -1 until made */
+	int subfd[5];			/* its subdirectories (subdirs[]), -1 until made */
 	char *name;			/* the archive's top-level directory */
 	uint64_t max_bytes, total, entries;
 	int hash;			/* compute digests for the manifest check */

@@ -73,7 +73,7 @@ enum ltt_layout_kind ltt_layout_kind(const char *rel)
 
 	if (!slash) {
 		if (!strcmp(rel, "") || !strcmp(rel, "info") || !strcmp(rel, "eventdefs") ||
-		    !strcmp(rel, "control") || !strcmp(rel, "cpu"))
+		    !strcmp(rel, "control") || !strcmp(rel, "cpu") || !strcmp(rel, "kernel"))
 			return LTT_LAYOUT_DIR;
 		return LTT_LAYOUT_OUTSIDE;
 	}
@@ -92,7 +92,7 @@ enum ltt_layout_kind ltt_layout_kind(const char *rel)
 	}
 	if (dlen == 7 && !memcmp(rel, "control", 7))
 		return safe_name(name, strlen(name)) ? LTT_LAYOUT_TRACEFILE : LTT_LAYOUT_OUTSIDE;
-	if (dlen == 3 && !memcmp(rel, "cpu", 3))
+	if ((dlen == 3 && !memcmp(rel, "cpu", 3)) || (dlen == 6 && !memcmp(rel, "kernel", 6)))
 		return cpu_name(name) ? LTT_LAYOUT_TRACEFILE : LTT_LAYOUT_OUTSIDE;
 	return LTT_LAYOUT_OUTSIDE;
 }

@@ -70,7 +70,7 @@ void rd_seterr(char *err, size_t errlen, const char *fmt, ...)
 
 const char *ltt_lost_cause_name(unsigned cause)
 {
-	static const char *const names[] = { "buffer_full", "too_big", "nested", "torn", "internal" };
+	static const char *const names[] = { "buffer_full", "too_big", "nested", "torn", "internal", "kernel" };
 
 	return cause < LTT_LOST_UNKNOWN ? names[cause] : "unknown";
 }

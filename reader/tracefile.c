@@ -26,6 +26,11 @@ static int control_rank(const char *name)
 	return 3;
 }
 
+static int is_kernel(const struct tracefile *tf)
+{
+	return !strncmp(tf->info.name, "kernel/", 7);
+}
+
 static int cmp_tf(const void *a, const void *b)
 {
 	const struct tracefile *x = *(struct tracefile *const *)a, *y = *(struct tracefile *const *)b;
@@ -33,6 +38,9 @@ static int cmp_tf(const void *a, const void *b)
 
 	if ((x->info.cpu < 0) != (y->info.cpu < 0))
 		return x->info.cpu < 0 ? -1 : 1;
+	/* kernel/N after every cpu/N (doc/format.md section 13) */
+	if (x->info.cpu >= 0 && is_kernel(x) != is_kernel(y))
+		return is_kernel(x) ? 1 : -1;
 	if (x->info.cpu >= 0)
 		return x->info.cpu < y->info.cpu ? -1 : x->info.cpu > y->info.cpu;
 	rx = control_rank(x->info.name + 8);
@@ -116,7 +124,8 @@ uint64_t rd_tracefile_merge_key(struct tracefile *tf)
 	/* the order of cmp_tf within a trace: control files (facilities, processes, interrupts, others
 	 * as found), then cpu/N by N */
 	if (tf->info.cpu >= 0)
-		return (uint64_t)t->info.index << 32 | 0x80000000u | (uint32_t)tf->info.cpu;
+		return (uint64_t)t->info.index << 32 | 0x80000000u | (is_kernel(tf) ? 0x40000000u : 0) |
+		       (uint32_t)tf->info.cpu;
 	return (uint64_t)t->info.index << 32 | (uint32_t)control_rank(tf->info.name + 8) << 16 |
 	       (t->ctl_seq++ & 0xffff);
 }
@@ -198,17 +207,17 @@ static int scan_dir(struct trace *t, const char *sub, int rescan, char *err, siz
 
 		if (rescan && known(t, sub, names[i]))
 			continue;
-		if (!strcmp(sub, "cpu")) {
+		if (!strcmp(sub, "cpu") || !strcmp(sub, "kernel")) {
 			cpu = parse_cpu(names[i]);
 			if (cpu < 0 && rescan)
 				continue;
 			if (cpu < 0) {
-				rd_problem(t->reader, t, "cpu", -1, 0, "%s: not a CPU number; file ignored", names[i]);
+				rd_problem(t->reader, t, sub, -1, 0, "%s: not a CPU number; file ignored", names[i]);
 				continue;
 			}
 			if (t->info.ncpus && (unsigned)cpu >= t->info.ncpus)
-				rd_problem(t->reader, t, "cpu", -1, 0,
-					   "cpu/%d: not below cpu=\"%u\" of info/system.xml", cpu, t->info.ncpus);
+				rd_problem(t->reader, t, sub, -1, 0,
+					   "%s/%d: not below cpu=\"%u\" of info/system.xml", sub, cpu, t->info.ncpus);
 		}
 		ret = add_tracefile(t, sub, names[i], cpu, err, errlen);
 		if (!ret && rescan && t->ntf > before) {
@@ -229,6 +238,8 @@ int rd_tracefiles_open(struct trace *t, char *err, size_t errlen)
 
 	if (!ret)
 		ret = scan_dir(t, "cpu", 0, err, errlen);
+	if (!ret)
+		ret = scan_dir(t, "kernel", 0, err, errlen);	/* doc/format.md section 13 */
 	if (ret) {
 		if (!rd_resource_error(ret))	/* else err names the file */
 			rd_seterr(err, errlen, "%s: %s", t->path, strerror(-ret));
@@ -245,11 +256,11 @@ int rd_tracefiles_rescan(struct trace *t)
 {
 	int added = 0, ret = 0;
 
-	for (int i = 0; i < 2 && ret >= 0; i++) {
+	for (int i = 0; i < 3 && ret >= 0; i++) {
 		/* scan_dir's return: 1 when the last name added a tracefile; look at the count instead */
 		size_t before = t->ntf;
 
-		ret = scan_dir(t, i ? "cpu" : "control", 1, NULL, 0);
+		ret = scan_dir(t, i == 2 ? "kernel" : i ? "cpu" : "control", 1, NULL, 0);
 		added |= t->ntf > before;
 	}
 	if (ret < 0)

@@ -16,10 +16,34 @@ static int tsc_checked;
 static int tsc_usable;
 static uint64_t tsc_cps;
 static int force_monotonic;
+static int kernel_monotonic;
+#if defined(__x86_64__)
+static int tsc_invariant(void);
+static uint64_t tsc_calibrate(void);
+#endif
 
 void ltt_clock_force_monotonic(int on)
 {
 	force_monotonic = on;
+}
+
+void ltt_clock_kernel_monotonic(int on)
+{
+	kernel_monotonic = on;
+}
+
+int ltt_clock_tsc_usable(void)
+{
+#if defined(__x86_64__)
+	if (!tsc_checked) {
+		tsc_usable = tsc_invariant();
+		if (tsc_usable)
+			tsc_cps = tsc_calibrate();
+		tsc_usable = tsc_usable && tsc_cps > 0;
+		tsc_checked = 1;
+	}
+#endif
+	return tsc_usable && !force_monotonic && !test_clock;
 }
 
 static uint64_t ns_of(clockid_t id)
@@ -86,16 +110,7 @@ void ltt_clock_start(void)
 		ltt_timemap.clock_name = "tsc";
 		ltt_timemap.cycles_per_second = test_cps;
 	} else {
-#if defined(__x86_64__)
-		if (!tsc_checked) {
-			tsc_usable = tsc_invariant();
-			if (tsc_usable)
-				tsc_cps = tsc_calibrate();
-			tsc_usable = tsc_usable && tsc_cps > 0;
-			tsc_checked = 1;
-		}
-#endif
-		if (tsc_usable && !force_monotonic) {
+		if (ltt_clock_tsc_usable() && !kernel_monotonic) {
 			ltt_rt.clock_kind = LTT_CLOCK_TSC;
 			ltt_timemap.clock_name = "tsc";
 			ltt_timemap.cycles_per_second = tsc_cps;

@@ -19,6 +19,11 @@ extern struct ltt_timemap ltt_timemap;
 void ltt_clock_start(void);
 /* Real time of cycle count c by the trace's map. */
 void ltt_clock_anchor(uint64_t c, uint32_t *sec, uint32_t *nsec);
+/* Nonzero when the next trace would use the TSC (calibrates it the first time). */
+int ltt_clock_tsc_usable(void);
+/* Kernel events (recorder/kernel_clock.c): the next traces use CLOCK_MONOTONIC (on != 0), the clock
+ * perf can stamp its records in, where perf gives no TSC conversion. */
+void ltt_clock_kernel_monotonic(int on);
 /* Tests: use CLOCK_MONOTONIC even where the TSC is usable (on != 0), as on machines without it. */
 void ltt_clock_force_monotonic(int on);
 /* Tests: use fn as the cycle counter (cycles_per_second cps); fn NULL restores the real clock. */

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <linux/futex.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -82,6 +83,8 @@ static void ring_name(unsigned i, char *buf, size_t n)
 
 	if (i < C.t->ncpu)
 		snprintf(buf, n, "cpu/%u", i);
+	else if (i >= ltt_region_kbase(C.t->rg))
+		snprintf(buf, n, "kernel/%u", i - ltt_region_kbase(C.t->rg));
 	else
 		snprintf(buf, n, "control/%s", ctl[i - C.t->ncpu]);
 }
@@ -106,6 +109,16 @@ static int out_open(unsigned i)
 	if (o->open_failed)
 		return -1;
 	ring_name(i, name, sizeof(name));
+	if (i >= ltt_region_kbase(C.t->rg)) {
+		/* kernel/: made with its first tracefile (a trace without kernel events has none) */
+		snprintf(p, sizeof(p), "%s/kernel", C.dir);
+		if (mkdir(p, 0777) && errno != EEXIST) {
+			o->open_failed = 1;
+			o->err = errno;
+			warn_once(i, errno);
+			return -1;
+		}
+	}
 	snprintf(p, sizeof(p), "%s/%s", C.dir, name);
 	/* O_DIRECT: the blocks go from the ring to the device, not through the page cache. Buffered
 	 * writes cost the consumer 0.25 - 0.6 ms of CPU per MiB here (page allocation and copy), time
@@ -254,7 +267,7 @@ lost:
 static int make_reserve(const char *dir)
 {
 	char p[PATH_MAX + 32];
-	unsigned n = C.t->ncpu + LTT_CONTROL_RINGS;
+	unsigned n = C.t->rg->nrings;
 	int fd;
 
 	snprintf(p, sizeof(p), "%s/info/write-losses", dir);
@@ -285,7 +298,7 @@ static void open_all(int resv)
  * file system take it back now (ext4 releases freed blocks when its journal commits). */
 static void release_space(void)
 {
-	unsigned n = C.t->ncpu + LTT_CONTROL_RINGS;
+	unsigned n = C.t->rg->nrings;
 
 	if (C.resv_fd < 0)
 		return;
@@ -621,6 +634,10 @@ static int rotate(uint64_t now)
 		return 0;
 	}
 	for (unsigned i = 0; i < ncpu; i++)
+		C.cut[i] = ltt_ring_cut(&rg->rings[i]);
+	/* kernel rings: a late ring's cut seals at its last event; what the drain thread adds after
+	 * it (older than now, newer than that event) goes to the new chunk */
+	for (unsigned i = ltt_region_kbase(rg); i < rg->nrings; i++)
 		C.cut[i] = ltt_ring_cut(&rg->rings[i]);
 	ltt_registry_lock();
 	snprintf(C.t->dir, sizeof(C.t->dir), "%s", ndir);

@@ -17,6 +17,7 @@
 #include "env_parse.h"
 #include "flight.h"
 #include "func_internal.h"
+#include "kernel.h"
 #include "profile.h"
 #include "recorder.h"
 #include "rules.h"
@@ -165,6 +166,7 @@ static int start_locked(const struct ltt_options *opt, int from_env, char *why, 
 {
 	struct ltt_region_geom g;
 	struct ltt_region *rg = NULL;
+	struct ltt_kernel_req kreq;
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	size_t bs = opt->block_size ? opt->block_size : DEFAULT_BLOCK_SIZE;
 	unsigned blocks = opt->blocks ? opt->blocks : DEFAULT_BLOCKS;
@@ -194,6 +196,9 @@ static int start_locked(const struct ltt_options *opt, int from_env, char *why, 
 			 "removes whole chunks)");
 		return -EINVAL;
 	}
+	rc = ltt_kernel_parse(opt, &kreq, why, whylen);
+	if (rc)
+		return rc;
 	rc = ltt_events_start(opt->events, opt->mode == LTT_MODE_FLIGHT, why, whylen);
 	if (rc)
 		return rc;
@@ -203,6 +208,8 @@ static int start_locked(const struct ltt_options *opt, int from_env, char *why, 
 	g.block_size = (uint32_t)bs;
 	g.blocks = blocks;
 	g.flags = opt->mode == LTT_MODE_FLIGHT ? LTT_REGION_OVERWRITE : 0;
+	if (kreq.groups)
+		g.flags |= LTT_REGION_KERNEL;	/* kernel/N rings (recorder/kernel.c) */
 	/* Every setting is checked before anything is created (flight mode: LTT_SNAPSHOT_SIGNAL,
 	 * LTT_SNAPSHOT_AT_EXIT, and the rings' file under LTT_SHM_DIR, recorder/flight_control.c);
 	 * whatever a failed start created is removed (`fail`). */
@@ -240,7 +247,7 @@ static int start_locked(const struct ltt_options *opt, int from_env, char *why, 
 		}
 	}
 	if (shm_fd < 0 && spare && spare->ncpu == g.ncpu && spare->block_size == g.block_size &&
-	    spare->blocks == g.blocks) {
+	    spare->blocks == g.blocks && (spare->flags & LTT_REGION_KERNEL) == (g.flags & LTT_REGION_KERNEL)) {
 		rg = spare;
 		spare = NULL;
 		ltt_region_reset(rg, g.flags);
@@ -257,7 +264,17 @@ static int start_locked(const struct ltt_options *opt, int from_env, char *why, 
 	ltt_cur.blocks = g.blocks;
 	ltt_cur.ncpu = g.ncpu;
 	ltt_cur.flush_ms = opt->flush_ms;
+	/* kernel events: the clock perf can stamp in (recorder/kernel_clock.c) */
+	ltt_kernel_prepare(&kreq);
+	if (kreq.groups)
+		ltt_kernel_clock_prepare();
+	else
+		ltt_clock_kernel_monotonic(0);
 	ltt_clock_start();
+	/* flight mode: what it records goes in system.xml, which ltt_flight_start() keeps; discard
+	 * mode: after the consumer starts (its thread must not inherit the events), system.xml again */
+	if (opt->mode == LTT_MODE_FLIGHT)
+		ltt_kernel_open(rg);
 	rg->clock_kind = ltt_rt.clock_kind;
 	rg->cycles_per_second = ltt_timemap.cycles_per_second;
 	rg->start_cycles = ltt_timemap.start_cycles;
@@ -270,9 +287,16 @@ static int start_locked(const struct ltt_options *opt, int from_env, char *why, 
 		shm_fd = -1;	/* the file is ltt_flight_start()'s now: it removed it if it failed */
 	} else if (!rc) {
 		rc = ltt_consumer_start(&ltt_cur);
+		if (!rc && kreq.groups) {
+			ltt_kernel_open(rg);
+			if (ltt_tracedir_system_xml(&ltt_cur))
+				ltt_warn("%s/info/system.xml: cannot say what kernel events are recorded",
+					 ltt_cur.path);
+		}
 	}
 	if (rc) {
 		snprintf(why, whylen, "%s: %s", ltt_cur.path, strerror(-rc));
+		ltt_kernel_stop();
 		ltt_cur.rg = NULL;
 		/* a region mapped from the rings' file is not reused (it goes with the file); it was
 		 * never published, so nobody holds a pointer to it */
@@ -299,6 +323,7 @@ static int start_locked(const struct ltt_options *opt, int from_env, char *why, 
 	ltt_control_seal(LTT_RING_INTERRUPTS);
 	ltt_profile_start(opt);	/* CPU usage and stack sampling, pause (recorder/profile.h) */
 	ltt_func_start(opt->stack_sample_hz != 0);	/* function tracing (recorder/func_internal.h) */
+	ltt_kernel_begin();	/* kernel events on (recorder/kernel.c) */
 	report_path(ltt_cur.path);
 	if (taken[0])
 		ltt_warn("%s is a trace already (never overwritten); this trace is %s", taken, ltt_cur.path);
@@ -357,6 +382,7 @@ int ltt_stop(void)
 	}
 	ltt_func_stop();	/* the hooks off */
 	ltt_profile_stop();	/* the last CPU sample, while events still record */
+	ltt_kernel_stop();	/* the last kernel records drained, while the rings are open */
 	/* B7: no new event starts after this; those that loaded the region find its rings closed. */
 	ltt_set(&ltt_rt.recording, 0);
 	ltt_set(&ltt_rt.region, NULL);
@@ -450,6 +476,8 @@ static int env_options(struct ltt_options *o, char *why, size_t n)
 	rc = env_io_options(o, why, n);
 	if (!rc)
 		rc = ltt_func_env(why, n);
+	if (!rc)
+		rc = ltt_kernel_env(o, why, n);
 	return rc ? rc : ltt_profile_env(o, why, n);
 }
 

@@ -18,3 +18,10 @@ $(O)/recorder/%.o: recorder/%.S $(FLAGS_STAMP) | $(BUILD)/config.mk
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 $(O)/recorder/func.o $(O)/recorder/func_hooks.o: $(GEN_STAMP)
+
+# The kernel facility (eventdefs/kernel.xml), registered by libltt when it records kernel events.
+$(BUILD)/gen/ltt-kernel-xml.h: eventdefs/kernel.xml recorder/module.mk
+	@mkdir -p $(@D)
+	sed -n '/<facility/,/<\/facility>/p' $< | sed -e 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' > $@.tmp
+	mv $@.tmp $@
+$(O)/recorder/kernel.o: $(BUILD)/gen/ltt-kernel-xml.h

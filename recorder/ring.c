@@ -31,7 +31,7 @@ struct layout {
 
 static void layout_of(const struct ltt_region_geom *g, struct layout *l)
 {
-	uint64_t nrings = g->ncpu + LTT_CONTROL_RINGS;
+	uint64_t nrings = ltt_region_rings(g->ncpu, g->flags);
 	uint64_t slots = nrings * g->blocks;
 	uint64_t page = region_page();
 
@@ -68,8 +68,10 @@ static void ring_init(struct ltt_region *rg, unsigned i, uint32_t flags)
 	r->pos_mask = (uint64_t)(bs - 1) | LTT_RING_CLOSED;
 	r->limit = bs - LTT_BLOCK_MARK_SIZE - 4;
 	r->max_payload = bs - 128 - LTT_EVENT_HEADER;
-	/* Control rings never overwrite: the state they hold must survive (doc/format.md s. 8). */
-	r->overwrite = (flags & LTT_REGION_OVERWRITE) && i < rg->ncpu;
+	/* Control rings never overwrite: the state they hold must survive (doc/format.md s. 8). Kernel
+	 * rings overwrite as the CPU rings do; their events come late (struct ltt_ring's late). */
+	r->late = i >= ltt_region_kbase(rg);
+	r->overwrite = (flags & LTT_REGION_OVERWRITE) && (i < rg->ncpu || r->late);
 	/* Control rings take events from every CPU: always the locked path. */
 	r->cpu_owned = i < rg->ncpu && ltt_rseq_mode();
 	r->data_off = l.data_off + (uint64_t)i * rg->blocks * bs;
@@ -85,6 +87,7 @@ static void ring_init(struct ltt_region *rg, unsigned i, uint32_t flags)
 void ltt_region_reset(struct ltt_region *rg, uint32_t flags)
 {
 	rg->flags = flags;
+	rg->nrings = ltt_region_rings(rg->ncpu, flags);
 	for (unsigned i = 0; i < rg->nrings; i++)
 		ring_init(rg, i, flags);
 }
@@ -110,7 +113,7 @@ int ltt_region_create(struct ltt_region **out, const struct ltt_region_geom *g, 
 	memcpy(rg->magic, LTT_REGION_MAGIC, sizeof(rg->magic));
 	rg->version = 1;
 	rg->ncpu = g->ncpu;
-	rg->nrings = g->ncpu + LTT_CONTROL_RINGS;
+	rg->nrings = ltt_region_rings(g->ncpu, g->flags);
 	rg->block_size = g->block_size;
 	rg->blocks = g->blocks;
 	rg->size = l.size;
@@ -328,8 +331,23 @@ static int slot_free(struct ltt_ring *r, uint64_t nseq, uint64_t *w)
 	return 1;
 }
 
+static int reserve(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, size_t payload_len, int counted,
+		   uint64_t at);
+
 int ltt_ring_reserve_slow(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, size_t payload_len,
 			  int counted)
+{
+	return reserve(s, r, id, payload_len, counted, 0);
+}
+
+int ltt_ring_reserve_at(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, size_t payload_len, uint64_t at)
+{
+	return reserve(s, r, id, payload_len, 1, at ? at : 1);
+}
+
+/* at: the event's time, or 0 to read the clock. */
+static int reserve(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, size_t payload_len, int counted,
+		   uint64_t at)
 {
 	uint64_t old, nw, tsc, pos, seq, nseq = 0, w = 0, hb, drops;
 	uint64_t size = LTT_EVENT_HEADER + (uint64_t)payload_len;
@@ -355,7 +373,7 @@ int ltt_ring_reserve_slow(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, s
 			ltt_add(&r->lost[LTT_LOST_CAUSE_BUFFER_FULL], 1);
 			return 0;
 		}
-		tsc = ltt_clock_now();
+		tsc = at ? at : ltt_clock_now();
 		hb = 0;
 		/* signed: a last_tsc a few cycles ahead of ours (rdtsc is not ordered with the loads
 		 * around it, CPUs' counters differ by a few cycles) needs no heartbeat */
@@ -386,6 +404,11 @@ int ltt_ring_reserve_slow(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, s
 			hb = LTT_BLOCK_MARK_SIZE + npending * LTT_LOST_RECORD_SIZE;
 			nw = (nseq << r->shift) + hb + size;
 		}
+		/* A late ring (one writer, the drain thread): last_tsc before the CAS, which is a full
+		 * barrier; pairs with flush_at()'s read of last_tsc after its own CAS, so that a seal
+		 * never ends a block before an event reserved in it. */
+		if (at)
+			ltt_set(&r->last_tsc, tsc);
 		/* Full barrier (B5, B6): the slot was seen free before we write into it; orders us with
 		 * other writers and flushes of the ring. */
 		if (ltt_ring_cas(r, old, nw))
@@ -503,6 +526,11 @@ static int flush_at(struct ltt_ring *r, int close, uint64_t *next)
 	}
 	if (next)
 		*next = seq + 1;
+	/* A late ring's block ends at its last event (the events still to come are older than the
+	 * present: struct ltt_ring's late). Read after our CAS (full barrier): pairs with reserve()'s
+	 * store of last_tsc before its CAS. */
+	if (r->late)
+		tsc = ltt_read(&r->last_tsc);
 	seal(ltt_ring_block(r, seq), bs, pos, tsc, seq);
 	/* Full barrier (B4): pairs with B2 of the consumer. */
 	ltt_add(&r->commit[seq & r->slot_mask], bs - pos);

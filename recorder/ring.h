@@ -31,13 +31,13 @@ enum {
 #define LTT_BLOCK_SIZE_MAX	(256u << 20)
 
 enum ltt_lost_cause_rec { LTT_LOST_CAUSE_BUFFER_FULL, LTT_LOST_CAUSE_TOO_BIG, LTT_LOST_CAUSE_NESTED,
-			  LTT_LOST_CAUSE_TORN, LTT_LOST_CAUSE_INTERNAL };
+			  LTT_LOST_CAUSE_TORN, LTT_LOST_CAUSE_INTERNAL, LTT_LOST_CAUSE_KERNEL };
 
 struct ltt_region_geom {
 	uint32_t ncpu;		/* CPU rings; LTT_CONTROL_RINGS more are added */
 	uint32_t block_size;	/* power of two in [LTT_BLOCK_SIZE_MIN, LTT_BLOCK_SIZE_MAX] */
 	uint32_t blocks;	/* per ring, power of two >= 2 */
-	uint32_t flags;		/* LTT_REGION_OVERWRITE */
+	uint32_t flags;		/* LTT_REGION_OVERWRITE, LTT_REGION_KERNEL */
 };
 
 /* Bytes of a region of this geometry (page aligned). */
@@ -51,6 +51,19 @@ void ltt_region_reset(struct ltt_region *rg, uint32_t flags);
 /* Releases the memory of the blocks (MADV_DONTNEED); the mapping and ring headers stay valid. */
 void ltt_region_release_data(struct ltt_region *rg);
 
+/* Rings of a region: CPU rings, control rings, then (LTT_REGION_KERNEL) one kernel ring per CPU. */
+static inline unsigned ltt_region_rings(uint32_t ncpu, uint32_t flags)
+{
+	return ncpu + LTT_CONTROL_RINGS + ((flags & LTT_REGION_KERNEL) ? ncpu : 0);
+}
+/* The first kernel ring of rg (== rg->nrings when it has none). */
+static inline unsigned ltt_region_kbase(const struct ltt_region *rg)
+{
+	return rg->ncpu + LTT_CONTROL_RINGS;
+}
+/* As ltt_ring_reserve_slow() with the event's time given (a cycle count not below the ring's
+ * last_tsc): the drain thread's kernel events (recorder/kernel_drain.c). */
+int ltt_ring_reserve_at(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, size_t payload_len, uint64_t at);
 /* Seals the open block of r (writes its block_end); close != 0 also closes the ring for good.
  * Safe against concurrent writers. Returns 1 if a block was sealed, else 0. */
 int ltt_ring_flush(struct ltt_ring *r, int close);

@@ -465,6 +465,19 @@ int ltt_snapshot_write(char *out, size_t outlen, char *scratch, uint64_t wait_ns
 		copy_cpu_ring(&o, &rg->rings[i], scratch, deadline);
 		rc = out_close(&o);
 	}
+	/* kernel/N (doc/format.md section 13): copied as the CPU rings are */
+	if (!rc && rg->nrings > ltt_region_kbase(rg) && mkdirat(dfd, "kernel", 0777))
+		rc = -errno;
+	for (unsigned i = ltt_region_kbase(rg); i < rg->nrings && !rc; i++) {
+		char name[32];
+		struct sbuf bn = { name, 0, sizeof(name), 0 };
+		struct out o = { dfd, name, -1, 0 };
+
+		sb_str(&bn, "kernel/");
+		sb_u64(&bn, i - ltt_region_kbase(rg), 1);
+		copy_cpu_ring(&o, &rg->rings[i], scratch, deadline);
+		rc = out_close(&o);
+	}
 	close(dfd);
 	if (!rc && rename(part, fin))
 		rc = -errno;

@@ -15,6 +15,7 @@
 #include "common/escape_xml.h"
 #include "common/io.h"
 #include "clock.h"
+#include "kernel.h"
 #include "recorder.h"
 
 /* flight: only eventdefs/ and info/ (snapshots read them; the tracefiles are in the snapshot-NNNN/
@@ -138,6 +139,7 @@ int ltt_tracedir_system_xml_in(const struct ltt_trace_state *t, const char *dir,
 		snprintf(num, sizeof(num), "%u", chunk);
 		attr(f, "ltt_chunk", num);
 	}
+	fputs(ltt_kernel_sysattrs(), f);	/* ltt_kernel* (doc/format.md section 13), or nothing */
 	fputs(">\nltt trace of ", f);
 	ltt_xml_to_file(f, prog, strlen(prog));
 	fprintf(f, " (pid %d)\n</system>\n", (int)getpid());

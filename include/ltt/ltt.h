@@ -58,6 +58,12 @@ struct ltt_options {
 				 * (core.stack_sample), on a per-thread timer signal */
 	int stack_signal;	/* that signal; 0: SIGRTMIN + 4 (LTT_STACK_SIGNAL) */
 	const char *events;	/* event rules (ltt_events_set()); NULL: the rules set last (initially all) */
+	/* Kernel events (doc/recorder.md "Kernel events"; the kernel facility, doc/format.md s. 13): */
+	const char *kernel;	/* comma list of sched, syscalls, irq, faults; NULL or "": none */
+	int kernel_system;	/* 1: every CPU and process (root or CAP_PERFMON) with a state dump at
+				 * start; 0: the traced process's own threads */
+	size_t kernel_buffer;	/* perf's data ring per CPU, bytes (a power of two >= 8192); 0: 4 MiB,
+				 * halved until the kernel's locked-memory limit takes it */
 };
 
 /* Starts recording (one trace per process at a time): -EBUSY if already recording, -EINVAL for a bad

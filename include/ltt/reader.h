@@ -69,6 +69,7 @@ enum ltt_lost_cause {
 	LTT_LOST_NESTED,
 	LTT_LOST_TORN,
 	LTT_LOST_INTERNAL,
+	LTT_LOST_KERNEL,	/* kernel/N: perf's ring overflowed (doc/format.md section 13) */
 	LTT_LOST_UNKNOWN,
 	LTT_LOST_NCAUSES
 };

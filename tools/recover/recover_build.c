@@ -136,7 +136,8 @@ static int check_region(struct rb *b)
 		seterr(b, "offset %zu: no recovery metadata", offsetof(struct ltt_region, reserved));
 		return -EINVAL;
 	}
-	if (rg->ncpu < 1 || rg->ncpu > 65536 || rg->nrings != rg->ncpu + LTT_CONTROL_RINGS ||
+	if (rg->ncpu < 1 || rg->ncpu > 65536 || rg->nrings != rg->ncpu + LTT_CONTROL_RINGS +
+	    ((rg->flags & LTT_REGION_KERNEL) ? rg->ncpu : 0) ||
 	    !pow2(rg->block_size) || rg->block_size < 4096 || rg->block_size > (256u << 20) ||
 	    !pow2(rg->blocks) || rg->blocks < 2 || rg->blocks > 65536 || rg->size > b->size ||
 	    sizeof(*rg) + (uint64_t)rg->nrings * sizeof(struct ltt_ring) > rg->size) {
@@ -729,6 +730,24 @@ int recover_rebuild(const char *path, const char *out, struct recover_stats *st,
 
 		snprintf(name, sizeof(name), "cpu/%u", i);
 		check_ring(b, i, &v);
+		rc = rebuild_ring(b, &v, out, name, (b->rg->flags & LTT_REGION_OVERWRITE) != 0, 0);
+	}
+	/* kernel/N (doc/format.md section 13): rebuilt as the CPU rings */
+	if (!rc && (b->rg->flags & LTT_REGION_KERNEL)) {
+		char p[4096];
+
+		snprintf(p, sizeof(p), "%s/kernel", out);
+		if (mkdir(p, 0777)) {
+			rc = -errno;
+			seterr(b, "%s: %s", p, strerror(errno));
+		}
+	}
+	for (unsigned i = 0; (b->rg->flags & LTT_REGION_KERNEL) && i < b->rg->ncpu && !rc; i++) {
+		char name[32];
+		unsigned k = b->rg->ncpu + LTT_CONTROL_RINGS + i;
+
+		snprintf(name, sizeof(name), "kernel/%u", i);
+		check_ring(b, k, &v);
 		rc = rebuild_ring(b, &v, out, name, (b->rg->flags & LTT_REGION_OVERWRITE) != 0, 0);
 	}
 free_block:

@@ -26,7 +26,7 @@
 #define LTT_EVENT_HEADER	6		/* uint16 id + uint32 time */
 #define LTT_RING_CLOSED		(1ull << 63)	/* write_off: the ring takes no more reservations */
 #define LTT_HEARTBEAT_CYCLES	(1ull << 30)	/* a heartbeat precedes an event this far after the last */
-#define LTT_LOST_CAUSES		5		/* buffer_full too_big nested torn internal */
+#define LTT_LOST_CAUSES		6		/* buffer_full too_big nested torn internal kernel */
 #define LTT_MIN_MAX_PAYLOAD	(4096 - 128 - LTT_EVENT_HEADER)	/* max_payload of the smallest block */
 
 enum ltt_clock_kind {
@@ -58,7 +58,10 @@ struct ltt_ring {
 	 * write write_off and commit[] without lock prefix; 0: every writer uses locked instructions
 	 * (control rings, no rseq, LTT_RSEQ=0). */
 	uint32_t cpu_owned;
-	uint32_t pad0;
+	/* Kernel rings (kernel/N, recorder/kernel_drain.c): events arrive late, stamped with the time
+	 * the kernel recorded them; a flush seals the open block at last_tsc (the last event's time),
+	 * not at the present, so that later events never go back in time. */
+	uint32_t late;
 	/* Remote operations in progress on a cpu_owned ring (flushes from other threads, writers that
 	 * migrated): while nonzero, the owner CPU's sequences use locked instructions too. */
 	uint64_t remote;
@@ -83,6 +86,7 @@ struct ltt_ring {
 
 #define LTT_REGION_MAGIC	"LTTRING1"
 #define LTT_REGION_OVERWRITE	1u	/* flags: flight mode (the CPU rings overwrite) */
+#define LTT_REGION_KERNEL	2u	/* flags: ncpu kernel rings (kernel/N) follow the control rings */
 
 /* The region: this header, the rings, then commit words, bases and blocks (doc/recorder.md). */
 struct ltt_region {
@@ -90,7 +94,7 @@ struct ltt_region {
 	uint32_t version;	/* 1 */
 	uint32_t flags;		/* LTT_REGION_* */
 	uint32_t ncpu;		/* CPU rings 0 .. ncpu - 1 */
-	uint32_t nrings;	/* ncpu + LTT_CONTROL_RINGS */
+	uint32_t nrings;	/* ncpu + LTT_CONTROL_RINGS (+ ncpu kernel rings: LTT_REGION_KERNEL) */
 	uint32_t block_size;
 	uint32_t blocks;	/* per ring */
 	uint64_t size;		/* bytes of the whole region */

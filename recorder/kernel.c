@@ -1,0 +1,498 @@
+/* SPDX-License-Identifier: MIT */
+/* recorder/kernel.c: kernel events (doc/recorder.md "Kernel events"): the kernel facility
+ * (eventdefs/kernel.xml), perf events opened per CPU (for the traced process's threads, inherited by
+ * the threads they create, or for every process), what could not be opened and why, and the start and
+ * stop of the drain thread (recorder/kernel_drain.c) that copies perf's records into kernel/N. */
+#include <dirent.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "kernel_int.h"
+#include "recorder.h"
+
+static const char kernel_xml[] =
+#include "ltt-kernel-xml.h"
+	;
+
+static const char *const kernel_names[LTT_K_NEVENTS] = {
+	"syscall_entry", "syscall_exit", "trap_entry", "irq_entry", "irq_exit", "soft_irq", "schedchange",
+	"thread_switch", "process", "state_process", "state_end", "recording", "missing",
+};
+static uint8_t kernel_enabled[LTT_K_NEVENTS];
+
+struct ltt_facility ltt_kernel_facility = {
+	.name = "kernel",
+	.xml = kernel_xml,
+	.n_events = LTT_K_NEVENTS,
+	.event_names = kernel_names,
+	.enabled = kernel_enabled,
+};
+
+/* The strings eventdefs/kernel.xml feeds the checksum (doc/format.md section 8), in order. */
+#define U8 "uint8_t"
+#define U16 "uint16_t"
+#define U32 "uint32_t"
+#define U64 "uint64_t"
+#define I32 "int32_t"
+static const char *const kernel_strings[] = {
+	"kernel",
+	"syscall_entry", "struct", "tid", U32, "syscall_id", U32, "args", "array 6", U64,
+	"syscall_exit", "struct", "tid", U32, "syscall_id", U32, "ret", "int64_t",
+	"trap_entry", "struct", "tid", U32, "trap_id", U16, "address", U64, "ip", U64, "error_code", U64,
+	"kernel", U8,
+	"irq_entry", "struct", "tid", U32, "irq_id", U32, "name", "string",
+	"irq_exit", "struct", "tid", U32, "irq_id", U32, "ret", U32,
+	"soft_irq", "struct", "tid", U32, "event_sub_id", "enum " U8, "raise=1", "entry", "exit",
+	"vec", "enum " U8, "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED",
+	"HRTIMER", "RCU",
+	"schedchange", "struct", "tid", U32, "out", U32, "in", U32, "out_state", U32, "out_prio", I32,
+	"in_prio", I32, "out_comm", "string", "in_comm", "string",
+	"thread_switch", "struct", "tid", U32, "direction", "enum " U8, "in", "out", "preempted", U8,
+	"process", "struct", "tid", U32, "event_sub_id", "enum " U8, "kthread=1", "fork", "exit", "wait",
+	"signal", "wakeup", "exec", "migrate", "event_data1", U32, "event_data2", U32, "prio", I32,
+	"name", "string",
+	"state_process", "struct", "tid", U32, "pid", U32, "ppid", U32, "uid", U32, "state", U8,
+	"prio", I32, "comm", "string",
+	"state_end", "struct", "tid", U32, "threads", U32,
+	"recording", "struct", "tid", U32, "asked", "string", "recorded", "string", "scope", "enum " U8,
+	"process", "system", "clock", "string", "ring_bytes", U32, "drain_ms", U32,
+	"missing", "struct", "tid", U32, "what", "string", "error", I32, "reason", "string",
+};
+
+struct ltt_kstate ltt_k;
+
+/* ---- what could not be recorded ----------------------------------------------------------------- */
+
+static int paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	int v = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 2;
+		fclose(f);
+	}
+	return v;
+}
+
+/* Nonzero when the effective capabilities hold CAP_PERFMON (38) or CAP_SYS_ADMIN (21). */
+static int perfmon_capable(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	unsigned long long eff = 0;
+	char line[256];
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	fclose(f);
+	return (eff >> 38 & 1) || (eff >> 21 & 1);
+}
+
+/* The reason perf_event_open refused with err, naming the setting or capability. */
+static void perf_reason(int err, char *why, size_t n)
+{
+	if (err == EACCES || err == EPERM)
+		snprintf(why, n, "perf_event_paranoid=%d and no CAP_PERFMON (perf_event_open: %s)", paranoid(),
+			 strerror(err));
+	else if (err == ENOENT || err == EINVAL || err == EOPNOTSUPP)
+		snprintf(why, n, "this kernel does not offer it (perf_event_open: %s)", strerror(err));
+	else
+		snprintf(why, n, "perf_event_open: %s", strerror(err));
+}
+
+void ltt_kernel_missing(const char *what, int err, const char *reason)
+{
+	struct ltt_kmissing *m;
+
+	for (unsigned i = 0; i < ltt_k.nmissing; i++)
+		if (!strcmp(ltt_k.missing[i].what, what))
+			return;
+	if (ltt_k.nmissing >= LTT_KMISSING_MAX)
+		return;
+	m = &ltt_k.missing[ltt_k.nmissing++];
+	snprintf(m->what, sizeof(m->what), "%s", what);
+	snprintf(m->reason, sizeof(m->reason), "%s", reason);
+	m->err = err;
+}
+
+/* ---- opening ------------------------------------------------------------------------------------ */
+
+static void attr_base(struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->sample_period = 1;
+	a->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW;
+	a->sample_id_all = 1;
+	a->disabled = 1;
+	a->exclude_hv = 1;
+	a->inherit = !ltt_k.system;
+	a->inherit_thread = !ltt_k.system;	/* threads, not child processes */
+	a->watermark = 1;
+	a->wakeup_watermark = (uint32_t)(ltt_k.ring_bytes / 4);
+	if (!ltt_k.conv_tsc) {
+		a->use_clockid = 1;
+		a->clockid = CLOCK_MONOTONIC;	/* the trace's clock (recorder/clock.c) */
+	}
+}
+
+/* The perf ring of CPU c: mmaps fd as its ring, halving the size while the kernel refuses it
+ * (perf_event_mlock_kb, RLIMIT_MEMLOCK); every ring gets the size the first one got. */
+static int ring_map(unsigned c, int fd)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct ltt_kring *kr = &ltt_k.rings[c];
+
+	for (;;) {
+		void *m = mmap(NULL, page + ltt_k.ring_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+		if (m != MAP_FAILED) {
+			kr->page = m;
+			kr->data = (char *)m + page;
+			kr->fd = fd;
+			return 0;
+		}
+		if ((errno != EPERM && errno != ENOMEM) || ltt_k.ring_bytes <= 2 * page || ltt_k.ring_fixed)
+			return -errno;
+		ltt_k.ring_bytes /= 2;
+	}
+}
+
+static int add_fd(int fd)
+{
+	if (ltt_k.nfds >= ltt_k.cap_fds) {
+		unsigned cap = ltt_k.cap_fds ? ltt_k.cap_fds * 2 : 64;
+		int *n = realloc(ltt_k.fds, cap * sizeof(int));
+
+		if (!n)
+			return -ENOMEM;
+		ltt_k.fds = n;
+		ltt_k.cap_fds = cap;
+	}
+	ltt_k.fds[ltt_k.nfds++] = fd;
+	return 0;
+}
+
+/* Opens attr for pid on CPU c with its output in CPU c's ring: 0 or -errno. */
+static int open_on(struct perf_event_attr *a, int pid, unsigned c)
+{
+	int fd = (int)syscall(SYS_perf_event_open, a, pid, (int)c, -1, PERF_FLAG_FD_CLOEXEC);
+	int rc;
+
+	if (fd < 0 && errno == EINVAL && a->inherit_thread) {
+		a->inherit_thread = 0;	/* kernels before 5.13 */
+		fd = (int)syscall(SYS_perf_event_open, a, pid, (int)c, -1, PERF_FLAG_FD_CLOEXEC);
+	}
+	if (fd < 0)
+		return -errno;
+	if (ltt_k.rings[c].fd < 0)
+		rc = ring_map(c, fd);
+	else
+		rc = ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ltt_k.rings[c].fd) ? -errno : 0;
+	if (!rc)
+		rc = add_fd(fd);
+	if (rc)
+		close(fd);
+	return rc;
+}
+
+/* The threads recorded in process scope: the process's, but libltt's own (named ltt-*). */
+static unsigned own_threads(int *tids, unsigned max)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	unsigned n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) && n < max) {
+		char p[300], comm[32] = "";
+		FILE *f;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(p, sizeof(p), "/proc/self/task/%s/comm", e->d_name);
+		f = fopen(p, "re");
+		if (f) {
+			if (!fgets(comm, sizeof(comm), f))
+				comm[0] = 0;
+			fclose(f);
+		}
+		if (!strncmp(comm, "ltt-", 4))
+			continue;
+		tids[n++] = atoi(e->d_name);
+	}
+	closedir(d);
+	return n;
+}
+
+/* Opens attr (what: its name for messages) on every CPU for every target; 0 when it records on at
+ * least the first target, else -errno with the reason noted missing. */
+static int open_all(struct perf_event_attr *a, const char *what, const int *tids, unsigned ntids)
+{
+	char why[160];
+	int first_err = 0, ok = 0;
+
+	for (unsigned c = 0; c < ltt_k.ncpu; c++)
+		for (unsigned t = 0; t < ntids; t++) {
+			int rc = open_on(a, tids[t], c);
+
+			if (rc && !first_err)
+				first_err = -rc;
+			if (!rc)
+				ok = 1;
+			else if (!ok)
+				break;	/* refused on the first target: the same for the others */
+		}
+	if (ok)
+		return 0;
+	perf_reason(first_err, why, sizeof(why));
+	if (ltt_k.system && (first_err == EACCES || first_err == EPERM))
+		snprintf(why, sizeof(why), "every CPU and process needs CAP_PERFMON or perf_event_paranoid<=0 "
+			 "(it is %d)", paranoid());
+	ltt_kernel_missing(what, first_err, why);
+	return -first_err;
+}
+
+static void recorded_add(const char *what)
+{
+	size_t n = strlen(ltt_k.recorded);
+
+	snprintf(ltt_k.recorded + n, sizeof(ltt_k.recorded) - n, "%s%s", n ? "," : "", what);
+}
+
+/* Opens the tracepoints of the groups asked, and the switch records; notes what is missing. */
+static void open_events(const int *tids, unsigned ntids)
+{
+	struct perf_event_attr a;
+
+	for (unsigned i = 0; i < LTT_KTP_N; i++) {
+		const struct ltt_ktp_def *d = &ltt_ktp_defs[i];
+		struct ltt_ktp *tp = &ltt_k.tps[i];
+		char why[200], what[64];
+		int id, rc;
+		/* (why is cut to leave room in the reason) */
+
+		if (!(ltt_k.groups & d->group))
+			continue;
+		snprintf(what, sizeof(what), "%s:%s", d->sys, d->name);
+		rc = ltt_tp_open(d->sys, d->name, &id, d->fields, tp->f, d->nfields, why, sizeof(why));
+		if (rc) {
+			char full[300];
+
+			if (rc == -EACCES || rc == -EPERM)
+				snprintf(full, sizeof(full), "%.150s; perf_event_paranoid=%d and no CAP_PERFMON", why,
+					 paranoid());
+			else
+				snprintf(full, sizeof(full), "%s", why);
+			ltt_kernel_missing(what, -rc, full);
+			continue;
+		}
+		attr_base(&a);
+		a.type = PERF_TYPE_TRACEPOINT;
+		a.config = (uint64_t)id;
+		if (open_all(&a, what, tids, ntids))
+			continue;
+		tp->id = id;
+		tp->on = 1;
+		recorded_add(what);
+	}
+	/* Own threads' switches: perf's switch records need no privilege. With sched_switch they give
+	 * the switch-ins (the tracepoint gives the outs); without it both. */
+	if ((ltt_k.groups & LTT_KGROUP_SCHED) && !ltt_k.system) {
+		attr_base(&a);
+		a.type = PERF_TYPE_SOFTWARE;
+		a.config = PERF_COUNT_SW_DUMMY;
+		a.sample_type &= ~(uint64_t)PERF_SAMPLE_RAW;
+		a.context_switch = 1;
+		a.exclude_kernel = 1;
+		if (!open_all(&a, "switch", tids, ntids)) {
+			ltt_k.switch_on = 1;
+			recorded_add("switch");
+		}
+	}
+}
+
+/* ---- start and stop ---------------------------------------------------------------------------- */
+
+void ltt_kernel_emit_persistent(unsigned index, const void *payload, size_t len)
+{
+	struct ltt_slot s;
+
+	if (ltt_event_reserve(&s, &ltt_kernel_facility, index, len, LTT_EVENT_PERSISTENT)) {
+		memcpy(s.payload, payload, len);
+		ltt_event_commit(&s);
+	}
+}
+
+static void emit_recording(void)
+{
+	struct ltt_kpack p = { .len = 0 };
+	char clock[32];
+
+	if (ltt_k.conv_tsc)
+		snprintf(clock, sizeof(clock), "tsc");
+	else
+		snprintf(clock, sizeof(clock), "clockid %d", (int)CLOCK_MONOTONIC);
+	ltt_kpack_u32(&p, 0);
+	ltt_kpack_str(&p, ltt_k.asked, 64);
+	ltt_kpack_str(&p, ltt_k.recorded, sizeof(ltt_k.recorded));
+	ltt_kpack_u8(&p, (uint8_t)ltt_k.system);
+	ltt_kpack_str(&p, clock, sizeof(clock));
+	ltt_kpack_u32(&p, (uint32_t)ltt_k.ring_bytes);
+	ltt_kpack_u32(&p, LTT_KERNEL_DRAIN_MS);
+	ltt_kernel_emit_persistent(LTT_K_RECORDING, p.buf, p.len);
+	for (unsigned i = 0; i < ltt_k.nmissing; i++) {
+		struct ltt_kpack q = { .len = 0 };
+
+		ltt_kpack_u32(&q, 0);
+		ltt_kpack_str(&q, ltt_k.missing[i].what, sizeof(ltt_k.missing[i].what));
+		ltt_kpack_u32(&q, (uint32_t)ltt_k.missing[i].err);
+		ltt_kpack_str(&q, ltt_k.missing[i].reason, sizeof(ltt_k.missing[i].reason));
+		ltt_kernel_emit_persistent(LTT_K_MISSING, q.buf, q.len);
+	}
+}
+
+/* One line on stderr naming what is missing and why (the same as the trace's kernel.missing). */
+static void warn_missing(void)
+{
+	char line[1024];
+	size_t n = 0;
+
+	if (!ltt_k.nmissing)
+		return;
+	for (unsigned i = 0; i < ltt_k.nmissing && n < sizeof(line); i++) {
+		/* consecutive items with the same reason share it */
+		int same_next = i + 1 < ltt_k.nmissing && !strcmp(ltt_k.missing[i].reason, ltt_k.missing[i + 1].reason);
+
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s", ltt_k.missing[i].what,
+				      same_next ? ", " : "");
+		if (!same_next && n < sizeof(line))
+			n += (size_t)snprintf(line + n, sizeof(line) - n, " (%s)%s", ltt_k.missing[i].reason,
+					      i + 1 < ltt_k.nmissing ? "; " : "");
+	}
+	ltt_warn("kernel events not recorded: %s", line);
+}
+
+static void sysattrs(void)
+{
+	size_t n = 0;
+
+	n += (size_t)snprintf(ltt_k.attrs + n, sizeof(ltt_k.attrs) - n,
+			      "ltt_kernel=\"%s\"\nltt_kernel_scope=\"%s\"\nltt_kernel_missing=\"",
+			      ltt_k.recorded, ltt_k.system ? "system" : "process");
+	for (unsigned i = 0; i < ltt_k.nmissing && n < sizeof(ltt_k.attrs); i++)
+		n += (size_t)snprintf(ltt_k.attrs + n, sizeof(ltt_k.attrs) - n, "%s%s", i ? "," : "",
+				      ltt_k.missing[i].what);
+	if (n < sizeof(ltt_k.attrs))
+		snprintf(ltt_k.attrs + n, sizeof(ltt_k.attrs) - n, "\"\n");
+}
+
+const char *ltt_kernel_sysattrs(void)
+{
+	return ltt_k.attrs;
+}
+
+__attribute__((constructor(101))) static void kernel_checksum(void)
+{
+	ltt_kernel_facility.checksum =
+		ltt_checksum_strings(kernel_strings, sizeof(kernel_strings) / sizeof(kernel_strings[0]));
+	for (unsigned i = 0; i < LTT_K_NEVENTS; i++)
+		kernel_enabled[i] = LTT_EVENT_ON;
+}
+
+void ltt_kernel_prepare(const struct ltt_kernel_req *req)
+{
+	memset(&ltt_k, 0, sizeof(ltt_k));
+	ltt_k.groups = req->groups;
+	if (!req->groups)
+		return;
+	ltt_k.system = req->system;
+	snprintf(ltt_k.asked, sizeof(ltt_k.asked), "%s", req->asked);
+	ltt_k.ring_bytes = req->ring_bytes ? req->ring_bytes : LTT_KERNEL_RING_DEFAULT;
+	ltt_k.ring_fixed = req->ring_bytes != 0;
+	if (ltt_k.system && !perfmon_capable() && paranoid() > 0) {
+		char why[160];
+
+		snprintf(why, sizeof(why), "every CPU and process needs CAP_PERFMON or perf_event_paranoid<=0 "
+			 "(it is %d); the process's own threads are recorded", paranoid());
+		ltt_kernel_missing("system", EACCES, why);
+		ltt_k.system = 0;
+	}
+}
+
+int ltt_kernel_open(struct ltt_region *rg)
+{
+	int tids[1024], self = -1;
+	unsigned ntids;
+
+	if (!ltt_k.groups)
+		return 0;
+	ltt_k.rg = rg;
+	ltt_k.ncpu = rg->ncpu;
+	ltt_k.conv_tsc = ltt_rt.clock_kind == LTT_CLOCK_TSC;
+	ltt_k.pid = (uint32_t)getpid();
+	for (unsigned c = 0; c < LTT_KCPU_MAX; c++)
+		ltt_k.rings[c].fd = -1;
+	if (ltt_k.ncpu > LTT_KCPU_MAX) {
+		ltt_kernel_missing("cpus", E2BIG, "more CPUs than libltt's kernel rings take (LTT_KCPU_MAX)");
+		ltt_k.ncpu = LTT_KCPU_MAX;
+	}
+	ltt_facility_register(&ltt_kernel_facility);
+	/* The drain thread first: it must not inherit the events (its own work is not the program's) */
+	if (ltt_kernel_drain_start()) {
+		ltt_kernel_missing("kernel", EAGAIN, "the drain thread could not start");
+	} else {
+		if (ltt_k.system)
+			ntids = 1, tids[0] = self;
+		else
+			ntids = own_threads(tids, sizeof(tids) / sizeof(tids[0]));
+		open_events(tids, ntids);
+	}
+	sysattrs();
+	return 0;
+}
+
+void ltt_kernel_begin(void)
+{
+	if (!ltt_k.groups)
+		return;
+	for (unsigned i = 0; i < ltt_k.nfds; i++)
+		ioctl(ltt_k.fds[i], PERF_EVENT_IOC_ENABLE, 0);
+	ltt_kernel_drain_go();
+	emit_recording();
+	if (ltt_k.system)
+		ltt_kernel_state_dump();
+	warn_missing();
+}
+
+void ltt_kernel_stop(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (!ltt_k.groups)
+		return;
+	for (unsigned i = 0; i < ltt_k.nfds; i++)
+		ioctl(ltt_k.fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	ltt_kernel_drain_stop();	/* the last records drained */
+	for (unsigned c = 0; c < ltt_k.ncpu; c++)
+		if (ltt_k.rings[c].page)
+			munmap(ltt_k.rings[c].page, page + ltt_k.ring_bytes);
+	for (unsigned i = 0; i < ltt_k.nfds; i++)
+		close(ltt_k.fds[i]);
+	free(ltt_k.fds);
+	ltt_k.fds = NULL;
+	ltt_k.nfds = ltt_k.cap_fds = 0;
+	ltt_k.groups = 0;
+}

@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: MIT */
+/* recorder/kernel_drain.c: the drain thread (doc/recorder.md "Kernel events"). It sleeps in poll() on
+ * perf's rings until one is a quarter full or LTT_KERNEL_DRAIN_MS pass, then moves every record of
+ * each ring, in the ring's (time) order, into the region's kernel ring of the same CPU as a kernel
+ * event stamped with the kernel's time. It never blocks the program: perf's rings are read lock-free
+ * (data_head / data_tail), and the kernel rings are written as any writer does (a full ring drops,
+ * counted). perf's lost records become events_lost of cause kernel in kernel/N. */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "kernel_int.h"
+#include "profile.h"
+#include "recorder.h"
+#include "threads.h"
+
+#define G_SCHED LTT_KGROUP_SCHED
+const struct ltt_ktp_def ltt_ktp_defs[LTT_KTP_N] = {
+	[LTT_KTP_SYS_ENTER] = { "raw_syscalls", "sys_enter", LTT_KGROUP_SYSCALLS, 2, { "id", "args" } },
+	[LTT_KTP_SYS_EXIT] = { "raw_syscalls", "sys_exit", LTT_KGROUP_SYSCALLS, 2, { "id", "ret" } },
+	[LTT_KTP_SWITCH] = { "sched", "sched_switch", G_SCHED, 7,
+			     { "prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm", "next_pid",
+			       "next_prio" } },
+	[LTT_KTP_WAKEUP] = { "sched", "sched_wakeup", G_SCHED, 4, { "comm", "pid", "prio", "target_cpu" } },
+	[LTT_KTP_WAKEUP_NEW] = { "sched", "sched_wakeup_new", G_SCHED, 4, { "comm", "pid", "prio", "target_cpu" } },
+	[LTT_KTP_MIGRATE] = { "sched", "sched_migrate_task", G_SCHED, 5,
+			      { "comm", "pid", "prio", "orig_cpu", "dest_cpu" } },
+	[LTT_KTP_FORK] = { "sched", "sched_process_fork", G_SCHED, 3, { "parent_pid", "child_comm", "child_pid" } },
+	[LTT_KTP_EXEC] = { "sched", "sched_process_exec", G_SCHED, 3, { "filename", "pid", "old_pid" } },
+	[LTT_KTP_EXIT] = { "sched", "sched_process_exit", G_SCHED, 3, { "comm", "pid", "prio" } },
+	[LTT_KTP_IRQ_ENTRY] = { "irq", "irq_handler_entry", LTT_KGROUP_IRQ, 2, { "irq", "name" } },
+	[LTT_KTP_IRQ_EXIT] = { "irq", "irq_handler_exit", LTT_KGROUP_IRQ, 2, { "irq", "ret" } },
+	[LTT_KTP_SOFTIRQ_RAISE] = { "irq", "softirq_raise", LTT_KGROUP_IRQ, 1, { "vec" } },
+	[LTT_KTP_SOFTIRQ_ENTRY] = { "irq", "softirq_entry", LTT_KGROUP_IRQ, 1, { "vec" } },
+	[LTT_KTP_SOFTIRQ_EXIT] = { "irq", "softirq_exit", LTT_KGROUP_IRQ, 1, { "vec" } },
+	[LTT_KTP_PF_USER] = { "exceptions", "page_fault_user", LTT_KGROUP_FAULTS, 3, { "address", "ip", "error_code" } },
+	[LTT_KTP_PF_KERNEL] = { "exceptions", "page_fault_kernel", LTT_KGROUP_FAULTS, 3,
+				{ "address", "ip", "error_code" } },
+};
+
+/* A record's raw tracepoint data. */
+struct raw {
+	const char *p;
+	uint32_t len;
+};
+
+static int64_t get_int(const struct raw *r, const struct ltt_tp_field *f)
+{
+	if (f->off < 0 || (uint32_t)(f->off + f->size) > r->len)
+		return 0;
+	switch (f->size) {
+	case 1: { int8_t v; memcpy(&v, r->p + f->off, 1); return v; }
+	case 2: { int16_t v; memcpy(&v, r->p + f->off, 2); return v; }
+	case 4: { int32_t v; memcpy(&v, r->p + f->off, 4); return v; }
+	case 8: { int64_t v; memcpy(&v, r->p + f->off, 8); return v; }
+	default: return 0;
+	}
+}
+
+/* A string field (char[N] or __data_loc char[]) into out. */
+static void get_str(const struct raw *r, const struct ltt_tp_field *f, char *out, size_t n)
+{
+	uint32_t off = (uint32_t)f->off, len = (uint32_t)f->size;
+
+	out[0] = 0;
+	if (f->off < 0 || off + 4 > r->len)
+		return;
+	if (f->data_loc) {
+		uint32_t dl;
+
+		memcpy(&dl, r->p + off, 4);
+		off = dl & 0xffff;
+		len = dl >> 16;
+	}
+	if (off > r->len || len > r->len - off)
+		return;
+	if (len >= n)
+		len = (uint32_t)n - 1;
+	memcpy(out, r->p + off, len);
+	out[len] = 0;
+	out[strnlen(out, len)] = 0;
+}
+
+/* Writes kernel event index with payload p into the kernel ring of CPU c at perf time t. */
+static void put(unsigned c, uint64_t t, unsigned index, const struct ltt_kpack *p)
+{
+	struct ltt_kring *kr = &ltt_k.rings[c];
+	struct ltt_ring *r = &ltt_k.rg->rings[ltt_region_kbase(ltt_k.rg) + c];
+	struct ltt_slot s;
+	uint64_t cyc;
+
+	if (!ltt_kpack_ok(p) || !(ltt_event_enabled(ltt_kernel_facility.enabled, index) & LTT_EVENT_ON))
+		return;
+	if (ltt_k.conv_tsc) {
+		struct ltt_kconv cv;
+
+		cyc = ltt_kernel_conv_read(kr->page, &cv) ? t : ltt_kernel_tsc_of(&cv, t);
+	} else {
+		cyc = t;	/* perf stamped in CLOCK_MONOTONIC, the trace's clock */
+	}
+	if (cyc < kr->floor) {
+		cyc = kr->floor;	/* not older than what kernel/N holds (doc/recorder.md) */
+		ltt_k.clamped++;
+	}
+	kr->floor = cyc;
+	if (ltt_ring_reserve_at(&s, r, (uint16_t)(ltt_kernel_facility.base_code + index), p->len, cyc)) {
+		memcpy(s.payload, p->buf, p->len);
+		ltt_event_commit(&s);
+	}
+}
+
+/* What a sample of tracepoint kind k on CPU c becomes. tid: the thread it ran in. */
+static void sample(unsigned c, unsigned k, uint32_t pid, uint32_t tid, uint64_t t, const struct raw *r)
+{
+	const struct ltt_tp_field *f = ltt_k.tps[k].f;
+	struct ltt_kpack p = { .len = 0 };
+	char s1[64], s2[64];
+	unsigned index;
+
+	/* process scope: the process's threads only (inherit_thread keeps children out; older kernels
+	 * without it copy the events into children, dropped here) */
+	if (!ltt_k.system && pid != ltt_k.pid && k != LTT_KTP_FORK)
+		return;
+	if (ltt_k.system && tid == ltt_k.drain_tid && k != LTT_KTP_SWITCH)
+		return;	/* the drain thread's own work (system scope) */
+	/* libltt's sampler thread starts after the events (it inherits them): not the program's */
+	if (!ltt_k.system && tid && tid == ltt_sampler_tid())
+		return;
+	switch (k) {
+	case LTT_KTP_SYS_ENTER:
+		index = LTT_K_SYSCALL_ENTRY;
+		ltt_kpack_u32(&p, tid);
+		ltt_kpack_u32(&p, (uint32_t)get_int(r, &f[0]));
+		for (int i = 0; i < 6; i++) {
+			uint64_t a = 0;
+
+			if (f[1].off >= 0 && (uint32_t)f[1].off + 8u * (unsigned)(i + 1) <= r->len)
+				memcpy(&a, r->p + f[1].off + 8 * i, 8);
+			ltt_kpack_u64(&p, a);
+		}
+		break;
+	case LTT_KTP_SYS_EXIT:
+		index = LTT_K_SYSCALL_EXIT;
+		ltt_kpack_u32(&p, tid);
+		ltt_kpack_u32(&p, (uint32_t)get_int(r, &f[0]));
+		ltt_kpack_u64(&p, (uint64_t)get_int(r, &f[1]));
+		break;
+	case LTT_KTP_SWITCH: {
+		uint32_t out = (uint32_t)get_int(r, &f[1]);
+
+		index = LTT_K_SCHEDCHANGE;
+		get_str(r, &f[0], s1, 17);
+		get_str(r, &f[4], s2, 17);
+		ltt_kpack_u32(&p, out);
+		ltt_kpack_u32(&p, out);
+		ltt_kpack_u32(&p, (uint32_t)get_int(r, &f[5]));
+		ltt_kpack_u32(&p, (uint32_t)get_int(r, &f[3]));
+		ltt_kpack_u32(&p, (uint32_t)get_int(r, &f[2]));
+		ltt_kpack_u32(&p, (uint32_t)get_int(r, &f[6]));
+		ltt_kpack_str(&p, s1, 16);
+		ltt_kpack_str(&p, s2, 16);
+		break;
+	}
+	case LTT_KTP_WAKEUP:
+	case LTT_KTP_WAKEUP_NEW:
+	case LTT_KTP_MIGRATE:
+	case LTT_KTP_EXIT:
+		index = LTT_K_PROCESS;
+		get_str(r, &f[0], s1, 17);
+		ltt_kpack_u32(&p, (uint32_t)get_int(r, &f[1]));
+		ltt_kpack_u8(&p, k == LTT_KTP_MIGRATE ? LTT_KP_MIGRATE : k == LTT_KTP_EXIT ? LTT_KP_EXIT : LTT_KP_WAKEUP);
+		ltt_kpack_u32(&p, k == LTT_KTP_EXIT ? 0 : (uint32_t)get_int(r, &f[3]));
+		ltt_kpack_u32(&p, k == LTT_KTP_MIGRATE ? (uint32_t)get_int(r, &f[4]) : k == LTT_KTP_WAKEUP_NEW);
+		ltt_kpack_u32(&p, (uint32_t)get_int(r, &f[2]));
+		ltt_kpack_str(&p, s1, 16);
+		break;
+	case LTT_KTP_FORK:
+		if (!ltt_k.system && (uint32_t)get_int(r, &f[0]) != tid)
+			return;
+		if (!ltt_k.system && pid != ltt_k.pid)
+			return;
+		index = LTT_K_PROCESS;
+		get_str(r, &f[1], s1, 17);
+		ltt_kpack_u32(&p, (uint32_t)get_int(r, &f[0]));
+		ltt_kpack_u8(&p, LTT_KP_FORK);
+		ltt_kpack_u32(&p, (uint32_t)get_int(r, &f[2]));
+		ltt_kpack_u32(&p, 0);
+		ltt_kpack_u32(&p, 0);
+		ltt_kpack_str(&p, s1, 16);
+		break;
+	case LTT_KTP_EXEC:
+		index = LTT_K_PROCESS;
+		get_str(r, &f[0], s2, sizeof(s2));
+		ltt_kpack_u32(&p, (uint32_t)get_int(r, &f[1]));
+		ltt_kpack_u8(&p, LTT_KP_EXEC);
+		ltt_kpack_u32(&p, (uint32_t)get_int(r, &f[2]));
+		ltt_kpack_u32(&p, 0);
+		ltt_kpack_u32(&p, 0);
+		ltt_kpack_str(&p, s2, sizeof(s2));
+		break;
+	case LTT_KTP_IRQ_ENTRY:
+		index = LTT_K_IRQ_ENTRY;
+		get_str(r, &f[1], s1, sizeof(s1));
+		ltt_kpack_u32(&p, tid);
+		ltt_kpack_u32(&p, (uint32_t)get_int(r, &f[0]));
+		ltt_kpack_str(&p, s1, sizeof(s1));
+		break;
+	case LTT_KTP_IRQ_EXIT:
+		index = LTT_K_IRQ_EXIT;
+		ltt_kpack_u32(&p, tid);
+		ltt_kpack_u32(&p, (uint32_t)get_int(r, &f[0]));
+		ltt_kpack_u32(&p, (uint32_t)get_int(r, &f[1]));
+		break;
+	case LTT_KTP_SOFTIRQ_RAISE:
+	case LTT_KTP_SOFTIRQ_ENTRY:
+	case LTT_KTP_SOFTIRQ_EXIT:
+		index = LTT_K_SOFT_IRQ;
+		ltt_kpack_u32(&p, tid);
+		ltt_kpack_u8(&p, (uint8_t)(1 + k - LTT_KTP_SOFTIRQ_RAISE));
+		ltt_kpack_u8(&p, (uint8_t)get_int(r, &f[0]));
+		break;
+	case LTT_KTP_PF_USER:
+	case LTT_KTP_PF_KERNEL:
+		index = LTT_K_TRAP_ENTRY;
+		ltt_kpack_u32(&p, tid);
+		ltt_kpack_u16(&p, 14);
+		ltt_kpack_u64(&p, (uint64_t)get_int(r, &f[0]));
+		ltt_kpack_u64(&p, (uint64_t)get_int(r, &f[1]));
+		ltt_kpack_u64(&p, (uint64_t)get_int(r, &f[2]));
+		ltt_kpack_u8(&p, k == LTT_KTP_PF_KERNEL);
+		break;
+	default:
+		return;
+	}
+	put(c, t, index, &p);
+}
+
+/* sample_id (sample_id_all) of a non-sample record: pid, tid, time, cpu at its end. */
+static int sample_id(const char *rec, uint32_t size, uint32_t *pid, uint32_t *tid, uint64_t *t)
+{
+	const char *e = rec + size - 24;
+
+	if (size < sizeof(struct perf_event_header) + 24)
+		return -1;
+	memcpy(pid, e, 4);
+	memcpy(tid, e + 4, 4);
+	memcpy(t, e + 8, 8);
+	return 0;
+}
+
+static void record(unsigned c, const char *rec, uint32_t size)
+{
+	struct perf_event_header h;
+	uint32_t pid, tid;
+	uint64_t t;
+
+	memcpy(&h, rec, sizeof(h));
+	if (h.type == PERF_RECORD_SAMPLE && size >= sizeof(h) + 28) {
+		const char *q = rec + sizeof(h);
+		struct raw r;
+		uint16_t type;
+
+		memcpy(&pid, q, 4);
+		memcpy(&tid, q + 4, 4);
+		memcpy(&t, q + 8, 8);
+		memcpy(&r.len, q + 24, 4);
+		r.p = q + 28;
+		if (r.len > size - sizeof(h) - 28 || r.len < 2)
+			return;
+		memcpy(&type, r.p, 2);	/* common_type: the tracepoint's id */
+		for (unsigned k = 0; k < LTT_KTP_N; k++)
+			if (ltt_k.tps[k].on && ltt_k.tps[k].id == type) {
+				sample(c, k, pid, tid, t, &r);
+				return;
+			}
+	} else if (h.type == PERF_RECORD_SWITCH && !sample_id(rec, size, &pid, &tid, &t)) {
+		struct ltt_kpack p = { .len = 0 };
+		int out = !!(h.misc & PERF_RECORD_MISC_SWITCH_OUT);
+
+		if (pid != ltt_k.pid)
+			return;
+		if (out && ltt_k.tps[LTT_KTP_SWITCH].on)
+			return;	/* the tracepoint's schedchange says it, with the state */
+		ltt_kpack_u32(&p, tid);
+		ltt_kpack_u8(&p, (uint8_t)out);
+		ltt_kpack_u8(&p, out && (h.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT));
+		put(c, t, LTT_K_THREAD_SWITCH, &p);
+	} else if (h.type == PERF_RECORD_LOST && size >= sizeof(h) + 16) {
+		uint64_t lost;
+
+		memcpy(&lost, rec + sizeof(h) + 8, 8);
+		/* counted in kernel/N's next events_lost record (ring.c writes them at block opens) */
+		ltt_add(&ltt_k.rg->rings[ltt_region_kbase(ltt_k.rg) + c].lost[LTT_LOST_CAUSE_KERNEL], lost);
+	} else if (h.type == PERF_RECORD_LOST_SAMPLES && size >= sizeof(h) + 8) {
+		uint64_t lost;
+
+		memcpy(&lost, rec + sizeof(h), 8);
+		ltt_add(&ltt_k.rg->rings[ltt_region_kbase(ltt_k.rg) + c].lost[LTT_LOST_CAUSE_KERNEL], lost);
+	}
+}
+
+/* Moves every record of CPU c's perf ring. Returns the bytes consumed. */
+static uint64_t drain_ring(unsigned c)
+{
+	struct ltt_kring *kr = &ltt_k.rings[c];
+	struct perf_event_mmap_page *pg = kr->page;
+	uint64_t head, tail, mask = ltt_k.ring_bytes - 1, done;
+	char tmp[65536 + 8];
+
+	if (!pg)
+		return 0;
+	/* Acquire: the records before data_head are written; pairs with the kernel's store of it. */
+	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	tail = pg->data_tail;
+	done = head - tail;
+	while (tail < head) {
+		struct perf_event_header h;
+		const char *rec;
+		uint64_t off = tail & mask;
+
+		if (off + sizeof(h) <= ltt_k.ring_bytes) {
+			memcpy(&h, kr->data + off, sizeof(h));
+		} else {
+			size_t a = ltt_k.ring_bytes - off;
+
+			memcpy(&h, kr->data + off, a);
+			memcpy((char *)&h + a, kr->data, sizeof(h) - a);
+		}
+		if (h.size < sizeof(h) || h.size > head - tail)
+			break;
+		if (off + h.size <= ltt_k.ring_bytes) {
+			rec = kr->data + off;
+		} else {
+			size_t a = ltt_k.ring_bytes - off;
+
+			memcpy(tmp, kr->data + off, a);
+			memcpy(tmp + a, kr->data, h.size - a);
+			rec = tmp;
+		}
+		record(c, rec, h.size);
+		tail += h.size;
+	}
+	/* Release: done reading the records before the kernel may overwrite them. */
+	__atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
+	return done;
+}
+
+static void drain_all(void)
+{
+	for (unsigned c = 0; c < ltt_k.ncpu; c++)
+		drain_ring(c);
+}
+
+static void *drain_main(void *arg)
+{
+	struct pollfd pfd[LTT_KCPU_MAX];
+	sigset_t all;
+	unsigned n = 0;
+
+	(void)arg;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	prctl(PR_SET_NAME, "ltt-kernel");
+	ltt_set(&ltt_k.drain_tid, (uint32_t)syscall(SYS_gettid));
+	while (!ltt_read(&ltt_k.go) && !ltt_read(&ltt_k.stop))
+		usleep(1000);
+	for (unsigned c = 0; c < ltt_k.ncpu; c++)
+		if (ltt_k.rings[c].fd >= 0) {
+			pfd[n].fd = ltt_k.rings[c].fd;
+			pfd[n].events = POLLIN;
+			n++;
+		}
+	while (!ltt_read(&ltt_k.stop)) {
+		/* woken when a ring passes its watermark (a quarter), else every LTT_KERNEL_DRAIN_MS */
+		if (poll(pfd, n, LTT_KERNEL_DRAIN_MS) < 0 && errno != EINTR)
+			usleep(LTT_KERNEL_DRAIN_MS * 1000);
+		drain_all();
+	}
+	drain_all();
+	return NULL;
+}
+
+int ltt_kernel_drain_start(void)
+{
+	int rc = ltt_real_pthread_create(&ltt_k.thread, NULL, drain_main, NULL);
+
+	if (rc)
+		return -rc;
+	ltt_k.thread_on = 1;
+	while (!ltt_read(&ltt_k.drain_tid))
+		usleep(100);
+	return 0;
+}
+
+void ltt_kernel_drain_go(void)
+{
+	/* Release: the rings mapped and the tracepoint table filled before the thread reads them. */
+	__atomic_store_n(&ltt_k.go, 1, __ATOMIC_RELEASE);
+}
+
+void ltt_kernel_drain_stop(void)
+{
+	if (!ltt_k.thread_on)
+		return;
+	ltt_set(&ltt_k.stop, 1);
+	pthread_join(ltt_k.thread, NULL);
+	ltt_k.thread_on = 0;
+}

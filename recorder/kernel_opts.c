@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/* recorder/kernel_opts.c: LTT_KERNEL=LIST (sched, syscalls, irq, faults; "1" or "default": sched,
+ * syscalls), LTT_KERNEL_SCOPE=process|system, LTT_KERNEL_BUFFER=SIZE, and ltt_options' kernel fields. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "env_parse.h"
+#include "kernel.h"
+
+static const struct {
+	const char *name;
+	unsigned group;
+} groups[] = {
+	{ "sched", LTT_KGROUP_SCHED }, { "syscalls", LTT_KGROUP_SYSCALLS }, { "irq", LTT_KGROUP_IRQ },
+	{ "faults", LTT_KGROUP_FAULTS },
+};
+
+int ltt_kernel_parse(const struct ltt_options *opt, struct ltt_kernel_req *req, char *why, size_t n)
+{
+	const char *s = opt->kernel;
+
+	memset(req, 0, sizeof(*req));
+	if (!s || !*s || !strcmp(s, "0"))
+		return 0;
+	if (!strcmp(s, "1") || !strcmp(s, "default"))
+		s = "sched,syscalls";
+	while (*s) {
+		size_t len = strcspn(s, ",");
+		unsigned i;
+
+		for (i = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
+			if (strlen(groups[i].name) == len && !strncmp(groups[i].name, s, len))
+				break;
+		if (i == sizeof(groups) / sizeof(groups[0])) {
+			ltt_env_why(why, n, "LTT_KERNEL", opt->kernel,
+				    "a comma list of sched, syscalls, irq, faults");
+			return -EINVAL;
+		}
+		req->groups |= groups[i].group;
+		s += len;
+		if (*s == ',')
+			s++;
+	}
+	for (unsigned i = 0, k = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
+		if (req->groups & groups[i].group)
+			k += (unsigned)snprintf(req->asked + k, sizeof(req->asked) - k, "%s%s", k ? "," : "",
+						groups[i].name);
+	if (opt->kernel_buffer && (opt->kernel_buffer < 8192 || (opt->kernel_buffer & (opt->kernel_buffer - 1)) ||
+				   opt->kernel_buffer > (1u << 30))) {
+		char v[32];
+
+		snprintf(v, sizeof(v), "%zu", opt->kernel_buffer);
+		ltt_env_why(why, n, "LTT_KERNEL_BUFFER", v, "a power of two from 8k to 1G");
+		return -EINVAL;
+	}
+	req->system = opt->kernel_system != 0;
+	req->ring_bytes = opt->kernel_buffer;
+	return 0;
+}
+
+int ltt_kernel_env(struct ltt_options *o, char *why, size_t n)
+{
+	const char *scope = getenv("LTT_KERNEL_SCOPE"), *buf = getenv("LTT_KERNEL_BUFFER");
+
+	o->kernel = getenv("LTT_KERNEL");
+	if (scope && *scope) {
+		if (!strcmp(scope, "system"))
+			o->kernel_system = 1;
+		else if (strcmp(scope, "process")) {
+			ltt_env_why(why, n, "LTT_KERNEL_SCOPE", scope, "not process or system");
+			return -EINVAL;
+		}
+	}
+	if (buf && *buf) {
+		static const struct ltt_env_var var = { "LTT_KERNEL_BUFFER", LTT_ENV_SIZE_POW2, 8192, 1u << 30,
+							"a power of two from 8k to 1G" };
+		uint64_t v;
+		int rc = ltt_env_parse(&var, buf, &v, why, n);
+
+		if (rc)
+			return rc;
+		o->kernel_buffer = (size_t)v;
+	}
+	return 0;
+}

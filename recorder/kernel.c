@@ -364,24 +364,31 @@ static void emit_recording(void)
 	}
 }
 
-/* One line on stderr naming what is missing and why (the same as the trace's kernel.missing). */
-static void warn_missing(void)
+/* The line naming what is missing and why (the same as the trace's kernel.missing) into line. */
+static void missing_line(char *line, size_t size)
 {
-	char line[1024];
 	size_t n = 0;
 
-	if (!ltt_k.nmissing)
-		return;
-	for (unsigned i = 0; i < ltt_k.nmissing && n < sizeof(line); i++) {
+	line[0] = 0;
+	for (unsigned i = 0; i < ltt_k.nmissing && n < size; i++) {
 		/* consecutive items with the same reason share it */
 		int same_next = i + 1 < ltt_k.nmissing && !strcmp(ltt_k.missing[i].reason, ltt_k.missing[i + 1].reason);
 
-		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s", ltt_k.missing[i].what,
-				      same_next ? ", " : "");
-		if (!same_next && n < sizeof(line))
-			n += (size_t)snprintf(line + n, sizeof(line) - n, " (%s)%s", ltt_k.missing[i].reason,
+		n += (size_t)snprintf(line + n, size - n, "%s%s", ltt_k.missing[i].what, same_next ? ", " : "");
+		if (!same_next && n < size)
+			n += (size_t)snprintf(line + n, size - n, " (%s)%s", ltt_k.missing[i].reason,
 					      i + 1 < ltt_k.nmissing ? "; " : "");
 	}
+}
+
+/* One line on stderr naming what is missing and why. */
+static void warn_missing(void)
+{
+	char line[1024];
+
+	if (!ltt_k.nmissing)
+		return;
+	missing_line(line, sizeof(line));
 	ltt_warn("kernel events not recorded: %s", line);
 }
 
@@ -396,7 +403,25 @@ static void sysattrs(void)
 		n += (size_t)snprintf(ltt_k.attrs + n, sizeof(ltt_k.attrs) - n, "%s%s", i ? "," : "",
 				      ltt_k.missing[i].what);
 	if (n < sizeof(ltt_k.attrs))
-		snprintf(ltt_k.attrs + n, sizeof(ltt_k.attrs) - n, "\"\n");
+		n += (size_t)snprintf(ltt_k.attrs + n, sizeof(ltt_k.attrs) - n, "\"\n");
+	if (ltt_k.nmissing && n < sizeof(ltt_k.attrs)) {
+		char line[1024];
+
+		/* the stderr line, XML-escaped */
+		missing_line(line, sizeof(line));
+		n += (size_t)snprintf(ltt_k.attrs + n, sizeof(ltt_k.attrs) - n, "ltt_kernel_why=\"");
+		for (const char *c = line; *c && n + 8 < sizeof(ltt_k.attrs); c++) {
+			const char *e = *c == '&' ? "&amp;" : *c == '<' ? "&lt;" : *c == '>' ? "&gt;" :
+					*c == '"' ? "&quot;" : NULL;
+
+			if (e)
+				n += (size_t)snprintf(ltt_k.attrs + n, sizeof(ltt_k.attrs) - n, "%s", e);
+			else
+				ltt_k.attrs[n++] = *c;
+		}
+		if (n < sizeof(ltt_k.attrs))
+			snprintf(ltt_k.attrs + n, sizeof(ltt_k.attrs) - n, "\"\n");
+	}
 }
 
 const char *ltt_kernel_sysattrs(void)

@@ -84,6 +84,26 @@ static int count_all(struct ltt_reader *r, struct trace_counts *tc, unsigned thr
 	return ret;
 }
 
+/* Kernel events (doc/format.md section 13): what was recorded and what could not be, and why. */
+static void kernel_text(struct dump_out *o, const struct ltt_trace_info *t)
+{
+	const char *rec = ltt_trace_attr(t, "ltt_kernel"), *scope = ltt_trace_attr(t, "ltt_kernel_scope");
+	const char *miss = ltt_trace_attr(t, "ltt_kernel_missing"), *why = ltt_trace_attr(t, "ltt_kernel_why");
+
+	if (!rec)
+		return;
+	dump_out_str(o, "  kernel      recorded ");
+	dump_out_str(o, *rec ? rec : "nothing");
+	dump_out_str(o, " (");
+	dump_out_str(o, scope ? scope : "process");
+	dump_out_str(o, " scope)\n");
+	if (miss && *miss) {
+		dump_out_str(o, "  kernel      not recorded: ");
+		dump_out_str(o, why && *why ? why : miss);
+		dump_out_str(o, "\n");
+	}
+}
+
 static double span_s(uint64_t a, uint64_t b)
 {
 	return b > a ? (double)(b - a) / 1e9 : 0.0;
@@ -141,11 +161,13 @@ void stats_print_text(struct dump_out *o, struct ltt_reader *r, const struct tra
 			 (unsigned long long)size);
 		dump_out_str(o, line);
 		snprintf(line, sizeof(line), "  lost        %llu events (buffer_full %llu, too_big %llu, nested %llu, "
-			 "torn %llu, internal %llu, unknown %llu)\n",
+			 "torn %llu, internal %llu, kernel %llu, unknown %llu)\n",
 			 (unsigned long long)n.lost,
 			 (unsigned long long)lost[0], (unsigned long long)lost[1], (unsigned long long)lost[2],
-			 (unsigned long long)lost[3], (unsigned long long)lost[4], (unsigned long long)lost[5]);
+			 (unsigned long long)lost[3], (unsigned long long)lost[4], (unsigned long long)lost[5],
+			 (unsigned long long)lost[6]);
 		dump_out_str(o, line);
+		kernel_text(o, t);
 		snprintf(line, sizeof(line), "  overwritten %llu blocks holding %llu events; %llu blocks missing "
 			 "without a record; %llu damaged blocks\n", (unsigned long long)n.overwritten_blocks,
 			 (unsigned long long)n.overwritten, (unsigned long long)gaps, (unsigned long long)damaged);

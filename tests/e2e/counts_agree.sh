@@ -67,7 +67,7 @@ agree syn syn
 check "mktrace trace: events lost overwritten" "$st" "7 7 40"
 check "mktrace trace: stats lines" "$(grep -E '^  (events|lost|overwritten) ' syn.stats)" "$(cat <<'END'
   events      7 (builtin records not counted: 19), 1372549.0 events/s
-  lost        7 events (buffer_full 5, too_big 2, nested 0, torn 0, internal 0, unknown 0)
+  lost        7 events (buffer_full 5, too_big 2, nested 0, torn 0, internal 0, kernel 0, unknown 0)
   overwritten 3 blocks holding 40 events; 0 blocks missing without a record; 0 damaged blocks
 END
 )"

@@ -107,6 +107,9 @@ static int run(int argc, char **argv)
 		{ "functions", optional_argument, NULL, 'f' },
 		{ "functions-depth", required_argument, NULL, 'D' },
 		{ "functions-min-ns", required_argument, NULL, 'N' },
+		{ "kernel", optional_argument, NULL, 'K' },
+		{ "system", no_argument, NULL, 'Y' },
+		{ "kernel-buffer", required_argument, NULL, 'B' },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* options passed on as environment variables, checked here (number, k/M/G suffix) and by libltt */
@@ -119,6 +122,8 @@ static int run(int argc, char **argv)
 	const char *cpu_ms = NULL, *stack_hz = NULL, *funcs = NULL, *fdepth = NULL, *fmin = NULL;
 	char lib[PATH_MAX];
 	int waits = 0;
+	const char *cpu_ms = NULL, *stack_hz = NULL, *kernel = NULL, *kbuf = NULL;
+	int system_scope = 0;
 	char report[] = "/tmp/ltt-record-XXXXXX", line[4096], why[256];
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_quit;
 	unsigned found = 0;
@@ -140,6 +145,9 @@ static int run(int argc, char **argv)
 		case 'f': funcs = optarg ? optarg : "1"; break;
 		case 'D': fdepth = optarg; break;
 		case 'N': fmin = optarg; break;
+		case 'K': kernel = optarg ? optarg : "sched,syscalls"; break;
+		case 'Y': system_scope = 1; break;
+		case 'B': kbuf = optarg; break;
 		case 'R': case 'T': case 'M': case 'F':
 			for (unsigned i = 0; i < 4; i++)
 				if (pass[i].opt == c)
@@ -259,6 +267,13 @@ static int run(int argc, char **argv)
 			ltt_tool_error("record", "LD_PRELOAD: out of memory");
 			_exit(127);
 		}
+		/* kernel events (doc/recorder.md "Kernel events"): checked by libltt, which says why */
+		if (kernel || system_scope)
+			setenv("LTT_KERNEL", kernel ? kernel : "sched,syscalls", 1);
+		if (system_scope)
+			setenv("LTT_KERNEL_SCOPE", "system", 1);
+		if (kbuf)
+			setenv("LTT_KERNEL_BUFFER", kbuf, 1);
 		execvp(argv[optind], argv + optind);
 		ltt_tool_error("record", "%s: %s", argv[optind], strerror(errno));
 		_exit(127);
@@ -299,7 +314,8 @@ const struct ltt_cmd ltt_cmd_record = {
 	.summary = "run a program linked with libltt and record a trace of it",
 	.usage = "usage: ltt record [-o DIR] [--mode discard|flight] [--block-size N] [--blocks N] [--cpu-sample MS] "
 		 "[--stack-sample HZ] [--rotate-size N] [--rotate-seconds N] [--max-size N] [--flush-ms N] [--events RULES] [--waits] "
-		 "[--functions[=RULES] [--functions-depth N] [--functions-min-ns NS]] -- PROGRAM ARGS...\n"
+		 "[--functions[=RULES] [--functions-depth N] [--functions-min-ns NS]] [--kernel[=LIST]] [--system] [--kernel-buffer N]"
+		 "-- PROGRAM ARGS...\n"
 		 "\n"
 		 "Runs PROGRAM with LTT_TRACE=DIR (default ./ltt-traces/) and LTT_MODE,\n"
 		 "LTT_BLOCK_SIZE, LTT_BLOCKS, LTT_EVENTS set from the options, then prints where each trace went on stderr\n"
@@ -337,6 +353,14 @@ const struct ltt_cmd ltt_cmd_record = {
 		 "                        RULES: symbol globs, '-' excludes: 'my_*,-my_hot_leaf' (default: all)\n"
 		 "      --functions-depth N  record calls at most N deep (LTT_FUNCTIONS_DEPTH)\n"
 		 "      --functions-min-ns NS  record only calls of at least NS ns, each as one func.call at its\n"
-		 "                        exit (LTT_FUNCTIONS_MIN_NS; ltt stats --functions, ltt dump --format=calls)\n",
+		 "                        exit (LTT_FUNCTIONS_MIN_NS; ltt stats --functions, ltt dump --format=calls)\n"
+		 "      --kernel[=LIST]   also record the kernel's events of the program's threads (LTT_KERNEL):\n"
+		 "                        a comma list of sched, syscalls, irq, faults; alone: sched,syscalls.\n"
+		 "                        Without root or CAP_PERFMON only the threads' own context switches;\n"
+		 "                        what is missing is said on stderr and in the trace (ltt stats)\n"
+		 "      --system          kernel events of every CPU and process, with a state dump of every\n"
+		 "                        thread at start (LTT_KERNEL_SCOPE=system; root or CAP_PERFMON)\n"
+		 "      --kernel-buffer N perf's ring per CPU, a power of two from 8k to 1G (default 4M;\n"
+		 "                        LTT_KERNEL_BUFFER)\n",
 	.run = run,
 };

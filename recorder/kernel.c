@@ -440,6 +440,7 @@ __attribute__((constructor(101))) static void kernel_checksum(void)
 void ltt_kernel_prepare(const struct ltt_kernel_req *req)
 {
 	memset(&ltt_k, 0, sizeof(ltt_k));
+	ltt_k.wake_fd = -1;
 	ltt_k.groups = req->groups;
 	if (!req->groups)
 		return;

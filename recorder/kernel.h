@@ -73,6 +73,9 @@ int ltt_kernel_open(struct ltt_region *rg);
  * dump, and prints the line of what is missing. */
 void ltt_kernel_begin(void);
 void ltt_kernel_stop(void);
+/* Asks the drain thread for a pass and waits for it (at most wait_ms): a snapshot then holds the
+ * kernel events up to now. Async-signal-safe (an eventfd write, atomics, nanosleep). */
+void ltt_kernel_sync(unsigned wait_ms);
 /* system.xml's attributes (doc/format.md section 3), "" when no kernel recording. */
 const char *ltt_kernel_sysattrs(void);
 /* Records a persistent kernel event (state dump, recording, missing). */

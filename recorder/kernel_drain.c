@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <poll.h>
+#include <sys/eventfd.h>
+#include <time.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -370,25 +372,63 @@ static void *drain_main(void *arg)
 	ltt_set(&ltt_k.drain_tid, (uint32_t)syscall(SYS_gettid));
 	while (!ltt_read(&ltt_k.go) && !ltt_read(&ltt_k.stop))
 		usleep(1000);
-	for (unsigned c = 0; c < ltt_k.ncpu; c++)
+	if (ltt_k.wake_fd >= 0) {
+		pfd[n].fd = ltt_k.wake_fd;
+		pfd[n].events = POLLIN;
+		n++;
+	}
+	for (unsigned c = 0; c < ltt_k.ncpu && n < LTT_KCPU_MAX; c++)
 		if (ltt_k.rings[c].fd >= 0) {
 			pfd[n].fd = ltt_k.rings[c].fd;
 			pfd[n].events = POLLIN;
 			n++;
 		}
 	while (!ltt_read(&ltt_k.stop)) {
-		/* woken when a ring passes its watermark (a quarter), else every LTT_KERNEL_DRAIN_MS */
+		/* woken when a ring passes its watermark (a quarter), by ltt_kernel_sync(), else every
+		 * LTT_KERNEL_DRAIN_MS */
+		uint64_t req = __atomic_load_n(&ltt_k.sync_req, __ATOMIC_ACQUIRE), v;
+
 		if (poll(pfd, n, LTT_KERNEL_DRAIN_MS) < 0 && errno != EINTR)
 			usleep(LTT_KERNEL_DRAIN_MS * 1000);
+		if (ltt_k.wake_fd >= 0 && read(ltt_k.wake_fd, &v, sizeof(v)) < 0) {
+			/* nothing to read: not woken by a sync */
+		}
+		req = __atomic_load_n(&ltt_k.sync_req, __ATOMIC_ACQUIRE);
 		drain_all();
+		/* Release: the pass's events are in the rings before the waiter sees it done; pairs with
+		 * the acquire load in ltt_kernel_sync(). */
+		__atomic_store_n(&ltt_k.sync_done, req, __ATOMIC_RELEASE);
 	}
 	drain_all();
 	return NULL;
 }
 
+void ltt_kernel_sync(unsigned wait_ms)
+{
+	uint64_t one = 1, want;
+	struct timespec ts = { 0, 1000000 };
+
+	if (!ltt_read(&ltt_k.thread_on) || !ltt_read(&ltt_k.go) || ltt_k.wake_fd < 0 ||
+	    ltt_k.drain_tid == (uint32_t)syscall(SYS_gettid))
+		return;
+	/* the pass must start after this request: a pass that read sync_req before it does not count */
+	want = __atomic_add_fetch(&ltt_k.sync_req, 1, __ATOMIC_ACQ_REL);
+	if (write(ltt_k.wake_fd, &one, sizeof(one)) < 0)
+		return;
+	for (unsigned i = 0; i < wait_ms; i++) {
+		/* Acquire: pairs with the release store of sync_done after the pass */
+		if (__atomic_load_n(&ltt_k.sync_done, __ATOMIC_ACQUIRE) >= want)
+			return;
+		nanosleep(&ts, NULL);
+	}
+}
+
 int ltt_kernel_drain_start(void)
 {
-	int rc = ltt_real_pthread_create(&ltt_k.thread, NULL, drain_main, NULL);
+	int rc;
+
+	ltt_k.wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	rc = ltt_real_pthread_create(&ltt_k.thread, NULL, drain_main, NULL);
 
 	if (rc)
 		return -rc;
@@ -411,4 +451,7 @@ void ltt_kernel_drain_stop(void)
 	ltt_set(&ltt_k.stop, 1);
 	pthread_join(ltt_k.thread, NULL);
 	ltt_k.thread_on = 0;
+	if (ltt_k.wake_fd >= 0)
+		close(ltt_k.wake_fd);
+	ltt_k.wake_fd = -1;
 }

@@ -70,6 +70,8 @@ struct ltt_kstate {
 	int thread_on;
 	uint32_t drain_tid;
 	int go, stop;
+	int wake_fd;		/* eventfd in the poll set: ltt_kernel_sync() wakes the thread */
+	uint64_t sync_req, sync_done;	/* drain passes asked / completed (ltt_kernel_sync) */
 	uint64_t clamped;	/* records stamped before the ring's floor (written at the floor) */
 };
 extern struct ltt_kstate ltt_k;

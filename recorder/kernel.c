@@ -14,6 +14,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "common/escape_xml.h"
+#include "common/io.h"
 #include "kernel_int.h"
 #include "recorder.h"
 
@@ -72,15 +74,11 @@ struct ltt_kstate ltt_k;
 
 static int paranoid(void)
 {
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-	int v = 2;
+	char buf[32];
 
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 2;
-		fclose(f);
-	}
-	return v;
+	if (ltt_read_into("/proc/sys/kernel/perf_event_paranoid", 0, buf, sizeof(buf)) <= 0)
+		return 2;	/* the kernel's default */
+	return atoi(buf);
 }
 
 /* Nonzero when the effective capabilities hold CAP_PERFMON (38) or CAP_SYS_ADMIN (21). */
@@ -218,17 +216,12 @@ static unsigned own_threads(int *tids, unsigned max)
 		return 0;
 	while ((e = readdir(d)) && n < max) {
 		char p[300], comm[32] = "";
-		FILE *f;
 
 		if (e->d_name[0] < '0' || e->d_name[0] > '9')
 			continue;
 		snprintf(p, sizeof(p), "/proc/self/task/%s/comm", e->d_name);
-		f = fopen(p, "re");
-		if (f) {
-			if (!fgets(comm, sizeof(comm), f))
-				comm[0] = 0;
-			fclose(f);
-		}
+		if (ltt_read_into(p, 0, comm, sizeof(comm)) <= 0)
+			comm[0] = 0;
 		if (!strncmp(comm, "ltt-", 4))
 			continue;
 		tids[n++] = atoi(e->d_name);
@@ -405,22 +398,12 @@ static void sysattrs(void)
 	if (n < sizeof(ltt_k.attrs))
 		n += (size_t)snprintf(ltt_k.attrs + n, sizeof(ltt_k.attrs) - n, "\"\n");
 	if (ltt_k.nmissing && n < sizeof(ltt_k.attrs)) {
-		char line[1024];
+		char line[320], esc[LTT_XML_ESC_MAX * sizeof(line)];
 
-		/* the stderr line, XML-escaped */
+		/* the stderr line (cut), XML-escaped */
 		missing_line(line, sizeof(line));
-		n += (size_t)snprintf(ltt_k.attrs + n, sizeof(ltt_k.attrs) - n, "ltt_kernel_why=\"");
-		for (const char *c = line; *c && n + 8 < sizeof(ltt_k.attrs); c++) {
-			const char *e = *c == '&' ? "&amp;" : *c == '<' ? "&lt;" : *c == '>' ? "&gt;" :
-					*c == '"' ? "&quot;" : NULL;
-
-			if (e)
-				n += (size_t)snprintf(ltt_k.attrs + n, sizeof(ltt_k.attrs) - n, "%s", e);
-			else
-				ltt_k.attrs[n++] = *c;
-		}
-		if (n < sizeof(ltt_k.attrs))
-			snprintf(ltt_k.attrs + n, sizeof(ltt_k.attrs) - n, "\"\n");
+		esc[ltt_xml_escape(esc, line, strlen(line))] = 0;
+		snprintf(ltt_k.attrs + n, sizeof(ltt_k.attrs) - n, "ltt_kernel_why=\"%s\"\n", esc);
 	}
 }
 

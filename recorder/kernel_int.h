@@ -64,7 +64,7 @@ struct ltt_kstate {
 	unsigned nfds, cap_fds;
 	struct ltt_kmissing missing[LTT_KMISSING_MAX];
 	unsigned nmissing;
-	char attrs[2048];
+	char attrs[4096];
 	/* the drain thread */
 	pthread_t thread;
 	int thread_on;

@@ -47,7 +47,7 @@ DEPS_PKGS  := gcc g++ make pkg-config libxml2-dev liburcu-dev check libarchive-d
               clang libclang-rt-14-dev libsqlite3-dev libssl-dev libunwind-dev libdw-dev \
               protobuf-compiler babeltrace2 chromium jq python3-dev python3-numpy python3-pandas \
               python3-pytest python3-bt2 python3-lttnganalyses python3-babeltrace
-DEPS_BENCH_PKGS := lttng-tools liblttng-ust-dev babeltrace2 hyperfine uftrace
+DEPS_BENCH_PKGS := lttng-tools liblttng-ust-dev babeltrace2 hyperfine uftrace linux-perf
 
 OPT        ?= -O2
 WARN       := -Wall -Wextra -Werror -Wshadow -Wpointer-arith -Wstrict-prototypes \

@@ -398,7 +398,7 @@ static void sysattrs(void)
 	if (n < sizeof(ltt_k.attrs))
 		n += (size_t)snprintf(ltt_k.attrs + n, sizeof(ltt_k.attrs) - n, "\"\n");
 	if (ltt_k.nmissing && n < sizeof(ltt_k.attrs)) {
-		char line[320], esc[LTT_XML_ESC_MAX * sizeof(line)];
+		char line[1024], esc[LTT_XML_ESC_MAX * sizeof(line)];
 
 		/* the stderr line (cut), XML-escaped */
 		missing_line(line, sizeof(line));

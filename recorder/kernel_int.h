@@ -64,7 +64,7 @@ struct ltt_kstate {
 	unsigned nfds, cap_fds;
 	struct ltt_kmissing missing[LTT_KMISSING_MAX];
 	unsigned nmissing;
-	char attrs[4096];
+	char attrs[8192];
 	/* the drain thread */
 	pthread_t thread;
 	int thread_on;

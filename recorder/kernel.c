@@ -4,6 +4,7 @@
  * the threads they create, or for every process), what could not be opened and why, and the start and
  * stop of the drain thread (recorder/kernel_drain.c) that copies perf's records into kernel/N. */
 #include <dirent.h>
+#include <sched.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -486,12 +487,37 @@ void ltt_kernel_begin(void)
 	warn_missing();
 }
 
+/* perf reports a ring's drops (PERF_RECORD_LOST) only with the next record it can write there: drops
+ * at the very end would never be reported. So at stop, with the rings just emptied, this thread (one
+ * of the program's: its events record) runs once on each CPU (a sched_setaffinity, a getppid), which
+ * writes a record, and the pending loss record before it, into every ring; then its affinity is
+ * restored. Process scope only (system scope rings see other processes' records anyway). */
+static void flush_lost(void)
+{
+	cpu_set_t old, one;
+
+	if (ltt_k.system || !ltt_k.thread_on || sched_getaffinity(0, sizeof(old), &old))
+		return;
+	ltt_kernel_sync(100);
+	for (unsigned c = 0; c < ltt_k.ncpu && c < CPU_SETSIZE; c++) {
+		if (!ltt_k.rings[c].page || !CPU_ISSET(c, &old))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(c, &one);
+		if (!sched_setaffinity(0, sizeof(one), &one))
+			syscall(SYS_getppid);
+	}
+	sched_setaffinity(0, sizeof(old), &old);
+	ltt_kernel_sync(100);
+}
+
 void ltt_kernel_stop(void)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
 	if (!ltt_k.groups)
 		return;
+	flush_lost();
 	for (unsigned i = 0; i < ltt_k.nfds; i++)
 		ioctl(ltt_k.fds[i], PERF_EVENT_IOC_DISABLE, 0);
 	ltt_kernel_drain_stop();	/* the last records drained */

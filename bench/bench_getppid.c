@@ -19,6 +19,8 @@ int main(int argc, char **argv)
 	for (long i = 0; i < n; i++)
 		syscall(SYS_getppid);
 	clock_gettime(CLOCK_MONOTONIC, &b);
-	printf("ns_per_call=%.1f\n", ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) / (double)n);
+	/* ltt_recording(): linked with libltt as a traced program is, and says whether it recorded */
+	printf("ns_per_call=%.1f recording=%d\n",
+	       ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) / (double)n, ltt_recording());
 	return 0;
 }

@@ -37,7 +37,7 @@ kill -9 "$pid"; wait "$pid" 2>/dev/null; pid=
 [ "$(writes "$tmp/rec")" = 700 ] || fail "recovered: $(writes "$tmp/rec") writes, 700 expected"
 
 # rotation: kernel events in every chunk, every write once
-LTT_TRACE="$tmp/r" LTT_ROTATE_SIZE=1M LTT_BLOCK_SIZE=64k LTT_KERNEL=syscalls "$prog" run 20000 > /dev/null 2>&1 ||
+LTT_TRACE="$tmp/r" LTT_ROTATE_SIZE=1M LTT_BLOCK_SIZE=64k LTT_BLOCKS=64 LTT_KERNEL=syscalls "$prog" run 20000 > /dev/null 2>&1 ||
 	fail "rotation run"
 n=0
 for c in "$tmp"/r/chunk-*; do
@@ -46,7 +46,19 @@ for c in "$tmp"/r/chunk-*; do
 	[ "$("$LTT" dump --event 'kernel.syscall_*' "$c" | wc -l)" -gt 0 ] || fail "$c: no kernel events"
 done
 [ "$n" -ge 3 ] || fail "rotation: $n chunks"
-[ "$(writes "$tmp/r")" = 20000 ] || fail "rotation: $(writes "$tmp/r") writes, 20000 expected"
+# every write once; on a loaded machine the kernel rings may drop (counted): then fewer, the losses
+# covering them
+lost=0
+for c in "$tmp"/r/chunk-*; do
+	l=$("$LTT" stats "$c" | sed -n 's/^  lost        \([0-9]*\) events.*/\1/p')
+	lost=$((lost + ${l:-0}))
+done
+w=$(writes "$tmp/r")
+if [ "$lost" = 0 ]; then
+	[ "$w" = 20000 ] || fail "rotation: $w writes, 20000 expected (nothing lost)"
+else
+	[ "$w" -le 20000 ] && [ $((w + lost)) -ge 20000 ] || fail "rotation: $w writes and $lost lost for 20000"
+fi
 [ "$("$LTT" dump --event 'kernel.*' "$tmp/r" | sort | uniq -d | wc -l)" = 0 ] || fail "rotation: duplicated kernel events"
 
 # a perf ring overflow: 200000 getppid() into 8 KiB rings

@@ -122,7 +122,7 @@ static int run(int argc, char **argv)
 	const char *cpu_ms = NULL, *stack_hz = NULL, *funcs = NULL, *fdepth = NULL, *fmin = NULL;
 	char lib[PATH_MAX];
 	int waits = 0;
-	const char *cpu_ms = NULL, *stack_hz = NULL, *kernel = NULL, *kbuf = NULL;
+	const char *kernel = NULL, *kbuf = NULL;
 	int system_scope = 0;
 	char report[] = "/tmp/ltt-record-XXXXXX", line[4096], why[256];
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_quit;

@@ -13,7 +13,7 @@ tmp=$(mktemp -d /tmp/ltt-e2e-kernel-modes-XXXXXX)
 pid=
 trap '[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-writes() { "$LTT" dump "$1" 2>/dev/null | grep -c '^kernel\.syscall_exit: .*syscall_id = 1, ret = 64 }'; }
+writes() { "$LTT" dump "$1" 2>/dev/null | grep -c '^kernel\.syscall_exit: .*syscall_id = 1 (write), ret = 64 }'; }
 wait_done() { for _ in $(seq 300); do grep -q '^done' "$1" && return 0; sleep 0.1; done; fail "no done in $1"; }
 
 # flight mode, SIGSEGV: the dump holds the 500 writes
@@ -65,7 +65,7 @@ fi
 LTT_TRACE="$tmp/o" LTT_KERNEL=syscalls LTT_KERNEL_BUFFER=8k "$prog" storm 200000 > /dev/null 2>&1 || fail "storm"
 "$LTT" check "$tmp/o" > /dev/null || fail "ltt check (overflow)"
 lost=$("$LTT" stats "$tmp/o" | sed -n 's/.* kernel \([0-9]*\), unknown.*/\1/p')
-recorded=$("$LTT" dump --event 'kernel.syscall_*' "$tmp/o" | grep -c 'syscall_id = 110')
+recorded=$("$LTT" dump --event 'kernel.syscall_*' "$tmp/o" | grep -c 'syscall_id = 110 (getppid)')
 [ "${lost:-0}" -gt 0 ] || fail "overflow: no kernel losses counted"
 [ $((lost + recorded)) -ge 400000 ] || fail "overflow: $recorded getppid events + $lost lost < 400000"
 echo "ok: segv, snapshot, recover, $n chunks, overflow ($lost lost)"

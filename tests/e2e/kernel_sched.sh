@@ -29,8 +29,8 @@ res=$(awk -v W="$writer" '
 	function tidof(l) { if (match(l, /\{ tid = [0-9]+/)) return substr(l, RSTART + 8, RLENGTH - 8); return "" }
 	tidof($0) != W { next }
 	/^app\.data_int: .*key = "before"/ { if (st != 0) bad++; st = 1; next }
-	/^kernel\.syscall_entry: .*syscall_id = 1, args = \[ [0-9]+, [0-9]+, 64,/ { if (st != 1) bad++; st = 2; next }
-	/^kernel\.syscall_exit: .*syscall_id = 1, ret = 64 }/ { if (st != 2) bad++; st = 3; next }
+	/^kernel\.syscall_entry: .*syscall_id = 1 \(write\), args = \[ [0-9]+, [0-9]+, 64,/ { if (st != 1) bad++; st = 2; next }
+	/^kernel\.syscall_exit: .*syscall_id = 1 \(write\), ret = 64 }/ { if (st != 2) bad++; st = 3; next }
 	/^app\.data_int: .*key = "after"/ { if (st != 3) bad++; else ok++; st = 0; next }
 	END { printf "ok=%d bad=%d\n", ok, bad }' "$tmp/dump")
 [ "$res" = "ok=2000 bad=0" ] || fail "writes: $res"

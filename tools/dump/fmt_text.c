@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "toolkit/dump_plan.h"
+#include "toolkit/syscall_names.h"
 #include "toolkit/thread_names.h"
 
 static void text_value(struct dump_out *o, const struct ltt_value *v)
@@ -64,6 +65,11 @@ static void text_value(struct dump_out *o, const struct ltt_value *v)
 	}
 }
 
+static int is_syscall(const struct ltt_event_type *ty)
+{
+	return !strcmp(ty->facility, "kernel") && !strncmp(ty->name, "syscall_", 8);
+}
+
 /* A body whose uint field `tid` (context="tid", doc/eventdefs.md) gets the thread's name beside it:
  * { tid = 1234 (worker-1), ... } when the trace names that thread. */
 static void text_body_tid(struct dump_out *o, const struct thread_names *tn, const struct ltt_event *ev,
@@ -81,7 +87,15 @@ static void text_body_tid(struct dump_out *o, const struct thread_names *tn, con
 		dump_out_str(o, c.name);
 		dump_out_str(o, " = ");
 		text_value(o, &c);
-		if (c.type->kind == LTT_TYPE_UINT && !strcmp(c.name, "tid") &&
+		/* kernel.syscall_*: the system call's name beside its number (doc/format.md section 13) */
+		if (c.type->kind == LTT_TYPE_UINT && !strcmp(c.name, "syscall_id") &&
+		    !strcmp(ev->type->facility, "kernel") &&
+		    (name = syscall_name(ltt_trace_attr(ev->trace, "machine"), (uint32_t)ltt_value_uint(&c)))) {
+			dump_out_str(o, " (");
+			dump_out_str(o, name);
+			dump_out_char(o, ')');
+		}
+		if (tn && c.type->kind == LTT_TYPE_UINT && !strcmp(c.name, "tid") &&
 		    (name = thread_names_find(tn, ev->trace->index, (uint32_t)ltt_value_uint(&c), ev->time_ns))) {
 			dump_out_str(o, " (");
 			dump_out_str(o, name);
@@ -140,7 +154,8 @@ static struct text_head *make_head(const struct ltt_dump_ctx *ctx, const struct 
 		return NULL;
 	h->len = (size_t)snprintf(h->s, n + 1, "%s.%s: ", ty->facility, ty->name);
 	h->body = ty->body != NULL;
-	if (dump_plan_make(ev, DUMP_PLAN_TEXT, ctx->priv && strcmp(ty->facility, "core"), &h->plan)) {
+	/* kernel.syscall_* are walked: their syscall_id gets its name (text_body_tid) */
+	if (!(is_syscall(ty)) && dump_plan_make(ev, DUMP_PLAN_TEXT, ctx->priv && strcmp(ty->facility, "core"), &h->plan)) {
 		free(h);
 		return NULL;
 	}
@@ -156,7 +171,8 @@ static void text_body_walk(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 
 	if (!ltt_event_body(ev, &body)) {
 		dump_out_char(o, ' ');
-		if (ctx->priv && body.type->kind == LTT_TYPE_STRUCT && strcmp(ev->type->facility, "core"))
+		if ((ctx->priv || is_syscall(ev->type)) && body.type->kind == LTT_TYPE_STRUCT &&
+		    strcmp(ev->type->facility, "core"))
 			text_body_tid(o, ctx->priv, ev, &body);
 		else
 			text_value(o, &body);

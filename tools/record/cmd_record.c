@@ -314,7 +314,7 @@ const struct ltt_cmd ltt_cmd_record = {
 	.summary = "run a program linked with libltt and record a trace of it",
 	.usage = "usage: ltt record [-o DIR] [--mode discard|flight] [--block-size N] [--blocks N] [--cpu-sample MS] "
 		 "[--stack-sample HZ] [--rotate-size N] [--rotate-seconds N] [--max-size N] [--flush-ms N] [--events RULES] [--waits] "
-		 "[--functions[=RULES] [--functions-depth N] [--functions-min-ns NS]] [--kernel[=LIST]] [--system] [--kernel-buffer N]"
+		 "[--functions[=RULES] [--functions-depth N] [--functions-min-ns NS]] [--kernel[=LIST]] [--system] [--kernel-buffer N] "
 		 "-- PROGRAM ARGS...\n"
 		 "\n"
 		 "Runs PROGRAM with LTT_TRACE=DIR (default ./ltt-traces/) and LTT_MODE,\n"

@@ -26,7 +26,7 @@ struct ltt_flight {
 	int owner;			/* tid of the thread taking a snapshot, 0 when none (atomic) */
 	int at_exit;			/* LTT_SNAPSHOT_AT_EXIT */
 	int snap_signal;		/* LTT_SNAPSHOT_SIGNAL, 0 for none */
-	char registry[96];		/* /tmp/ltt-UID/flight-PID (`ltt snapshot`), "" when not written */
+	char registry[PATH_MAX + 32];	/* DIR/flight-PID (`ltt snapshot`), "" when not written */
 	int shm_fd;			/* the rings' file, -1 when in memory */
 	char shm_path[PATH_MAX];
 	/* Snapshot triggers (LTT_SNAPSHOT_ON, recorder/flight_trigger.c) */
@@ -79,7 +79,7 @@ void ltt_shm_facility(const struct ltt_facility *fac);
 /* Clean stop: marks the file stopped, frees its pages and removes it. */
 void ltt_shm_stop(void);
 
-/* Removes /tmp/ltt-UID/flight-PID (ltt_fl.registry) if this process wrote it; async-signal-safe (the
+/* Removes DIR/flight-PID (ltt_fl.registry) if this process wrote it; async-signal-safe (the
  * fatal-signal handler calls it before the default action kills the process). */
 void ltt_flight_registry_remove(void);
 

@@ -14,6 +14,7 @@
 #include "common/clock.h"
 #include "common/io.h"
 #include "common/proc.h"
+#include "common/snapshot_registry.h"
 #include "env_parse.h"
 #include "flight.h"
 
@@ -105,15 +106,11 @@ void ltt_flight_unprepare(int shm_fd)
 
 /* ---- the registry `ltt snapshot PID` reads --------------------------------------------------------- */
 
-/* /tmp/ltt-UID/flight-PID while a flight trace records: its path, the snapshot signal, and the
- * process's start time (field 22 of /proc/self/stat), so that `ltt snapshot` never signals another
- * process that reuses the pid of one that died without removing the file (tools/snapshot/cmd_snapshot.c). */
-static void registry_path(char *p, size_t n, int pid)
-{
-	snprintf(p, n, "/tmp/ltt-%u/flight-%d", (unsigned)getuid(), pid);
-}
-
-/* Field 22 of /proc/self/stat (common/proc.h), 0 when unknown. */
+/* DIR/flight-PID while a flight trace records (common/snapshot_registry.h; DIR $XDG_RUNTIME_DIR/ltt,
+ * else /tmp/ltt-UID): its path, the snapshot signal, the process's start time (field 22 of
+ * /proc/self/stat, common/proc.h; 0 when unknown), so that `ltt snapshot` never signals another
+ * process that reuses the pid of one that died without removing the file, and the program's device and
+ * inode, so that it never signals the program this process exec()s (tools/snapshot/cmd_snapshot.c). */
 static unsigned long long self_start_time(void)
 {
 	struct ltt_proc_id self;
@@ -121,35 +118,62 @@ static unsigned long long self_start_time(void)
 	return ltt_proc_id(0, &self) ? 0 : self.start;
 }
 
+/* Makes (or takes) registry directory dir: ours alone, reached without a symlink. Its descriptor or -1. */
+static int registry_dir(const char *dir)
+{
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		return -1;
+	/* another user's directory of that name (or a symlink) is not trusted: no registry */
+	return ltt_snapreg_open_dir(dir, getuid(), NULL, 0);
+}
+
 static void registry_add(void)
 {
-	char dir[64], p[96], tmp[112], text[PATH_MAX + 96];
+	char dirs[2][PATH_MAX], name[32], tmp[40], text[PATH_MAX * 2 + 96];
+	struct ltt_snapreg_entry *e;
 	struct stat st;
-	int fd, n;
+	int nd, dfd = -1, fd, n, k;
 
-	snprintf(dir, sizeof(dir), "/tmp/ltt-%u", (unsigned)getuid());
 	ltt_fl.registry[0] = 0;
-	if (mkdir(dir, 0700) && errno != EEXIST)
+	e = calloc(1, sizeof(*e));
+	if (!e)
 		return;
-	/* ours alone: another user's directory of that name is not trusted */
-	if (lstat(dir, &st) || !S_ISDIR(st.st_mode) || st.st_uid != getuid())
+	snprintf(e->path, sizeof(e->path), "%s", ltt_fl.path);
+	e->sig = ltt_fl.snap_signal;
+	e->start = self_start_time();
+	if (!stat("/proc/self/exe", &st)) {
+		e->exe_dev = (unsigned long long)st.st_dev;
+		e->exe_ino = (unsigned long long)st.st_ino;
+	}
+	n = ltt_snapreg_format(text, sizeof(text), e);
+	free(e);
+	if (n <= 0)
 		return;
-	registry_path(p, sizeof(p), ltt_fl.pid);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", p);
-	n = snprintf(text, sizeof(text), "%s\n%d\n%llu\n", ltt_fl.path, ltt_fl.snap_signal, self_start_time());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
+	nd = ltt_snapreg_dirs(getuid(), dirs);
+	for (k = 0; k < nd && dfd < 0; k++)
+		dfd = registry_dir(dirs[k]);
+	if (dfd < 0)
 		return;
-	if (n <= 0 || (size_t)n >= sizeof(text) || write(fd, text, (size_t)n) != n) {
+	k--;
+	snprintf(name, sizeof(name), "flight-%d", ltt_fl.pid);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", name);
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		close(dfd);
+		return;
+	}
+	if (write(fd, text, (size_t)n) != n) {
 		close(fd);
-		unlink(tmp);
+		unlinkat(dfd, tmp, 0);
+		close(dfd);
 		return;
 	}
 	close(fd);
-	if (rename(tmp, p))
-		unlink(tmp);
-	else
-		memcpy(ltt_fl.registry, p, sizeof(ltt_fl.registry));	/* the fatal-signal handler removes it */
+	if (renameat(dfd, tmp, dfd, name))
+		unlinkat(dfd, tmp, 0);
+	else	/* the fatal-signal handler removes it */
+		snprintf(ltt_fl.registry, sizeof(ltt_fl.registry), "%s/%s", dirs[k], name);
+	close(dfd);
 }
 
 void ltt_flight_registry_remove(void)

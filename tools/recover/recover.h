@@ -28,7 +28,7 @@ struct recover_file_info {
 
 /* Reads the header of a ring file (bounded reads, never trusts it). Returns 0 or a negative errno. */
 int recover_probe(const char *path, struct recover_file_info *info);
-/* A dead process's `ltt snapshot` entry /tmp/ltt-UID/flight-PID (recorder/flight_control.c), left by a
+/* A dead process's `ltt snapshot` entry DIR/flight-PID (recorder/flight_control.c), left by a
  * kill: removed when the start time it records is the ring file's (so it is that process's, not a
  * later one's with the same pid). Returns 1 if removed, else 0. */
 int recover_forget_registry(const struct recover_file_info *info);

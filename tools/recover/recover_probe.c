@@ -12,6 +12,7 @@
 
 #include "common/io.h"
 #include "common/proc.h"
+#include "common/snapshot_registry.h"
 #include "recorder/shm_layout.h"
 #include "recover.h"
 
@@ -69,19 +70,27 @@ int recover_probe(const char *path, struct recover_file_info *info)
 
 int recover_forget_registry(const struct recover_file_info *info)
 {
-	char path[96], buf[PATH_MAX + 96], *nl, *end;
-	unsigned long long start;
+	char dirs[2][PATH_MAX], name[32];
+	struct ltt_snapreg_entry *e;
+	int nd, removed = 0;
 
 	if (info->state != RECOVER_DEAD || info->pid <= 0 || !info->start_ticks)
 		return 0;
-	snprintf(path, sizeof(path), "/tmp/ltt-%u/flight-%d", info->uid, info->pid);
-	if (ltt_read_into(path, O_NOFOLLOW, buf, sizeof(buf)) < 0)
+	e = malloc(sizeof(*e));
+	if (!e)
 		return 0;
-	/* "TRACE\nSIGNAL\nSTART\n": the start time is the third line */
-	if (!(nl = strchr(buf, '\n')) || !(nl = strchr(nl + 1, '\n')))
-		return 0;
-	start = strtoull(nl + 1, &end, 10);
-	if (end == nl + 1 || *end != '\n' || start != info->start_ticks)
-		return 0;
-	return unlink(path) == 0;
+	snprintf(name, sizeof(name), "flight-%d", info->pid);
+	nd = ltt_snapreg_dirs((uid_t)info->uid, dirs);
+	for (int k = 0; k < nd && !removed; k++) {
+		/* only the ring file owner's own directory and file: another user's are left alone */
+		int dfd = ltt_snapreg_open_dir(dirs[k], (uid_t)info->uid, NULL, 0);
+
+		if (dfd < 0)
+			continue;
+		if (!ltt_snapreg_read(dfd, info->pid, (uid_t)info->uid, e, NULL, 0) && e->start == info->start_ticks)
+			removed = unlinkat(dfd, name, 0) == 0;
+		close(dfd);
+	}
+	free(e);
+	return removed;
 }

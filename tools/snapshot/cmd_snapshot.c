@@ -25,35 +25,94 @@
 
 #include "common/clock.h"
 #include "common/proc.h"
+#include "common/snapshot_registry.h"
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
 
 extern const struct ltt_cmd ltt_cmd_snapshot;	/* at the end of this file */
 
 struct target {
-	int pid, sig;
-	unsigned long long start;
-	char path[PATH_MAX];
+	int pid;
+	struct ltt_snapreg_entry e;
+	char registry[PATH_MAX + 32];	/* the file read */
 };
 
-static int read_registry(int pid, struct target *t)
+/* The registry file of pid, looked for in $XDG_RUNTIME_DIR/ltt then /tmp/ltt-UID: 0, -ENOENT when
+ * there is none, or another negative errno with why (a directory or file another user could have
+ * made, or one that is not a registry file: never trusted). */
+static int read_registry(int pid, struct target *t, char *why, size_t whylen)
 {
-	char p[96], line[PATH_MAX];
-	FILE *f;
-	int ok = 0;
+	char dirs[2][PATH_MAX];
+	int nd = ltt_snapreg_dirs(getuid(), dirs), rc = -ENOENT;
 
-	snprintf(p, sizeof(p), "/tmp/ltt-%u/flight-%d", (unsigned)getuid(), pid);
-	f = fopen(p, "r");
-	if (!f)
-		return -ENOENT;
-	if (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
-		snprintf(t->path, sizeof(t->path), "%s", line);
-		ok = fscanf(f, "%d %llu", &t->sig, &t->start) == 2;
-	}
-	fclose(f);
+	why[0] = 0;
 	t->pid = pid;
-	return ok ? 0 : -EINVAL;
+	for (int k = 0; k < nd; k++) {
+		char w[PATH_MAX + 256];
+		int dfd = ltt_snapreg_open_dir(dirs[k], getuid(), w, sizeof(w));
+
+		if (dfd == -ENOENT)
+			continue;
+		if (dfd < 0) {
+			snprintf(why, whylen, "%.2000s", w);
+			rc = dfd;
+			continue;	/* a later directory may hold it: the refusal is said if none does */
+		}
+		rc = ltt_snapreg_read(dfd, pid, getuid(), &t->e, w, sizeof(w));
+		close(dfd);
+		if (rc == -ENOENT)
+			continue;
+		if (rc) {
+			snprintf(why, whylen, "%.2000s/%.1000s", dirs[k], w);
+			return rc;
+		}
+		snprintf(t->registry, sizeof(t->registry), "%.4000s/flight-%d", dirs[k], pid);
+		return 0;
+	}
+	return why[0] ? rc : -ENOENT;
+}
+
+/* Nonzero when path (a trace directory or a file in it) belongs to the caller or root and is not a
+ * symlink; else why says whose it is. */
+static int owned(const char *path, char *why, size_t whylen)
+{
+	struct stat st;
+
+	if (lstat(path, &st)) {
+		snprintf(why, whylen, "%s: %s", path, strerror(errno));
+		return 0;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		snprintf(why, whylen, "%s: a symlink: not trusted", path);
+		return 0;
+	}
+	if (st.st_uid != getuid() && st.st_uid != 0) {
+		snprintf(why, whylen, "%s: owned by user %u, not by you: not trusted", path, (unsigned)st.st_uid);
+		return 0;
+	}
+	return 1;
+}
+
+/* Whether process pid catches signal sig (SigCgt of /proc/PID/status): 1, 0, or -1 unknown. */
+static int catches(int pid, int sig)
+{
+	char p[64], line[256];
+	FILE *f;
+	int r = -1;
+
+	snprintf(p, sizeof(p), "/proc/%d/status", pid);
+	f = fopen(p, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "SigCgt:", 7)) {
+			unsigned long long m = strtoull(line + 7, NULL, 16);
+
+			r = sig >= 1 && sig <= 64 && (m >> (sig - 1)) & 1;
+			break;
+		}
+	fclose(f);
+	return r;
 }
 
 /* Field 22 of /proc/PID/stat (start time in clock ticks); 0 when the process does not exist. */
@@ -97,10 +156,12 @@ static int run(int argc, char **argv)
 	const char *arg;
 	char *end;
 	double timeout = 10;
+	char why[PATH_MAX + 512];
 	unsigned before, after;
 	uint64_t deadline;
+	struct stat st;
 	long pid;
-	int c;
+	int c, rc;
 
 	optind = 1;
 	opterr = 0;
@@ -126,19 +187,34 @@ static int run(int argc, char **argv)
 			ltt_tool_error("snapshot", "process %ld does not exist", pid);
 			return 1;
 		}
+		rc = read_registry((int)pid, &t, why, sizeof(why));
+		if (rc && rc != -ENOENT) {
+			ltt_tool_error("snapshot", "process %ld: %s", pid, why);
+			return 1;
+		}
 		/* a registry file whose start time is not this process's was left by an earlier process
 		 * of the same pid that was killed: this one does not record (or has not registered yet) */
-		if (read_registry((int)pid, &t) || start_time((int)pid) != t.start) {
+		if (rc || start_time((int)pid) != t.e.start) {
 			ltt_tool_error("snapshot", "process %ld does not record a flight trace (ltt snapshot needs "
 				       "LTT_MODE=flight or ltt record --mode flight)", pid);
 			return 1;
 		}
+		if (!owned(t.e.path, why, sizeof(why))) {
+			ltt_tool_error("snapshot", "process %ld: %s", pid, why);
+			return 1;
+		}
 	} else {
-		char real[PATH_MAX], err[512];
+		char real[PATH_MAX + 1], err[512], sysp[PATH_MAX + 32];
 		struct ltt_system *sys;
 		const char *mode, *spid;
-		int rc = ltt_system_read(arg, &sys, err, sizeof(err));
 
+		/* the trace names the pid to signal: only a trace of this user's (or root's) */
+		snprintf(sysp, sizeof(sysp), "%s/info/system.xml", arg);
+		if (!owned(arg, why, sizeof(why)) || (!access(sysp, F_OK) && !owned(sysp, why, sizeof(why)))) {
+			ltt_tool_error("snapshot", "%s", why);
+			return 1;
+		}
+		rc = ltt_system_read(arg, &sys, err, sizeof(err));
 		if (rc) {
 			if (rc == -ENOENT)
 				ltt_tool_error("snapshot", "%s: not a trace directory (no info/system.xml)", arg);
@@ -160,42 +236,71 @@ static int run(int argc, char **argv)
 			return 1;
 		}
 		pid = spid ? strtol(spid, &end, 10) : 0;
-		if (pid <= 0 || *end) {
+		if (pid <= 0 || *end || pid > INT_MAX) {
 			ltt_tool_error("snapshot", "%s: info/system.xml has no ltt_pid", arg);
 			ltt_system_free(sys);
 			return 1;
 		}
 		ltt_system_free(sys);
-		if (!realpath(arg, real) || read_registry((int)pid, &t) || strcmp(real, t.path) ||
-		    start_time((int)pid) != t.start) {
+		rc = read_registry((int)pid, &t, why, sizeof(why));
+		if (rc && rc != -ENOENT) {
+			ltt_tool_error("snapshot", "%s: process %ld: %s", arg, pid, why);
+			return 1;
+		}
+		if (!realpath(arg, real) || rc || strcmp(real, t.e.path) || start_time((int)pid) != t.e.start) {
 			ltt_tool_error("snapshot", "%s: process %ld no longer records it", arg, pid);
 			return 1;
 		}
 	}
-	if (start_time(t.pid) != t.start) {
-		ltt_tool_error("snapshot", "process %d does not exist (it ended without removing "
-			       "/tmp/ltt-%u/flight-%d)", t.pid, (unsigned)getuid(), t.pid);
+	if (start_time(t.pid) != t.e.start) {
+		ltt_tool_error("snapshot", "process %d does not exist (it ended without removing %s)", t.pid,
+			       t.registry);
 		return 1;
 	}
-	if (!t.sig) {
+	if (!t.e.sig) {
 		ltt_tool_error("snapshot", "process %d takes no snapshot signal (LTT_SNAPSHOT_SIGNAL=none)", t.pid);
 		return 1;
 	}
-	before = last_snapshot(t.path);
-	if (kill(t.pid, t.sig)) {
+	if (t.e.own_handler) {
+		ltt_tool_error("snapshot", "process %d installed its own handler for signal %d (%s), ltt's "
+			       "snapshot signal: it takes no snapshot by signal (ltt_snapshot() still does)",
+			       t.pid, t.e.sig, sigabbrev_np(t.e.sig) ? sigabbrev_np(t.e.sig) : "?");
+		return 1;
+	}
+	/* the program that registered is still the one running: an exec() keeps the pid and the start
+	 * time, but changes the executable and resets every handler to its default */
+	if (t.e.exe_ino) {
+		char exe[64];
+
+		snprintf(exe, sizeof(exe), "/proc/%d/exe", t.pid);
+		if (!stat(exe, &st) &&
+		    ((unsigned long long)st.st_dev != t.e.exe_dev || (unsigned long long)st.st_ino != t.e.exe_ino)) {
+			ltt_tool_error("snapshot", "process %d runs another program since it registered (it "
+				       "exec()ed): not signalled", t.pid);
+			return 1;
+		}
+	}
+	if (!catches(t.pid, t.e.sig)) {
+		ltt_tool_error("snapshot", "process %d does not handle signal %d (%s) any more (it exec()ed, "
+			       "or reset the handler): not signalled", t.pid, t.e.sig,
+			       sigabbrev_np(t.e.sig) ? sigabbrev_np(t.e.sig) : "?");
+		return 1;
+	}
+	before = last_snapshot(t.e.path);
+	if (kill(t.pid, t.e.sig)) {
 		ltt_tool_error("snapshot", "process %d: cannot signal it: %s", t.pid, strerror(errno));
 		return 1;
 	}
 	deadline = ltt_mono_ns() / 1000000u + (uint64_t)(timeout * 1000);
-	while ((after = last_snapshot(t.path)) <= before) {
+	while ((after = last_snapshot(t.e.path)) <= before) {
 		if (ltt_mono_ns() / 1000000u >= deadline) {
-			ltt_tool_error("snapshot", "process %d: no snapshot in %s within %g s", t.pid, t.path,
+			ltt_tool_error("snapshot", "process %d: no snapshot in %s within %g s", t.pid, t.e.path,
 				       timeout);
 			return 1;
 		}
 		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
 	}
-	printf("%s/snapshot-%04u\n", t.path, after);
+	printf("%s/snapshot-%04u\n", t.e.path, after);
 	return fflush(stdout) ? 1 : 0;
 }
 
@@ -207,7 +312,8 @@ const struct ltt_cmd ltt_cmd_snapshot = {
 		 "Asks the process PID, or the process writing the flight trace directory TRACE, for a\n"
 		 "snapshot (its LTT_SNAPSHOT_SIGNAL, SIGUSR2 by default), waits for it and prints its\n"
 		 "directory, TRACE/snapshot-NNNN. libltt lists each process recording a flight trace in\n"
-		 "/tmp/ltt-UID/flight-PID. Exits 1 with one line when the process does not exist, does\n"
+		 "$XDG_RUNTIME_DIR/ltt/flight-PID or /tmp/ltt-UID/flight-PID (only a directory and a\n"
+		 "file of yours or root's). Exits 1 with one line when the process does not exist, does\n"
 		 "not record in flight mode, or no snapshot appeared in time.\n"
 		 "\n"
 		 "  -t, --timeout SECONDS   how long to wait for the snapshot (default 10)\n",

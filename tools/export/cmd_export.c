@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* ltt export: writes traces in the formats of other viewers (export.h, doc/viewing.md). This file is
  * the driver: options, OUT and its temporary name, the event loop, the progress bar, exit codes. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -221,6 +222,72 @@ static void rm_tree(const char *p)
 	nftw(p, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* Whether dir/metadata is a regular file a CTF export wrote (it begins "/\* CTF 1.8 *\/"). */
+static int ctf_metadata(int dfd)
+{
+	char head[16];
+	struct stat st;
+	ssize_t n;
+	int fd = openat(dfd, "metadata", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = fstat(fd, &st) || !S_ISREG(st.st_mode) ? -1 : read(fd, head, sizeof(head));
+	close(fd);
+	return n >= 13 && !memcmp(head, "/* CTF 1.8 */", 13);
+}
+
+/* --force replaces only what this command could have written: an existing directory only when the
+ * format writes one and it is an earlier CTF export (metadata at its top, or in each of its
+ * subdirectories N_NAME, and nothing but regular files beside: the streams); a file format never
+ * replaces a directory. 1, or 0 with the reason in why. */
+static int replaceable(const char *out, const struct stat *st, int dir, char *why, size_t n)
+{
+	DIR *d;
+	struct dirent *e;
+	int ok, top, subdirs = 0;
+
+	if (!S_ISDIR(st->st_mode))
+		return 1;	/* a file, a device, a pipe: as before */
+	if (!dir) {
+		snprintf(why, n, "a directory, and this format writes a file");
+		return 0;
+	}
+	d = opendir(out);
+	if (!d) {
+		snprintf(why, n, "%s", strerror(errno));
+		return 0;
+	}
+	top = ctf_metadata(dirfd(d));
+	ok = 1;
+	while (ok && (e = readdir(d))) {
+		struct stat es;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (fstatat(dirfd(d), e->d_name, &es, AT_SYMLINK_NOFOLLOW)) {
+			ok = 0;
+		} else if (S_ISDIR(es.st_mode)) {
+			int sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+			/* a multi-trace export: N_NAME subdirectories, each a CTF trace */
+			ok = !top && sub >= 0 && ctf_metadata(sub);
+			subdirs++;
+			if (sub >= 0)
+				close(sub);
+		} else if (!S_ISREG(es.st_mode)) {
+			ok = 0;
+		}
+	}
+	closedir(d);
+	if (!ok || (!top && !subdirs)) {
+		snprintf(why, n, "a directory that is not an earlier CTF export (no metadata of one, or "
+			 "other files in it)");
+		return 0;
+	}
+	return 1;
+}
+
 /* ---- progress ---------------------------------------------------------------------------------------- */
 
 struct progress {
@@ -385,7 +452,7 @@ static int run(int argc, char **argv)
 	struct ltt_reader *r;
 	struct ltt_event ev;
 	struct stat st;
-	char *out = NULL, *tmp = NULL;
+	char *out = NULL, *tmp = NULL, why[256];
 	uint64_t n = 0;
 	int first, ret = 0, status = 1, begun = 0, installed = 0, direct, fd = -1, whole = 0;
 
@@ -409,6 +476,12 @@ static int run(int argc, char **argv)
 	if (!direct && lstat(out, &st) == 0) {
 		if (!o.force) {
 			ltt_tool_error("export", "%s exists (--force replaces it, or -o names another output)", out);
+			free(out);
+			return 1;
+		}
+		if (!replaceable(out, &st, (int)o.exp->dir, why, sizeof(why))) {
+			ltt_tool_error("export", "%s: %s: not replaced by --force (remove it, or -o names another "
+				       "output)", out, why);
 			free(out);
 			return 1;
 		}

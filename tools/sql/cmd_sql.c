@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* ltt sql: SQL over traces, on SQLite's virtual tables (doc/cli.md, toolkit/sql.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/buf.h"
@@ -28,6 +30,7 @@ struct sql_opts {
 	const char *save;
 	const char *schema;
 	int stats;
+	int force;		/* --force: --save may replace an earlier --save database */
 };
 
 struct session {
@@ -275,16 +278,50 @@ static void save_one(const char *name, const char *decl, void *arg)
 	sqlite3_free(q);
 }
 
-/* --save FILE: every table into a new SQLite file (written as FILE.tmp, then renamed). */
+/* --save FILE never replaces what it did not write: an existing FILE is refused, or with --force
+ * replaced only when it is an SQLite database (an earlier --save), never a trace or another file.
+ * 0, or 1 with one line said. */
+static int save_allowed(const char *path, int force)
+{
+	char head[16];
+	struct stat st;
+	ssize_t n = -1;
+	int fd;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : (ltt_tool_error("sql", "--save %s: %s", path, strerror(errno)), 1);
+	if (!force) {
+		ltt_tool_error("sql", "--save %s: exists (--force replaces an earlier --save database, or name "
+			       "another file)", path);
+		return 1;
+	}
+	fd = S_ISREG(st.st_mode) ? open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) : -1;
+	if (fd >= 0) {
+		n = read(fd, head, sizeof(head));
+		close(fd);
+	}
+	if (n != 16 || memcmp(head, "SQLite format 3", 16)) {
+		ltt_tool_error("sql", "--save %s: not an SQLite database (an earlier --save): not replaced by "
+			       "--force", path);
+		return 1;
+	}
+	return 0;
+}
+
+/* --save FILE: every table into a new SQLite file (written as FILE.tmp-PID, then renamed). */
 static int save_tables(struct session *s, const char *path)
 {
-	char *tmp = sqlite3_mprintf("%s.tmp", path), *q = NULL;
+	char *tmp = sqlite3_mprintf("%s.tmp-%ld", path, (long)getpid()), *q = NULL;
 	struct save_state ss = { s->ctx->db, NULL };
 	int rc = -1;
 
 	if (!tmp)
 		return -1;
-	unlink(tmp);
+	if (!access(tmp, F_OK)) {	/* not ours: left alone */
+		ltt_tool_error("sql", "--save %s: %s exists (remove it)", path, tmp);
+		sqlite3_free(tmp);
+		return -1;
+	}
 	q = sqlite3_mprintf("ATTACH DATABASE '%q' AS save", tmp);
 	if (!q || sql_exec(s->ctx->db, "sql", q))
 		goto out;
@@ -317,6 +354,7 @@ static int parse_args(int argc, char **argv, struct sql_opts *o)
 		{ "save", required_argument, NULL, 'S' },
 		{ "schema", required_argument, NULL, 'C' },
 		{ "stats", no_argument, NULL, 's' },
+		{ "force", no_argument, NULL, 'O' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -353,6 +391,9 @@ static int parse_args(int argc, char **argv, struct sql_opts *o)
 		case 's':
 			o->stats = 1;
 			break;
+		case 'O':
+			o->force = 1;
+			break;
 		default:
 			ltt_cli_option_error("sql", ltt_cmd_sql.usage, c, argc, argv, lo);
 			return -1;
@@ -387,6 +428,8 @@ static int run(int argc, char **argv)
 	first = parse_args(argc, argv, &o);
 	if (first < 0)
 		return 2;
+	if (o.save && save_allowed(o.save, o.force))
+		return 1;
 	if (o.schema) {
 		if (sql_schema_print(stdout, o.schema)) {
 			ltt_tool_error("sql", "--schema %s: expected clickhouse, duckdb or sqlite", o.schema);
@@ -462,7 +505,9 @@ const struct ltt_cmd ltt_cmd_sql = {
 	"  -e QUERY          run the statements of QUERY (repeatable, in order; .tables and .schema too)\n"
 	"  --format=FORMAT   table (default): aligned columns under a header; csv: RFC 4180 with a\n"
 	"                    header line; json: JSON Lines, one object per row\n"
-	"  --save FILE.db    write every table into a new SQLite file (then run the -e queries, if any)\n"
+	"  --save FILE.db    write every table into a new SQLite file (then run the -e queries, if any);\n"
+	"                    an existing FILE is refused\n"
+	"  --force           with --save: replace FILE when it is an SQLite database (an earlier --save)\n"
 	"  --schema DIALECT  print the CREATE TABLE statements of the rows of ltt export --format=rows for\n"
 	"                    clickhouse, duckdb or sqlite, and exit (doc/fleet.md)\n"
 	"  --stats           after each statement, print on stderr the rows, and the blocks and events the\n"

@@ -6,6 +6,7 @@
 #include <ltt/reader.h>
 
 #include "archive_count.h"
+#include "reader/write_losses.h"
 
 static void count_problem(void *arg, const struct ltt_problem *p)
 {
@@ -44,5 +45,6 @@ void ltt_archive_count_events(const char *dir, struct ltt_manifest *m)
 		}
 	}
 	m->reader_problems = problems;
+	m->not_stopped = ltt_trace_not_stopped(dir);
 	ltt_reader_close(r);
 }

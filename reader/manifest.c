@@ -21,6 +21,7 @@
 #include "common/parse.h"
 #include "reader/archive.h"
 #include "manifest.h"
+#include "reader/write_losses.h"
 #include "xml.h"
 
 __attribute__((format(printf, 3, 4)))
@@ -83,7 +84,8 @@ enum ltt_layout_kind ltt_layout_kind(const char *rel)
 		return LTT_LAYOUT_OUTSIDE;
 	if (dlen == 4 && !memcmp(rel, "info", 4))
 		return !strcmp(name, "system.xml") || !strcmp(name, "bookmarks.xml") ||
-		       !strcmp(name, "manifest.xml") ? LTT_LAYOUT_FILE : LTT_LAYOUT_OUTSIDE;
+		       !strcmp(name, "manifest.xml") || !strcmp(name, "write-losses") ?
+		       LTT_LAYOUT_FILE : LTT_LAYOUT_OUTSIDE;
 	if (dlen == 9 && !memcmp(rel, "eventdefs", 9)) {
 		size_t len = strlen(name);
 
@@ -297,6 +299,8 @@ int ltt_manifest_format(const struct ltt_manifest *m, char **xml, size_t *len)
 	fprintf(f, "\" files=\"%zu\"", m->n);
 	if (m->reader_problems != LTT_MANIFEST_NO_COUNT)
 		fprintf(f, " reader_problems=\"%" PRIu64 "\"", m->reader_problems);
+	if (m->not_stopped)
+		fputs(" recording=\"" LTT_NOT_STOPPED "\"", f);
 	fputs(">\n", f);
 	for (size_t i = 0; i < m->n; i++) {
 		const struct ltt_manifest_file *mf = &m->files[i];
@@ -412,6 +416,9 @@ static int mf_root(xmlNode *root, void *arg)
 	attr = (char *)xmlGetProp(root, (const xmlChar *)"reader_problems");
 	if (attr && ltt_parse_u64(attr, &m->reader_problems))
 		m->reader_problems = LTT_MANIFEST_NO_COUNT;
+	xmlFree(attr);
+	attr = (char *)xmlGetProp(root, (const xmlChar *)"recording");
+	m->not_stopped = attr && !strcmp(attr, LTT_NOT_STOPPED);
 	xmlFree(attr);
 	attr = (char *)xmlGetProp(root, (const xmlChar *)"ltt_version");
 	m->ltt_version = strdup(attr ? attr : "");

@@ -76,6 +76,7 @@ struct ltt_manifest {
 	char *ltt_version;
 	char *host;
 	uint64_t reader_problems;	/* problems the reader met while counting, or NO_COUNT */
+	int not_stopped;		/* the recording never stopped (reader/write_losses.h) */
 	struct ltt_manifest_file *files;
 	size_t n;
 };

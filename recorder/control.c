@@ -370,6 +370,17 @@ int ltt_start(const struct ltt_options *opt)
 	return rc;
 }
 
+static int stopping;	/* a thread is in ltt_stop() (recorder/exit.c waits for it) */
+
+void ltt_stop_wait(void)
+{
+	/* Relaxed: a hint; the control lock, held for the whole stop, is the wait itself. */
+	if (!__atomic_load_n(&stopping, __ATOMIC_RELAXED))
+		return;
+	pthread_mutex_lock(&ctl_lock);
+	pthread_mutex_unlock(&ctl_lock);
+}
+
 int ltt_stop(void)
 {
 	struct ltt_region *rg;
@@ -380,6 +391,7 @@ int ltt_stop(void)
 		pthread_mutex_unlock(&ctl_lock);
 		return 0;
 	}
+	__atomic_store_n(&stopping, 1, __ATOMIC_RELAXED);
 	ltt_func_stop();	/* the hooks off */
 	ltt_profile_stop();	/* the last CPU sample, while events still record */
 	ltt_kernel_stop();	/* the last kernel records drained, while the rings are open */
@@ -396,6 +408,7 @@ int ltt_stop(void)
 	ltt_region_release_data(rg);
 	ltt_cur.rg = NULL;
 	spare = rg;
+	__atomic_store_n(&stopping, 0, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&ctl_lock);
 	return 0;
 }

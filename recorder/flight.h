@@ -78,6 +78,8 @@ int ltt_shm_start(struct ltt_region *rg, int fd, const char *trace, const char *
 void ltt_shm_facility(const struct ltt_facility *fac);
 /* Clean stop: marks the file stopped, frees its pages and removes it. */
 void ltt_shm_stop(void);
+/* Adds d to the ring file's count of threads that may have written (recorder/shm_layout.h). */
+void ltt_shm_threads_add(int d);
 
 /* Removes DIR/flight-PID (ltt_fl.registry) if this process wrote it; async-signal-safe (the
  * fatal-signal handler calls it before the default action kills the process). */

@@ -244,6 +244,7 @@ void ltt_flight_trigger_start(void)
 	}
 	running = 1;
 	thread_pid = (int)getpid();
+	ltt_shm_threads_add(1);	/* it flushes the rings (recover: recorder/shm_layout.h) */
 }
 
 void ltt_flight_trigger_stop(void)

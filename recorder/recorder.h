@@ -92,6 +92,8 @@ int ltt_tracedir_system_xml_in(const struct ltt_trace_state *t, const char *dir,
 
 /* control.c: the start/stop lock, taken by the consumer around a rotation (trylock: 0 when taken). */
 int ltt_control_trylock(void);
+/* Returns when no other thread is in ltt_stop() (recorder/exit.c). */
+void ltt_stop_wait(void);
 void ltt_control_unlock(void);
 
 /* rotate.c (doc/recorder.md "Rotation") */

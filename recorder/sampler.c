@@ -19,6 +19,7 @@
 
 #include "common/clock.h"
 #include "env_parse.h"
+#include "flight.h"
 #include "profile.h"
 #include "recorder.h"
 #include "threads.h"
@@ -194,6 +195,7 @@ void ltt_profile_start(const struct ltt_options *o)
 		return;
 	}
 	S.running = 1;
+	ltt_shm_threads_add(1);	/* a writer of the rings (recover: recorder/shm_layout.h) */
 }
 
 void ltt_profile_stop(void)

@@ -3,6 +3,7 @@
  * recorder/shm_layout.h), so that `ltt recover` can rebuild a trace after the process was killed. The
  * region is mapped MAP_SHARED from the file; what a trace needs besides the rings (system.xml, the
  * facilities' XML, the trace path) is appended after it as records. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -107,6 +108,30 @@ static int append(uint32_t type, const char *a, size_t alen, const char *b, size
 	return 0;
 }
 
+/* Threads of this process now (entries of /proc/self/task), at least 1. */
+static uint32_t count_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	uint32_t n = 0;
+
+	if (!d)
+		return 64;	/* unknown: more than one (recover then trusts no hole's place) */
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n ? n : 1;
+}
+
+void ltt_shm_threads_add(int d)
+{
+	struct ltt_region *rg = ltt_read(&shm_rg);	/* the mapping outlives the stop: never unmapped */
+
+	/* Relaxed: a count read after the process died (tools/recover/), pairs with no load here. */
+	if (rg)
+		__atomic_add_fetch(&ltt_shm_meta_of(rg)->threads, (uint32_t)d, __ATOMIC_RELAXED);
+}
+
 int ltt_shm_start(struct ltt_region *rg, int fd, const char *trace, const char *sys, size_t syslen)
 {
 	struct ltt_shm_meta *m = ltt_shm_meta_of(rg);
@@ -125,6 +150,8 @@ int ltt_shm_start(struct ltt_region *rg, int fd, const char *trace, const char *
 	m->meta_off = rg->size;
 	m->meta_version = 1;
 	m->state = LTT_SHM_RECORDING;
+	m->threads = count_threads();	/* the recorder's threads started later add themselves */
+	m->threads_known = 1;
 	comm(m->program, sizeof(m->program));
 	rc = append(LTT_SHM_REC_SYSTEM, sys, syslen, NULL, 0);
 	if (!rc)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "recorder.h"
+#include "flight.h"
 #include "threads.h"
 
 typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
@@ -54,6 +55,7 @@ static void *trampoline(void *p)
 	void *ret;
 
 	free(p);
+	ltt_shm_threads_add(1);	/* never taken back: it may have written after another thread's hole */
 	ltt_core_thread_start();
 	pthread_cleanup_push(on_exit_, NULL);
 	ret = st.fn(st.arg);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/parse.h"
+#include "reader/write_losses.h"
 #include "toolkit/cmd.h"
 #include "toolkit/reader_common.h"
 
@@ -352,4 +353,21 @@ int reader_filter_apply(struct ltt_reader *r, const struct reader_filter *f, con
 	if (to_ns)
 		*to_ns = to;
 	return 0;
+}
+
+unsigned reader_tool_not_stopped(struct reader_tool *tool, struct ltt_reader *r)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {
+		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
+
+		if (!ltt_trace_not_stopped(t->dir))
+			continue;
+		ltt_tool_error(tool->cmd, "%s: " LTT_NOT_STOPPED " (info/write-losses is empty: the recording "
+			       "process was killed, or still records)", t->path);
+		n++;
+	}
+	tool->problems += n;
+	return n;
 }

@@ -25,6 +25,8 @@ useradd -M -N -s /bin/sh "$victim" && useradd -M -N -s /bin/sh "$attacker" || { 
 unshare -m --propagation private env LTT="$LTT" PROG="$prog" VICTIM="$victim" ATTACKER="$attacker" sh -c '
 set -u
 fail() { echo "FAIL: $*"; exit 1; }
+pids=
+trap '[ -n "$pids" ] && kill -9 $pids 2>/dev/null' EXIT	# the programs started here, by pid
 mount -t tmpfs -o mode=1777 tmpfs /tmp || fail "mount tmpfs on /tmp"
 unset XDG_RUNTIME_DIR
 vu=$(id -u "$VICTIM") vg=$(id -g "$VICTIM") au=$(id -u "$ATTACKER") ag=$(id -g "$ATTACKER")
@@ -38,7 +40,7 @@ alive() { [ -d /proc/$1 ] && ! grep -q "^State:.*Z" /proc/$1/status; }
 as_a mkdir -m 755 "/tmp/ltt-$vu" /tmp/ltt-0 || fail "attacker mkdir"
 mkdir -m 700 /tmp/v && chown "$vu:$vg" /tmp/v
 $V env LTT_TRACE=/tmp/v/t LTT_MODE=flight LTT_BLOCK_SIZE=4096 LTT_BLOCKS=8 "$PROG" spin /tmp/v/progress &
-pid=$!
+pid=$!; pids="$pids $pid"
 for i in $(seq 100); do [ -d /tmp/v/t/info ] && break; sleep 0.1; done
 sleep 0.3
 alive $pid || fail "the victim program did not start"
@@ -72,7 +74,7 @@ rm -rf "/tmp/ltt-$vu" /tmp/ltt-0
 mkdir -m 700 /tmp/v/reg && chown "$vu:$vg" /tmp/v/reg
 as_a ln -s /tmp/v/reg "/tmp/ltt-$vu"
 $V env LTT_TRACE=/tmp/v/t2 LTT_MODE=flight LTT_BLOCK_SIZE=4096 LTT_BLOCKS=8 "$PROG" spin /tmp/v/progress2 &
-pid=$!
+pid=$!; pids="$pids $pid"
 for i in $(seq 100); do [ -d /tmp/v/t2/info ] && break; sleep 0.1; done
 sleep 0.3
 [ -e /tmp/v/reg/flight-$pid ] && fail "libltt registered through a symlink"
@@ -87,7 +89,7 @@ rm -f "/tmp/ltt-$vu"
 # 4. the victim own directory, a registry file naming SIGKILL (not a snapshot signal libltt registers)
 mkdir -m 700 "/tmp/ltt-$vu" && chown "$vu:$vg" "/tmp/ltt-$vu"
 $V env LTT_TRACE=/tmp/v/t3 LTT_MODE=flight LTT_BLOCK_SIZE=4096 LTT_BLOCKS=8 "$PROG" spin /tmp/v/progress3 &
-pid=$!
+pid=$!; pids="$pids $pid"
 for i in $(seq 100); do [ -e "/tmp/ltt-$vu/flight-$pid" ] && break; sleep 0.1; done
 [ -e "/tmp/ltt-$vu/flight-$pid" ] || { ls -la "/tmp/ltt-$vu" /tmp/v; fail "libltt did not register in the user own /tmp/ltt-UID"; }
 sed -i "2s/.*/9/" "/tmp/ltt-$vu/flight-$pid"
@@ -102,7 +104,7 @@ rm -rf "/tmp/ltt-$vu"
 as_a mkdir -m 777 "/tmp/ltt-$vu"
 mkdir -m 700 /tmp/xdg && chown "$vu:$vg" /tmp/xdg
 $V env XDG_RUNTIME_DIR=/tmp/xdg LTT_TRACE=/tmp/v/t4 LTT_MODE=flight LTT_BLOCK_SIZE=4096 LTT_BLOCKS=8 "$PROG" spin /tmp/v/progress4 &
-pid=$!
+pid=$!; pids="$pids $pid"
 for i in $(seq 100); do [ -e /tmp/xdg/ltt/flight-$pid ] && break; sleep 0.1; done
 [ -e /tmp/xdg/ltt/flight-$pid ] || fail "libltt did not register in \$XDG_RUNTIME_DIR/ltt"
 as_a sh -c "cp /tmp/evil-reg /tmp/ltt-$vu/flight-$pid" 2>/dev/null

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "reader/archive.h"
+#include "reader/write_losses.h"
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
 #include "toolkit/reader_common.h"
@@ -47,10 +48,14 @@ static unsigned check_write_losses(const struct ltt_trace_info *t)
 	unsigned problems = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/info/write-losses", t->dir);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
+	f = ltt_write_losses_open(t->dir);	/* a regular file only: never blocks on a FIFO */
+	if (!f) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(path, sizeof(path), "%s/info/write-losses", t->path);
+		ltt_tool_error("check", "%s: %s", path, errno == EINVAL ? "not a regular file" : strerror(errno));
+		return 1;
+	}
 	while (problems < 100 && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = 0;
 		if (!line[0])
@@ -114,6 +119,7 @@ static int run(int argc, char **argv)
 			tool.problems++;
 		}
 	}
+	reader_tool_not_stopped(&tool, r);
 	while ((ret = ltt_reader_next(r, &ev)) == 1)
 		events++;
 	if (!tool.problems && ret == 0 && !quiet)

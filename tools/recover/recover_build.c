@@ -51,6 +51,8 @@ struct rb {
 	unsigned ndefs, capdefs;
 	char *block;			/* scratch block */
 	unsigned warned;		/* facility warnings printed */
+	int single;			/* at most one thread could be writing at the death (the
+					 * file's thread count, recorder/shm_layout.h) */
 	struct recover_stats *st;
 	char *err;
 	size_t errlen;
@@ -148,6 +150,7 @@ static int check_region(struct rb *b)
 		seterr(b, "offset %zu: metadata outside the file", offsetof(struct ltt_region, reserved));
 		return -EINVAL;
 	}
+	b->single = m->threads_known == 1 && m->threads <= 1;
 	return 0;
 }
 
@@ -308,6 +311,26 @@ static size_t event_size(struct rb *b, const char *p, size_t avail)
 	return 6 + sz;
 }
 
+/* The smallest size an event with the header at p can have (its id's type; sizes of builtin records). */
+static size_t event_min_size(struct rb *b, const char *p)
+{
+	uint16_t id = get16(p);
+
+	switch (id) {
+	case B_FACILITY_LOAD:
+		return 6 + 1 + 8;
+	case B_EVENTS_LOST:
+		return 15;
+	case B_BLOCKS_LOST:
+		return 18;
+	case B_HEARTBEAT:
+		return 22;
+	default:
+		break;
+	}
+	return b->body[id] ? 6 + b->body[id]->fixed_size[b->arch] : 6;
+}
+
 static void place_load(struct rb *b, const char *p, size_t size)
 {
 	const char *name = p + 6;
@@ -436,17 +459,22 @@ static int good_block(struct rb *b, const char *blk, uint64_t seq)
 	       get16(blk + e) == B_BLOCK_END && get32(blk + e + 22) == (uint32_t)seq;
 }
 
-/* Block seq, not complete: `reserved` bytes reserved in it, `have` committed. The missing bytes are
- * taken as the last ones reserved (one writer at a time per CPU ring: the torn events are the latest):
- * events are sized from the start and kept while they end at or before `cut` = reserved - missing;
- * the rest is dropped and counted torn. The copy is closed after the last event kept. Returns 1 with
- * the block in b->block, 0 if the block cannot be trusted at all. */
+/* Block seq, not complete: `reserved` bytes reserved in it, `have` committed. With one writing thread
+ * the missing bytes are the last ones reserved (its one event in flight is its latest): events are
+ * sized from the start and kept while they end at or before `cut` = reserved - missing; the rest is
+ * dropped and counted torn. With several threads, a writer killed between reserve and commit may have
+ * left its hole anywhere, other threads committing after it (its bytes are the previous lap's, and
+ * would decode as an event): events are kept only up to the first one that could be such a hole, one
+ * whose smallest possible size fits in the missing bytes, or whose time goes back (a header not yet
+ * written); where the missing bytes are not known (a block not sealed in this lap), none is kept. The
+ * copy is closed after the last event kept. Returns 1 with the block in b->block, 0 if the block
+ * cannot be trusted at all. */
 static int salvage(struct rb *b, struct tfout *o, const char *blk, uint64_t seq, uint64_t reserved,
 		   uint64_t have)
 {
 	uint32_t bs = b->rg->block_size, e;
-	uint64_t limit = reserved, cut, prev, off = MARK, keep = MARK, after = 0, torn;
-	int consistent = 1, builtin_after = 0;
+	uint64_t limit = reserved, cut, prev, off = MARK, keep = MARK, after = 0, torn, missing;
+	int consistent = 1, builtin_after = 0, unsealed = 0;
 
 	if (have > reserved || get16(blk) != B_BLOCK_START || get32(blk + 22) != (uint32_t)seq)
 		return 0;	/* the opener died before writing block_start */
@@ -468,10 +496,13 @@ static int salvage(struct rb *b, struct tfout *o, const char *blk, uint64_t seq,
 			 * (it would decode as events): the events end at `have`; torn ones in this
 			 * block, if any (another writer preempted), are not counted */
 			limit = have;
+			unsealed = 1;
 		}
 	}
 	if (cut < MARK)
 		return 0;
+	/* the bytes a hole may take (several threads): all of them when not known */
+	missing = b->single ? 0 : unsealed ? UINT64_MAX : limit - cut;
 	prev = get64(blk + 14);
 	while (off < limit) {
 		size_t sz = event_size(b, blk + off, limit - off);
@@ -480,6 +511,12 @@ static int salvage(struct rb *b, struct tfout *o, const char *blk, uint64_t seq,
 		if (!sz) {
 			consistent = 0;
 			break;
+		}
+		if (after == 0 && missing &&
+		    (event_min_size(b, blk + off) <= missing ||
+		     (id != B_HEARTBEAT && (int32_t)(get32(blk + off + 2) - (uint32_t)prev) < 0))) {
+			cut = off;	/* it may be a hole: nothing from here on is kept */
+			consistent = consistent && off + sz <= limit;
 		}
 		if (off + sz <= cut && after == 0) {
 			/* kept: its full cycle count (doc/format.md section 5) */

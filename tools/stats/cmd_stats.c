@@ -434,6 +434,7 @@ static int run(int argc, char **argv)
 	ret = reader_tool_open(&tool, &r, argv + optind, (unsigned)(argc - optind), &ropt);
 	if (ret)
 		return 1;
+	reader_tool_not_stopped(&tool, r);
 	if (regions || profile || sched || waits || functions) {
 		ret = functions ? calls_report(r, json) : regions ? regions_report(r, stdout, json)
 			: sched ? stats_sched_report(r, stdout, json) : waits ? stats_waits_report(r, stdout, json)

@@ -38,7 +38,11 @@ struct ltt_shm_meta {
 	uint32_t state;			/* enum ltt_shm_state */
 	uint32_t meta_version;		/* 1 */
 	char program[32];		/* /proc/self/comm, NUL-terminated */
-	uint64_t unused[6];
+	uint32_t threads;		/* threads that may have written: those of /proc/self/task at
+					 * start, + 1 per thread libltt saw start (never less: an
+					 * overcount, never under but for threads made by a raw clone()) */
+	uint32_t threads_known;		/* 1: `threads` is kept (0 in files of earlier versions) */
+	uint64_t unused[5];
 };
 
 _Static_assert(sizeof(struct ltt_shm_meta) <= sizeof(((struct ltt_region *)0)->reserved),

@@ -29,6 +29,11 @@ struct reader_tool {
 int reader_tool_open(struct reader_tool *tool, struct ltt_reader **r, char **paths, unsigned npaths,
 		     const struct ltt_reader_options *opt);
 
+/* Each trace of r whose recording never stopped (reader/write_losses.h) is a problem: one line
+ * "ltt CMD: TRACE: recording did not stop: its end may be missing (...)" on stderr each, counted in
+ * tool->problems. Returns how many. */
+unsigned reader_tool_not_stopped(struct reader_tool *tool, struct ltt_reader *r);
+
 /* Problem callback: prints "ltt CMD: TRACE/FILE: offset N: what" on stderr. arg is a reader_tool. */
 void reader_tool_problem(void *arg, const struct ltt_problem *p);
 

@@ -5,13 +5,15 @@
 
 #include <ltt/reader.h>
 
+#include "reader_internal.h"
+
 void ltt_counts_add(struct ltt_counts *c, const struct ltt_tracefile_info *tf)
 {
 	c->events += tf->events;
 	c->builtin_records += tf->records - tf->events;
 	for (unsigned k = 0; k < LTT_LOST_NCAUSES; k++)
-		c->lost += tf->events_lost[k];
-	c->overwritten += tf->blocks_lost_events;
+		c->lost = ltt_sat_add(c->lost, tf->events_lost[k]);
+	c->overwritten = ltt_sat_add(c->overwritten, tf->blocks_lost_events);
 	c->overwritten_blocks += tf->blocks_lost;
 }
 

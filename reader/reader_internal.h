@@ -10,6 +10,15 @@
 
 #include <ltt/reader.h>
 
+/* Loss counts (events_lost, blocks_lost records) saturate instead of wrapping: 2^63 + 2^63 is not "0
+ * lost". A record above LTT_MAX_LOST_COUNT is more than the recorder can write (that many drops at
+ * one per nanosecond take 2.3 years): reported as damaged, and still counted (saturated). */
+#define LTT_MAX_LOST_COUNT (1ull << 56)
+static inline uint64_t ltt_sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
 #define likely(x)   __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 

@@ -736,14 +736,24 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 					x->ns = anchor_ns(t, q);
 				}
 				break;
-			case EVK_EVENTS_LOST:
-				tf->info.events_lost[q[8] < LTT_LOST_UNKNOWN ? q[8] : LTT_LOST_UNKNOWN] +=
-					rd_u64(q, be);
-				counted += rd_u64(q, be);
+			case EVK_EVENTS_LOST: {
+				uint64_t *l = &tf->info.events_lost[q[8] < LTT_LOST_UNKNOWN ? q[8] : LTT_LOST_UNKNOWN];
+
+				if (rd_u64(q, be) > LTT_MAX_LOST_COUNT)
+					tf_problem(tf, (int64_t)(off + p), 0, "events_lost count %llu is above what "
+						   "the recorder can write (2^56): a damaged record",
+						   (unsigned long long)rd_u64(q, be));
+				*l = ltt_sat_add(*l, rd_u64(q, be));
+				counted = ltt_sat_add(counted, rd_u64(q, be));
 				break;
+			}
 			case EVK_BLOCKS_LOST:
+				if (rd_u64(q + 4, be) > LTT_MAX_LOST_COUNT)
+					tf_problem(tf, (int64_t)(off + p), 0, "blocks_lost event count %llu is above "
+						   "what the recorder can write (2^56): a damaged record",
+						   (unsigned long long)rd_u64(q + 4, be));
 				tf->info.blocks_lost += rd_dedupe_lost(tf, rd_u32(q, be));
-				tf->info.blocks_lost_events += rd_u64(q + 4, be);
+				tf->info.blocks_lost_events = ltt_sat_add(tf->info.blocks_lost_events, rd_u64(q + 4, be));
 				tf->expect_id += rd_u32(q, be);
 				break;
 			case EVK_BLOCK_START:

@@ -716,7 +716,39 @@ static void *consumer_main(void *arg)
 	return NULL;
 }
 
-int ltt_consumer_start(struct ltt_trace_state *t)
+/* A start that could not open every tracefile, keep the space of the final accounting (a disk nearly
+ * full: info/write-losses cannot be made, and everything recorded would be lost without a record),
+ * or that leaves no descriptor for eventdefs/ (its facilities' files, written next: without them the
+ * trace cannot be decoded) is refused with one line: the program runs untraced. A positive errno. */
+static int start_refused(char *why, size_t whylen)
+{
+	int probe[2] = { -1, -1 }, e = 0;
+
+	for (unsigned i = 0; i < C.t->ncpu + LTT_RING_PERSISTENT && !e; i++)
+		if (C.outs[i].fd < 0)
+			e = C.outs[i].err ? C.outs[i].err : EIO;
+	if (!e && C.resv_fd < 0)
+		e = -C.resv_fd;
+	if (e) {
+		snprintf(why, whylen, "%s: %s: cannot keep the space to account for losses "
+			 "(info/write-losses) or open every tracefile", C.dir, strerror(e));
+		return e;
+	}
+	/* two spare descriptors: an eventdefs/ file and the one write_new() compares it with */
+	probe[0] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	probe[1] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (probe[0] < 0 || probe[1] < 0)
+		e = errno;
+	for (int k = 0; k < 2; k++)
+		if (probe[k] >= 0)
+			close(probe[k]);
+	if (e)
+		snprintf(why, whylen, "%s: %s: no descriptor left for eventdefs/ (the trace could not be "
+			 "decoded)", C.dir, strerror(e));
+	return e;
+}
+
+int ltt_consumer_start(struct ltt_trace_state *t, char *why, size_t whylen)
 {
 	unsigned n = t->rg->nrings;
 	int rc;
@@ -745,8 +777,12 @@ int ltt_consumer_start(struct ltt_trace_state *t)
 		C.progress[i] = ltt_mono_ns();
 	for (unsigned i = 0; i < n; i++)
 		C.outs[i].fd = -1;
+	C.warned = 1;	/* a tracefile that cannot be opened at start refuses it: said once, below */
 	open_all(-1);
-	rc = ltt_real_pthread_create(&C.thread, NULL, consumer_main, NULL);
+	C.warned = 0;
+	rc = start_refused(why, whylen);
+	if (!rc)
+		rc = ltt_real_pthread_create(&C.thread, NULL, consumer_main, NULL);
 	if (rc) {
 		for (unsigned i = 0; i < n; i++)
 			if (C.outs[i].fd >= 0)

@@ -171,7 +171,7 @@ static int start_locked(const struct ltt_options *opt, int from_env, char *why, 
 	size_t bs = opt->block_size ? opt->block_size : DEFAULT_BLOCK_SIZE;
 	unsigned blocks = opt->blocks ? opt->blocks : DEFAULT_BLOCKS;
 	int rc, shm_fd, created = 0, mapped_file, rotating;
-	char abs_path[PATH_MAX], taken[PATH_MAX];
+	char abs_path[PATH_MAX], taken[PATH_MAX], cwhy[PATH_MAX + 256];
 	const char *verbose = getenv("LTT_VERBOSE");
 
 	if (ltt_cur.rg)
@@ -286,7 +286,8 @@ static int start_locked(const struct ltt_options *opt, int from_env, char *why, 
 		rc = ltt_flight_start(&ltt_cur, shm_fd);
 		shm_fd = -1;	/* the file is ltt_flight_start()'s now: it removed it if it failed */
 	} else if (!rc) {
-		rc = ltt_consumer_start(&ltt_cur);
+		cwhy[0] = 0;
+		rc = ltt_consumer_start(&ltt_cur, cwhy, sizeof(cwhy));
 		if (!rc && kreq.groups) {
 			ltt_kernel_open(rg);
 			if (ltt_tracedir_system_xml(&ltt_cur))
@@ -295,7 +296,10 @@ static int start_locked(const struct ltt_options *opt, int from_env, char *why, 
 		}
 	}
 	if (rc) {
-		snprintf(why, whylen, "%s: %s", ltt_cur.path, strerror(-rc));
+		if (cwhy[0])
+			snprintf(why, whylen, "%s", cwhy);
+		else
+			snprintf(why, whylen, "%s: %s", ltt_cur.path, strerror(-rc));
 		ltt_kernel_stop();
 		ltt_cur.rg = NULL;
 		/* a region mapped from the rings' file is not reused (it goes with the file); it was

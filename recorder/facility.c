@@ -50,6 +50,8 @@ static int twin_before(const struct ltt_facility *a, const struct ltt_facility *
 	return 0;
 }
 
+static unsigned eventdefs_warned;	/* guarded by reg_lock */
+
 /* facility_load into control/facilities; the caller holds reg_lock. */
 static void emit_load(const struct ltt_facility *fac, uint16_t base)
 {
@@ -66,7 +68,11 @@ static void emit_load(const struct ltt_facility *fac, uint16_t base)
 		memcpy(s.payload + n + 1, v, sizeof(v));
 		ltt_event_commit(&s);
 	}
-	ltt_tracedir_facility_xml(ltt_cur.dir, fac);	/* the chunk being written, with rotation */
+	/* the chunk being written, with rotation; a facility whose file cannot be written (descriptors
+	 * or space gone since the start) is said once: its events would not decode */
+	if (ltt_tracedir_facility_xml(ltt_cur.dir, fac) < 0 && !eventdefs_warned++)
+		ltt_warn("%s/eventdefs/%s.xml: cannot be written; its events will not decode", ltt_cur.dir,
+			 fac->name);
 	ltt_flight_facility(fac);	/* into the rings' file for `ltt recover` (recorder/shm.c) */
 }
 

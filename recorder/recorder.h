@@ -110,7 +110,7 @@ void ltt_chunks_bound(struct ltt_trace_state *t, uint64_t coming, unsigned keep)
 int ltt_tracedir_facility_xml(const char *dir, const struct ltt_facility *fac);
 
 /* consumer.c */
-int ltt_consumer_start(struct ltt_trace_state *t);
+int ltt_consumer_start(struct ltt_trace_state *t, char *why, size_t whylen);
 /* Writes every block left (waiting up to 2 s for writers still committing), the pending lost
  * counts, closes the files and joins the thread. The rings must be closed. */
 void ltt_consumer_stop(void);

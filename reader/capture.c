@@ -4,11 +4,14 @@
  * chunked capture (its chunk-NNNN/ traces, in order). Expands it into the traces to read. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "common/io.h"
 #include "reader_internal.h"
 
 struct entry {
@@ -83,33 +86,70 @@ static int push(char ***v, unsigned *n, char *s)
 	return 0;
 }
 
-/* TRACE/chunks-removed: lines "chunk-NNNN removed BYTES" written when the size bound removed a chunk. */
-static void read_removed(struct ltt_capture *l, const char *dir)
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* TRACE/chunks-removed: lines "chunk-NNNN removed BYTES" written when the size bound removed a chunk.
+ * Opened without blocking and read only when it is a regular file (a FIFO put there never hangs the
+ * reader). Only the chunks listed are removed ones: *list gets their numbers, sorted, each once
+ * (NULL when none). */
+static void read_removed(struct ltt_capture *l, const char *dir, uint64_t **list)
 {
 	char p[4096], line[256];
-	FILE *f;
+	uint64_t *v = NULL;
+	size_t n = 0, cap = 0;
+	struct stat st;
+	FILE *f = NULL;
+	int fd;
 
-	if ((size_t)snprintf(p, sizeof(p), "%s/chunks-removed", dir) >= sizeof(p) || !(f = fopen(p, "re")))
+	*list = NULL;
+	if ((size_t)snprintf(p, sizeof(p), "%s/chunks-removed", dir) >= sizeof(p))
 		return;
+	fd = ltt_open_regular(p, 0, &st);	/* common/io.h: O_NONBLOCK, a regular file only */
+	if (fd < 0)
+		return;
+	if (!(f = fdopen(fd, "r"))) {
+		close(fd);
+		return;
+	}
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long num, bytes;
 
 		if (sscanf(line, "chunk-%llu removed %llu", &num, &bytes) != 2)
 			continue;
-		if (!l->nremoved || num < l->first_removed)
-			l->first_removed = num;
-		if (!l->nremoved || num > l->last_removed)
-			l->last_removed = num;
-		l->nremoved++;
+		if (n == cap) {
+			uint64_t *nv = realloc(v, (cap = cap ? 2 * cap : 16) * sizeof(*v));
+
+			if (!nv)
+				break;
+			v = nv;
+		}
+		v[n++] = num;
 		l->removed_bytes += bytes;
 	}
 	fclose(f);
+	if (!n) {
+		free(v);
+		return;
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	l->nremoved = 1;
+	for (size_t i = 1; i < n; i++)
+		if (v[i] != v[l->nremoved - 1])
+			v[l->nremoved++] = v[i];
+	l->first_removed = v[0];
+	l->last_removed = v[l->nremoved - 1];
+	*list = v;
 }
 
-/* Is chunk number n listed as removed by the bound? Removed chunks are the oldest, a contiguous run. */
-static int removed(const struct ltt_capture *l, uint64_t n)
+/* Is chunk number n listed as removed by the bound? */
+static int removed(const struct ltt_capture *l, const uint64_t *list, uint64_t n)
 {
-	return l->nremoved && n >= l->first_removed && n <= l->last_removed;
+	return list && bsearch(&n, list, l->nremoved, sizeof(*list), cmp_u64) != NULL;
 }
 
 static int expand(struct ltt_capture *l, const char *dir, unsigned flags, struct entry *e, size_t n,
@@ -124,12 +164,25 @@ static int expand(struct ltt_capture *l, const char *dir, unsigned flags, struct
 		if (!e[i].part)
 			last = i;
 	if (chunks) {
-		read_removed(l, dir);
-		expect = l->nremoved && l->first_removed <= 1 ? l->last_removed + 1 : 1;
+		uint64_t *list;
+
+		read_removed(l, dir, &list);
+		expect = 1;
 		for (size_t i = 0; i < n && !ret; i++) {
-			if (e[i].number > expect && !removed(l, e[i].number) && !l->nmissing) {
-				l->first_missing = expect;
-				l->nmissing = e[i].number - expect;
+			/* the first run of chunks before this one neither present nor listed (steps over
+			 * the listed numbers only: a huge chunk number costs nothing) */
+			if (!l->nmissing && e[i].number > expect) {
+				uint64_t k = expect, next = e[i].number;
+
+				while (k < e[i].number && removed(l, list, k))
+					k++;
+				for (unsigned j = 0; j < l->nremoved; j++)
+					if (list[j] > k && list[j] < next)
+						next = list[j];
+				if (k < e[i].number) {
+					l->first_missing = k;
+					l->nmissing = next - k;
+				}
 			}
 			if (e[i].number >= expect)
 				expect = e[i].number + 1;
@@ -141,6 +194,7 @@ static int expand(struct ltt_capture *l, const char *dir, unsigned flags, struct
 				ret = push(&l->traces, &l->ntraces, join(dir, e[i].name));
 			}
 		}
+		free(list);
 	} else {
 		for (size_t i = 0; i < n && !ret; i++) {
 			if (e[i].part) {

@@ -753,7 +753,9 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 						   "what the recorder can write (2^56): a damaged record",
 						   (unsigned long long)rd_u64(q + 4, be));
 				tf->info.blocks_lost += rd_dedupe_lost(tf, rd_u32(q, be));
-				tf->info.blocks_lost_events = ltt_sat_add(tf->info.blocks_lost_events, rd_u64(q + 4, be));
+				/* modular (not saturated): snapshots read together take off it what older
+				 * ones supply, before or after this record (reader/dedupe.c) */
+				tf->info.blocks_lost_events += rd_u64(q + 4, be);
 				tf->expect_id += rd_u32(q, be);
 				break;
 			case EVK_BLOCK_START:

@@ -6,25 +6,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/io.h"
 #include "reader/write_losses.h"
 
-/* dir/info/write-losses opened without blocking, a regular file only: its descriptor or -errno. */
+/* dir/info/write-losses opened without blocking, a regular file only (common/io.h): its descriptor,
+ * or -errno (-EINVAL: not a regular file). */
 static int open_regular(const char *dir, struct stat *st)
 {
 	char p[4096];
-	int fd, e;
+	int fd;
 
 	if ((size_t)snprintf(p, sizeof(p), "%s/info/write-losses", dir) >= sizeof(p))
 		return -ENAMETOOLONG;
-	fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, st) || !S_ISREG(st->st_mode)) {
-		e = S_ISREG(st->st_mode) ? errno : EINVAL;
-		close(fd);
-		return -e;
-	}
-	return fd;
+	fd = ltt_open_regular(p, 0, st);
+	return fd == -LTT_ENOTREG ? -EINVAL : fd;
 }
 
 int ltt_trace_not_stopped(const char *dir)

@@ -7,6 +7,7 @@
 #define LTT_RECORDER_FLIGHT_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -84,6 +85,12 @@ void ltt_shm_threads_add(int d);
 /* Removes DIR/flight-PID (ltt_fl.registry) if this process wrote it; async-signal-safe (the
  * fatal-signal handler calls it before the default action kills the process). */
 void ltt_flight_registry_remove(void);
+/* Rewrites the registry entry with "own-handler": the program replaced ltt's snapshot signal handler. */
+void ltt_flight_registry_own_handler(void);
+/* flight_handlers.c: the C library's sigaction(), bypassing libltt's own (which watches the program's
+ * calls); flight_signal.c: called by it before the program changes the action of sig. */
+int ltt_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
+void ltt_flight_handler_check(int sig, const struct sigaction *act);
 
 /* ---- flight_trigger.c ---- */
 /* Reads LTT_SNAPSHOT_MIN_INTERVAL_MS and LTT_SNAPSHOT_KEEP: 0 or -EINVAL (why filled in). */

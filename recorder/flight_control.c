@@ -127,7 +127,7 @@ static int registry_dir(const char *dir)
 	return ltt_snapreg_open_dir(dir, getuid(), NULL, 0);
 }
 
-static void registry_add(void)
+static void registry_add(int own_handler)
 {
 	char dirs[2][PATH_MAX], name[32], tmp[40], text[PATH_MAX * 2 + 96];
 	struct ltt_snapreg_entry *e;
@@ -141,6 +141,7 @@ static void registry_add(void)
 	snprintf(e->path, sizeof(e->path), "%s", ltt_fl.path);
 	e->sig = ltt_fl.snap_signal;
 	e->start = self_start_time();
+	e->own_handler = own_handler;
 	if (!stat("/proc/self/exe", &st)) {
 		e->exe_dev = (unsigned long long)st.st_dev;
 		e->exe_ino = (unsigned long long)st.st_ino;
@@ -174,6 +175,12 @@ static void registry_add(void)
 	else	/* the fatal-signal handler removes it */
 		snprintf(ltt_fl.registry, sizeof(ltt_fl.registry), "%s/%s", dirs[k], name);
 	close(dfd);
+}
+
+void ltt_flight_registry_own_handler(void)
+{
+	if (ltt_fl.registry[0] && (int)getpid() == ltt_fl.pid)
+		registry_add(1);	/* rewritten whole: `ltt snapshot` says so instead of waiting */
 }
 
 void ltt_flight_registry_remove(void)
@@ -235,7 +242,7 @@ int ltt_flight_start(const struct ltt_trace_state *t, int shm_fd)
 	/* Release: everything above is set before a handler can see the trace active. */
 	ltt_set(&ltt_fl.active, 1);
 	ltt_flight_signals_install();
-	registry_add();
+	registry_add(0);
 	return 0;
 }
 

@@ -4,7 +4,9 @@
  * SIGABRT, after which the signal's previous disposition runs (the default: core dump, exit status
  * unchanged). The handlers only call async-signal-safe code (recorder/snapshot.c). */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,13 +152,13 @@ void ltt_flight_signals_install(void)
 	sa.sa_sigaction = on_fatal_signal;
 	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
 	for (unsigned i = 0; i < NFATAL; i++)
-		sigaction(fatal_signals[i], &sa, &old_fatal[i]);
+		ltt_real_sigaction(fatal_signals[i], &sa, &old_fatal[i]);
 	if (ltt_fl.snap_signal) {
 		memset(&sa, 0, sizeof(sa));
 		sigemptyset(&sa.sa_mask);
 		sa.sa_handler = on_snapshot_signal;
 		sa.sa_flags = SA_RESTART | SA_ONSTACK;
-		snap_installed = sigaction(ltt_fl.snap_signal, &sa, &old_snap) == 0;
+		snap_installed = ltt_real_sigaction(ltt_fl.snap_signal, &sa, &old_snap) == 0;
 	}
 	installed = 1;
 }
@@ -169,11 +171,50 @@ void ltt_flight_signals_restore(void)
 		return;
 	/* Only our own handlers are put back: one the program installed since stays. */
 	for (unsigned i = 0; i < NFATAL; i++)
-		if (!sigaction(fatal_signals[i], NULL, &cur) && (cur.sa_flags & SA_SIGINFO) &&
+		if (!ltt_real_sigaction(fatal_signals[i], NULL, &cur) && (cur.sa_flags & SA_SIGINFO) &&
 		    cur.sa_sigaction == on_fatal_signal)
-			sigaction(fatal_signals[i], &old_fatal[i], NULL);
-	if (snap_installed && !sigaction(ltt_fl.snap_signal, NULL, &cur) && !(cur.sa_flags & SA_SIGINFO) &&
+			ltt_real_sigaction(fatal_signals[i], &old_fatal[i], NULL);
+	if (snap_installed && !ltt_real_sigaction(ltt_fl.snap_signal, NULL, &cur) && !(cur.sa_flags & SA_SIGINFO) &&
 	    cur.sa_handler == on_snapshot_signal)
-		sigaction(ltt_fl.snap_signal, &old_snap, NULL);
+		ltt_real_sigaction(ltt_fl.snap_signal, &old_snap, NULL);
 	installed = snap_installed = 0;
+}
+
+/* A handler the program installs after the start replaces ltt's: no snapshot for that signal any
+ * more (doc/flight-recorder.md). Said once per signal, on stderr and in TRACE/info/own-handlers, and
+ * for the snapshot signal in the registry entry, so that `ltt snapshot` reports it instead of waiting
+ * for a snapshot that never comes. */
+void ltt_flight_handler_check(int sig, const struct sigaction *act)
+{
+	static unsigned long said;	/* one bit per signal said */
+	int fatal = -1, own;
+	char p[PATH_MAX + 32], line[160];
+	const char *name = sigabbrev_np(sig);
+	int fd, n;
+
+	if (!act || !installed || !ltt_read(&ltt_fl.active) || getpid() != ltt_fl.pid || sig < 1 || sig > 63)
+		return;
+	for (unsigned i = 0; i < NFATAL; i++)
+		if (fatal_signals[i] == sig)
+			fatal = (int)i;
+	if (fatal < 0 && !(snap_installed && sig == ltt_fl.snap_signal))
+		return;
+	own = fatal >= 0 ? (act->sa_flags & SA_SIGINFO) && act->sa_sigaction == on_fatal_signal :
+			   !(act->sa_flags & SA_SIGINFO) && act->sa_handler == on_snapshot_signal;
+	/* Full barrier: one caller says it (pairs with nothing: a flag read by this function only). */
+	if (own || (__atomic_fetch_or(&said, 1ul << sig, __ATOMIC_SEQ_CST) & (1ul << sig)))
+		return;
+	n = snprintf(line, sizeof(line), "SIG%s: the program installed its own handler: %s\n", name ? name : "?",
+		     fatal >= 0 ? "no crash snapshot on it" : "no snapshot by this signal (ltt_snapshot() still takes one)");
+	ltt_warn("%s: %.*s", ltt_fl.path, n - 1, line);
+	snprintf(p, sizeof(p), "%s/info/own-handlers", ltt_fl.path);
+	fd = open(p, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd >= 0) {
+		if (write(fd, line, (size_t)n) != n) {
+			/* said on stderr already */
+		}
+		close(fd);
+	}
+	if (fatal < 0)
+		ltt_flight_registry_own_handler();
 }

@@ -69,8 +69,10 @@ check "existing OUT kept" "$(cat trace.json)" keep
 grep -q 'trace.json exists' err || { echo "no message for an existing OUT:"; cat err; fail=1; }
 "$LTT" export --format=chrome-json --force trace || { echo "--force failed"; fail=1; }
 jq -e . trace.json >/dev/null || { echo "--force did not write the export"; fail=1; }
-mkdir -p dir.json/sub && "$LTT" export --format=chrome-json --force -o dir.json trace || fail=1
-jq -e . dir.json >/dev/null || { echo "--force did not replace a directory by the export"; fail=1; }
+# --force never replaces a directory by a file (issue 28: it deleted whatever tree was there)
+mkdir -p dir.json/sub && "$LTT" export --format=chrome-json --force -o dir.json trace 2>/dev/null &&
+	{ echo "--force replaced a directory by the export"; fail=1; }
+[ -d dir.json/sub ] || { echo "--force removed a directory"; fail=1; }
 # a failed export leaves nothing; bad options exit 2
 "$LTT" export --format=chrome-json -o nodir/x.json trace 2>/dev/null; check "exit writing into no directory" "$?" 1
 [ -e nodir ] && { echo "nodir created"; fail=1; }

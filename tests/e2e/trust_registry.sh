@@ -26,7 +26,8 @@ unshare -m --propagation private env LTT="$LTT" PROG="$prog" VICTIM="$victim" AT
 set -u
 fail() { echo "FAIL: $*"; exit 1; }
 pids=
-trap '[ -n "$pids" ] && kill -9 $pids 2>/dev/null' EXIT	# the programs started here, by pid
+stop_all() { [ -n "$pids" ] && kill -9 $pids 2>/dev/null; }	# the programs started here, by pid
+trap stop_all EXIT
 mount -t tmpfs -o mode=1777 tmpfs /tmp || fail "mount tmpfs on /tmp"
 unset XDG_RUNTIME_DIR
 vu=$(id -u "$VICTIM") vg=$(id -g "$VICTIM") au=$(id -u "$ATTACKER") ag=$(id -g "$ATTACKER")

@@ -31,7 +31,9 @@ int sql_cursor_filter(struct sql_cursor *c, struct sql_ctx *ctx, int idx_num, co
 		f.event = event;
 	}
 	c->rowid = 0;
-	if (sql_scan_open(ctx, &c->scan, &f) < 0 && !c->scan.eof)
+	/* a scan that cannot open its reader (too few descriptors: it opens a second reader) fails the
+	 * statement: never an empty table with exit 0 */
+	if (sql_scan_open(ctx, &c->scan, &f) < 0)
 		return SQLITE_ERROR;
 	return SQLITE_OK;
 }

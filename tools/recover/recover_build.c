@@ -16,6 +16,7 @@
 
 #include <ltt/eventdefs.h>
 
+#include "common/io.h"
 #include "recorder/shm_layout.h"
 #include "recover.h"
 
@@ -714,10 +715,10 @@ int recover_rebuild(const char *path, const char *out, struct recover_stats *st,
 	b->errlen = errlen;
 	b->arch = ltt_arch_size_host();
 	b->big_endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &sb)) {
-		rc = -errno;
-		seterr(b, "%s", strerror(errno));
+	fd = ltt_open_regular(path, 0, &sb);	/* a FIFO never hangs it */
+	if (fd < 0) {
+		rc = fd == -LTT_ENOTREG ? -EINVAL : fd;
+		seterr(b, "%s", fd == -LTT_ENOTREG ? "not a regular file" : strerror(-fd));
 		goto free_b;
 	}
 	b->size = (size_t)sb.st_size;

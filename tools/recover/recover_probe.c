@@ -26,15 +26,15 @@ int recover_probe(const char *path, struct recover_file_info *info)
 
 	memset(info, 0, sizeof(*info));
 	info->state = RECOVER_BAD;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st)) {
-		int e = -errno;
-
-		close(fd);
-		return e;
+	/* a regular file only, opened O_NONBLOCK: a FIFO put in the (world-writable) directory never
+	 * hangs the listing */
+	fd = ltt_open_regular(path, 0, &st);
+	if (fd == -LTT_ENOTREG) {
+		snprintf(info->why, sizeof(info->why), "not a regular file");
+		return 0;
 	}
+	if (fd < 0)
+		return fd;
 	r = pread(fd, &rg, sizeof(rg), 0);
 	close(fd);
 	if (r != (ssize_t)sizeof(rg)) {

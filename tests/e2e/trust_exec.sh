@@ -1,0 +1,50 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# A flight-mode process that exec()s another program keeps its pid and start time, and so its `ltt
+# snapshot` registry entry (issue 28, point 2): before 26 Nov 2026 `ltt snapshot PID` then sent SIGUSR2
+# to the new program, which died of it. Now it refuses with one line (the program is not the one that
+# registered, or does not catch the signal) and the program lives on. A program that installs its own
+# handler of the snapshot signal or of SIGSEGV after the start is said so (stderr, the trace, `ltt
+# snapshot`), where its snapshots used to be lost without a word.
+set -u
+. "$SRCDIR/tests/e2e/lib/common.sh"
+. "$SRCDIR/tests/e2e/lib/registry.sh"
+prog="$BUILD/tests/progs/trust_prog"
+[ -x "$prog" ] || { echo "skip: $prog not built"; exit 77; }
+mkfifo "$work/in"
+LTT_MODE=flight LTT_BLOCK_SIZE=4096 LTT_BLOCKS=4 LTT_TRACE="$work/t" "$prog" exec /bin/sleep 30 \
+	< "$work/in" > "$work/out" &
+pid=$!
+exec 3> "$work/in"
+for i in $(seq 100); do [ -s "$work/out" ] && break; sleep 0.1; done
+check "before the exec: a snapshot" "$("$LTT" snapshot --timeout 20 $pid 2>&1)" "$work/t/snapshot-0001"
+echo go >&3
+for i in $(seq 100); do [ "$(cat /proc/$pid/comm 2>/dev/null)" = sleep ] && break; sleep 0.1; done
+check "the exec" "$(cat /proc/$pid/comm)" sleep
+out=$("$LTT" snapshot --timeout 2 $pid 2>&1); rc=$?
+check "after the exec: status" "$rc" 1
+case "$out" in
+*"runs another program since it registered"*|*"does not handle signal 12"*) ;;
+*) echo "after the exec: $out"; fail=1 ;;
+esac
+sleep 0.2
+[ -d /proc/$pid ] && ! grep -q '^State:.*Z' /proc/$pid/status || { echo "ltt snapshot killed the exec()ed program"; fail=1; }
+kill $pid 2>/dev/null; wait $pid 2>/dev/null
+exec 3>&-
+reg_forget "$work/t"
+
+# a program that installs its own handlers of the snapshot signal and of SIGSEGV after the start: said
+# once each on stderr and in TRACE/info/own-handlers; `ltt snapshot` says so at once (before: a time-out)
+LTT_MODE=flight LTT_BLOCK_SIZE=4096 LTT_BLOCKS=4 LTT_TRACE="$work/h" "$prog" handler > "$work/hout" 2> "$work/herr" &
+pid=$!
+for i in $(seq 100); do [ -s "$work/hout" ] && break; sleep 0.1; done
+out=$("$LTT" snapshot --timeout 5 $pid 2>&1); rc=$?
+check "own handler: snapshot status" "$rc" 1
+check "own handler: snapshot" "$out" "ltt snapshot: process $pid installed its own handler for signal 12 (USR2), ltt's snapshot signal: it takes no snapshot by signal (ltt_snapshot() still does)"
+kill -9 $pid; wait $pid 2>/dev/null
+reg_forget "$work/h"
+check "own handler: stderr" "$(cat "$work/herr")" "ltt: $work/h: SIGUSR2: the program installed its own handler: no snapshot by this signal (ltt_snapshot() still takes one)
+ltt: $work/h: SIGSEGV: the program installed its own handler: no crash snapshot on it"
+check "own handler: in the trace" "$(cat "$work/h/info/own-handlers" 2>&1)" "SIGUSR2: the program installed its own handler: no snapshot by this signal (ltt_snapshot() still takes one)
+SIGSEGV: the program installed its own handler: no crash snapshot on it"
+exit $fail

@@ -278,31 +278,6 @@ static void save_one(const char *name, const char *decl, void *arg)
 	sqlite3_free(q);
 }
 
-/* The authorizer of the user's statements without --save: reading only (SELECT, functions, reading
- * pragmas, transactions); ATTACH, DETACH, VACUUM, writes, CREATE and DROP are refused ("not
- * authorized"). */
-static int read_only(void *arg, int action, const char *a, const char *b, const char *db, const char *trig)
-{
-	(void)arg;
-	(void)a;
-	(void)db;
-	(void)trig;
-	switch (action) {
-	case SQLITE_SELECT:
-	case SQLITE_READ:
-	case SQLITE_FUNCTION:
-	case SQLITE_RECURSIVE:
-	case SQLITE_TRANSACTION:
-		return SQLITE_OK;
-	case SQLITE_PRAGMA:
-		/* PRAGMA x = value writes; these take an argument and only read */
-		return !b || (a && (!strcmp(a, "table_info") || !strcmp(a, "table_xinfo") ||
-				    !strcmp(a, "index_list") || !strcmp(a, "index_info"))) ? SQLITE_OK : SQLITE_DENY;
-	default:
-		return SQLITE_DENY;
-	}
-}
-
 /* --save FILE never replaces what it did not write: an existing FILE is refused, or with --force
  * replaced only when it is an SQLite database (an earlier --save), never a trace or another file.
  * 0, or 1 with one line said. */
@@ -474,10 +449,6 @@ static int run(int argc, char **argv)
 	}
 	if (o.save && save_tables(&s, o.save))
 		s.failed = 1;
-	/* the user's statements read; only --save writes a file (ATTACH and VACUUM INTO created any
-	 * file the statement named) */
-	if (!o.save)
-		sqlite3_set_authorizer(ctx.db, read_only, NULL);
 	for (unsigned i = 0; i < o.nqueries && !s.failed && !s.quit; i++) {
 		char where[32];
 		const char *q = o.queries[i] + strspn(o.queries[i], " \t\n");

@@ -1,0 +1,83 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Why was it slow, end to end, on a real kernel recording (issue 25): tests/progs/sched_prog all,
+# recorded with `ltt record --kernel=sched,syscalls --waits` (root: the sched_switch and raw_syscalls
+# tracepoints), prints its own ground truth; then
+# - ltt stats --sched: the spinner's running time within 10% of its CLOCK_THREAD_CPUTIME_ID, the
+#   sleeper's 10 x 50 ms asleep (sleeping) within 10%, the writer's 2000 write() calls exactly;
+# - ltt stats --regions: the reader's region io/pipe, blocked until the main thread fills the pipe
+#   100 ms later, has at least 90 ms off CPU and read as its longest system call;
+# - ltt sql: the same region's time by state from thread_states, and its read from syscalls;
+# - ltt stats --waits: the 50 ms mutex wait (at least 45 ms) with the holder's tid;
+# - ltt export --format=perfetto: decodes against Perfetto's field numbers with no unknown field,
+#   one sched_switch per switch event of the trace (schedchange and thread_switch);
+# - ltt export --format=lttng read by lttng-analyses: lttng-syscallstats-mi's system calls per thread
+#   equal ltt stats --sched's completed calls exactly, lttng-cputop-mi's CPU time per thread (threads
+#   of 1 ms or more) is ltt stats --sched's running time within 5%.
+set -u
+: "${BUILD:?}" "${SRCDIR:?}" "${LTT:?}"
+[ "$(id -u)" = 0 ] || { echo "skip: needs root for the kernel's tracepoints (CI runs as root)"; exit 77; }
+prog="$BUILD/tests/progs/sched_prog"
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+fail=0
+val() { awk -v k="$1" '$1 == k { print $2 }' out; }
+within() {	# what got want percent
+	awk -v g="$2" -v w="$3" -v p="$4" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(w > 0 && d <= w * p / 100) }' ||
+		{ echo "$1: $2, want $3 within $4%"; fail=1; }
+}
+"$LTT" record -o t --kernel=sched,syscalls --waits -- "$prog" all > out 2> err ||
+	{ echo "ltt record failed:"; cat err; exit 1; }
+for k in sleeper writer spinner spinner_cpu_ns reader holder waiter lock; do
+	[ -n "$(val $k)" ] || { echo "no $k in the program's output:"; cat out; exit 1; }
+done
+"$LTT" stats --sched --format=json t > s.json || { echo "ltt stats --sched failed"; exit 1; }
+th() { jq -r ".threads[] | select(.tid == $1) | $2" s.json; }
+within "spinner running_ns" "$(th "$(val spinner)" .running_ns)" "$(val spinner_cpu_ns)" 10
+within "sleeper sleeping_ns" "$(th "$(val sleeper)" .sleeping_ns)" 500000000 10
+[ "$(th "$(val writer)" '.calls[] | select(.name == "write") | .count')" = 2000 ] ||
+	{ echo "writer's write calls: $(th "$(val writer)" '.calls[] | select(.name == "write") | .count')"; fail=1; }
+[ "$(th "$(val writer)" '.calls[] | select(.name == "write") | .completed')" = 2000 ] || { echo "writes completed"; fail=1; }
+
+"$LTT" stats --regions --format=json t > r.json || { echo "ltt stats --regions failed"; exit 1; }
+got=$(jq -r --argjson t "$(val reader)" '.threads[] | select(.tid == $t) | .regions[] | select(.label == "pipe") |
+	"\(.off_cpu_ns >= 90000000) \(.longest_syscall.name)"' r.json)
+[ "$got" = "true read" ] || { echo "region io/pipe: '$got'"; jq -c '.threads[]' r.json; fail=1; }
+"$LTT" stats --regions t | grep -E ' pipe .* read [0-9.]+ms$' > /dev/null || { echo "text --regions: no read"; fail=1; }
+off=$("$LTT" sql t --format=csv -e "SELECT sum(min(s.end_ns, r.ts_ns + r.dur_ns) - max(s.ts_ns, r.ts_ns)) FROM regions r
+	JOIN thread_states s ON s.tid = r.tid AND s.end_ns > r.ts_ns AND s.ts_ns < r.ts_ns + r.dur_ns
+	WHERE r.label = 'pipe' AND s.state IN ('sleeping', 'blocked', 'other')" | tail -n 1)
+[ "$off" -ge 90000000 ] 2>/dev/null || { echo "sql: the region's off-CPU time is $off"; fail=1; }
+[ "$("$LTT" sql t --format=csv -e "SELECT s.name FROM regions r JOIN syscalls s ON s.tid = r.tid AND s.ts_ns >= r.ts_ns
+	AND s.end_ns <= r.ts_ns + r.dur_ns WHERE r.label = 'pipe' ORDER BY s.dur_ns DESC LIMIT 1" | tail -n 1)" = read ] ||
+	{ echo "sql: the region's longest call is not read"; fail=1; }
+
+"$LTT" stats --waits --format=json t > w.json || { echo "ltt stats --waits failed"; exit 1; }
+got=$(jq -r --arg l "$(val lock)" '.locks[] | select(.lock == $l) | "\(.holders[0].tid) \(.max_ns >= 45000000)"' w.json)
+[ "$got" = "$(val holder) true" ] || { echo "the mutex wait: '$got'"; cat w.json; fail=1; }
+
+"$LTT" export --format=perfetto -o k.pftrace t || { echo "ltt export --format=perfetto failed"; exit 1; }
+protoc --proto_path="$SRCDIR/tests/export" --decode=perfetto.protos.Trace perfetto.proto < k.pftrace > k.txt 2> k.err ||
+	{ echo "protoc cannot decode:"; cat k.err; exit 1; }
+awk -f "$SRCDIR/tests/export/check_perfetto.awk" k.txt > k.sum
+grep '^check:' k.sum && fail=1
+n=$("$LTT" dump --event kernel.schedchange --event kernel.thread_switch t | wc -l)
+[ "$(grep -c 'sched_switch {' k.txt)" = "$n" ] && [ "$n" -gt 10 ] ||
+	{ echo "sched_switch: $(grep -c 'sched_switch {' k.txt), switch events $n"; fail=1; }
+
+"$LTT" export --format=lttng -o k.lttng t || { echo "ltt export --format=lttng failed"; exit 1; }
+lttng-syscallstats-mi --skip-validation k.lttng > ss.json 2> ss.err || { echo "lttng-syscallstats-mi failed:"; tail -3 ss.err; exit 1; }
+jq -r '.results[] | select(.class.inherit? == "per-tid") | (.class.title | capture("TID: (?<t>[0-9]+)").t) as $t
+	| "\($t) \([.data[][1].value] | add)"' ss.json | sort > got
+jq -r '.threads[] | select(.syscalls_completed > 0) | "\(.tid) \(.syscalls_completed)"' s.json | sort > want
+[ "$(wc -l < want)" -ge 5 ] && cmp -s got want || { echo "system calls per thread (< lttng-syscallstats, > ltt):"; diff got want; fail=1; }
+lttng-cputop-mi --skip-validation --limit 100000 k.lttng > ct.json 2> ct.err || { echo "lttng-cputop-mi failed:"; tail -3 ct.err; exit 1; }
+jq -r '.results[0] as $r | ($r["time-range"].end.value - $r["time-range"].begin.value) as $d
+	| $r.data[] | "\(.[0].tid) \(.[3].value * $d | floor)"' ct.json | sort > got
+jq -r '.threads[] | select(.running_ns >= 1000000) | "\(.tid) \(.running_ns)"' s.json | sort > want
+grep -q "^$(val spinner) " want || { echo "the spinner is not among the threads of 1 ms"; fail=1; }
+bad=$(join got want | awk '{ d = $2 - $3; if (d < 0) d = -d; if (d > $3 * 0.05) print }')
+[ -z "$bad" ] && [ "$(join got want | wc -l)" = "$(wc -l < want)" ] ||
+	{ echo "CPU time per thread beyond 5% (tid lttng-cputop ltt):"; echo "$bad"; join -v2 got want; fail=1; }
+exit $fail

@@ -315,6 +315,10 @@ static int lt_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 		t->names.used[id] = 1;
 		return 0;
 	}
+	case SCHED_EV_EXIT:	/* its time ends here, as in ltt stats --sched (no switch-out may follow) */
+		if (k.tid == SCHED_TID_NONE || k.tid != s->cur)
+			return 0;
+		return lt_switch(t, s, k.cpu, ev->time_ns, k.tid, 16, 0, NULL, NULL);
 	default:
 		return 0;
 	}

@@ -47,6 +47,10 @@ DEPS_PKGS  := gcc g++ make pkg-config libxml2-dev liburcu-dev check libarchive-d
               clang libclang-rt-14-dev libsqlite3-dev libssl-dev libunwind-dev libdw-dev \
               protobuf-compiler babeltrace2 chromium jq python3-dev python3-numpy python3-pandas \
               python3-pytest python3-bt2 python3-lttnganalyses python3-babeltrace
+# npm packages the tests need (mk/npm.sh installs them into NPM_DIR): speedscope renders the exports
+# in tests/e2e/export_speedscope.sh.
+NPM_PKGS   := speedscope@1.25.0
+NPM_DIR    ?= $(abspath $(CURDIR)/build/npm)
 DEPS_BENCH_PKGS := lttng-tools liblttng-ust-dev babeltrace2 hyperfine uftrace linux-perf
 
 OPT        ?= -O2
@@ -80,6 +84,7 @@ all: $(BUILD)/lib/libltt.a $(BUILD)/lib/libltt.so $(BUILD)/lib/libltt-reader.a \
 
 deps:
 	@sh mk/deps.sh $(DEPS_PKGS)
+	@sh mk/npm.sh $(NPM_DIR) $(NPM_PKGS)
 deps-bench:
 	@sh mk/deps.sh $(DEPS_BENCH_PKGS)
 
@@ -253,7 +258,8 @@ endef
 $(foreach n,$(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRCS)),$(eval $(call fuzz_rule,$(n))))
 
 TEST_ENV = LTT=$(abspath $(LTT)) BUILD=$(abspath $(BUILD)) SRCDIR=$(CURDIR) LTT_SHARED=$(LTT_SHARED) \
-           FUZZ_SECONDS=$(FUZZ_SECONDS) LTT_TEST_FILTER="$(LTT_TEST_FILTER)" SANITIZE=$(SANITIZE)
+           FUZZ_SECONDS=$(FUZZ_SECONDS) LTT_TEST_FILTER="$(LTT_TEST_FILTER)" SANITIZE=$(SANITIZE) \
+           NPM_DIR=$(NPM_DIR) NPM_PKGS="$(NPM_PKGS)"
 # With SANITIZE set the fuzzers are skipped: they carry their own sanitizers.
 check: all $(UNIT_BINS) $(PROG_BINS) $(if $(SANITIZE),,fuzz-build)
 	@$(TEST_ENV) sh tests/run.sh $(UNIT_BINS) $(E2E_TESTS) $(if $(SANITIZE),,$(FUZZ_BINS))

@@ -657,6 +657,8 @@ const struct ltt_cmd ltt_cmd_export = {
 	"                    chrome-json: Chrome trace event JSON (chrome://tracing, speedscope), OUT.json\n"
 	"                    ctf: CTF 1.8 trace directory (babeltrace2, Trace Compass), OUT.ctf/\n"
 	"                    svg: a static timeline picture for any browser, OUT.svg\n"
+	"                    speedscope: stack samples and regions per thread (speedscope), OUT.speedscope.json\n"
+	"                    folded: stack samples as folded stacks (flamegraph.pl, inferno), OUT.folded\n"
 	"                    rows: JSON Lines of the tables of ltt sql for ClickHouse and DuckDB (a host\n"
 	"                    and a trace column on every row; doc/fleet.md), OUT.jsonl\n"
 	"                    (and every format listed in doc/cli.md)\n"

@@ -3,6 +3,11 @@
  * chrome://tracing, ui.perfetto.dev and speedscope (doc/viewing.md). The mapping is the timeline's
  * (timeline.h): "M" process and thread names, "B"/"E" regions, "i" instants with every field in
  * args, "C" counters, "X" child processes, lost events as instants on an "ltt: lost events" thread.
+ * A region's "B" carries its name and category only and its "E" the same name and category plus the
+ * region_enter's fields as args (chrome://tracing and Perfetto merge an E's args into the slice):
+ * speedscope names a frame by name and args and closes the top frame of a thread by name, so the
+ * regions of one label merge into one frame there and every "E" has its name. Each lane keeps the
+ * serialized tails of its open regions (bounded by the nesting depth).
  * Timestamps: microseconds since the trace set's first anchor, 3 decimals (a double of absolute
  * epoch microseconds resolves only to 0.25 us); otherData.ltt_start_ns gives that origin.
  * With kernel events, each thread also gets a lane of its states (toolkit/sched_model.h): "X" slices
@@ -11,6 +16,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "toolkit/export.h"
 #include "toolkit/sched_decode.h"
@@ -21,8 +27,18 @@
 #define CJ_MAX_ELEMS 64		/* array and sequence elements shown per field */
 #define CJ_STATE_TID 0x40000000u	/* + tid: the lane of a thread's kernel states */
 
+/* The regions open on a lane (tl_lane.user[0]): the tail of each one's "E", from ,"name": to the end
+ * of its args, one after the other in buf. */
+struct cj_open {
+	char *buf;
+	size_t len, cap;
+	size_t *off;		/* where each open region's tail starts in buf */
+	uint32_t n, ncap;
+};
+
 struct cj {
 	struct timeline *tl;
+	struct dump_out *scratch;	/* a region's tail is written here first (fd -1: never flushed) */
 	uint64_t base_ns;
 	uint64_t last_ns;
 	unsigned nevents;	/* written so far (a comma before all but the first) */
@@ -159,18 +175,97 @@ static int cj_leaf(void *arg, const char *name, size_t len, const struct ltt_val
 	return 0;
 }
 
-static void cj_args(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
+static void cj_args_to(struct ltt_export_ctx *ctx, struct dump_out *o, const struct ltt_event *ev)
 {
 	struct cj *c = ctx->priv;
-	struct cj_args a = { ctx->out, 0 };
+	struct cj_args a = { o, 0 };
 	struct ltt_value body;
 
-	dump_out_str(ctx->out, ",\"args\":{");
+	dump_out_str(o, ",\"args\":{");
 	if (ltt_event_body(ev, &body) == 0)
 		export_walk(&body, c->name, sizeof(c->name), 0, CJ_MAX_ELEMS, cj_leaf, &a);
 	if (ctx->ntraces > 1) {
-		dump_out_str(ctx->out, a.n ? ",\"trace\":" : "\"trace\":");
-		cj_jstr(ctx->out, ev->trace->path);
+		dump_out_str(o, a.n ? ",\"trace\":" : "\"trace\":");
+		cj_jstr(o, ev->trace->path);
+	}
+	dump_out_char(o, '}');
+}
+
+static void cj_args(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
+{
+	cj_args_to(ctx, ctx->out, ev);
+}
+
+static struct cj_open *cj_open_of(struct tl_lane *l)
+{
+	if (!l->user[0])
+		l->user[0] = (uintptr_t)calloc(1, sizeof(struct cj_open));
+	return (struct cj_open *)(uintptr_t)l->user[0];
+}
+
+/* A region begins on lane l: its "E" tail (name, category, the enter's fields) is kept until it ends.
+ * A tail that does not fit the scratch buffer is kept without its args. */
+static int cj_push(struct ltt_export_ctx *ctx, struct tl_lane *l, const struct tl_event *e)
+{
+	struct cj *c = ctx->priv;
+	struct cj_open *op = cj_open_of(l);
+	struct dump_out *s = c->scratch;
+	size_t start;
+
+	if (!op)
+		return -ENOMEM;
+	s->len = 0;
+	s->error = 0;
+	dump_out_str(s, ",\"name\":");
+	cj_jstr(s, e->name);
+	dump_out_str(s, ",\"cat\":");
+	cj_jstr(s, e->category);
+	start = s->len;
+	cj_args_to(ctx, s, e->ev);
+	if (s->error) {		/* cut at DUMP_OUT_SIZE: the region keeps its name */
+		s->error = 0;
+		s->len = start;
+	}
+	if (op->n == op->ncap) {
+		uint32_t nn = op->ncap ? op->ncap * 2 : 8;
+		size_t *no = realloc(op->off, nn * sizeof(*no));
+
+		if (!no)
+			return -ENOMEM;
+		op->off = no;
+		op->ncap = nn;
+	}
+	if (op->len + s->len > op->cap) {
+		size_t nc = op->cap ? op->cap : 1024;
+		char *nb;
+
+		while (nc < op->len + s->len)
+			nc *= 2;
+		nb = realloc(op->buf, nc);
+		if (!nb)
+			return -ENOMEM;
+		op->buf = nb;
+		op->cap = nc;
+	}
+	op->off[op->n++] = op->len;
+	memcpy(op->buf + op->len, s->buf, s->len);
+	op->len += s->len;
+	return 0;
+}
+
+/* The "E" of the innermost region open on lane l at ns (the lane's depth already counts it out). */
+static void cj_pop(struct ltt_export_ctx *ctx, struct tl_lane *l, uint64_t ns)
+{
+	struct cj *c = ctx->priv;
+	struct cj_open *op = (struct cj_open *)(uintptr_t)l->user[0];
+
+	cj_head(ctx, "E", l->proc->pid, l->tid);
+	cj_us(ctx, "ts", ns, c->base_ns);
+	if (op && op->n) {
+		size_t at = op->off[--op->n];
+
+		dump_out_mem(ctx->out, op->buf + at, op->len - at);
+		op->len = at;
 	}
 	dump_out_char(ctx->out, '}');
 }
@@ -213,10 +308,15 @@ static int cj_begin(struct ltt_export_ctx *ctx)
 	struct cj *c = calloc(1, sizeof(*c));
 	struct sched_hooks hooks = { .arg = c, .interval = cj_state };
 
-	if (!c || timeline_new(&c->tl, ctx->reader)) {
+	if (!c || !(c->scratch = malloc(sizeof(*c->scratch))) || timeline_new(&c->tl, ctx->reader)) {
+		if (c)
+			free(c->scratch);
 		free(c);
 		return -ENOMEM;
 	}
+	c->scratch->fd = -1;
+	c->scratch->len = 0;
+	c->scratch->error = 0;
 	c->ctx = ctx;
 	c->pids = calloc(ctx->ntraces ? ctx->ntraces : 1, sizeof(*c->pids));
 	if (!c->pids || sched_model_new(&c->km, &hooks, 0) || sched_decoder_new(&c->kd)) {
@@ -272,13 +372,13 @@ static int cj_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 	switch (e.kind) {
 	case TL_BEGIN:
 		cj_named(ctx, "B", pid, l->tid, ev->time_ns, e.name, e.category);
-		cj_args(ctx, ev);
 		dump_out_char(ctx->out, '}');
+		ret = cj_push(ctx, l, &e);
+		if (ret)
+			return ret;
 		break;
 	case TL_END:
-		cj_head(ctx, "E", pid, l->tid);
-		cj_us(ctx, "ts", ev->time_ns, c->base_ns);
-		dump_out_char(ctx->out, '}');
+		cj_pop(ctx, l, ev->time_ns);
 		break;
 	case TL_LOST:
 		if (!l->proc->user) {
@@ -339,14 +439,21 @@ static int cj_end(struct ltt_export_ctx *ctx, int failed)
 		for (unsigned i = 0; i < timeline_nlanes(c->tl); i++) {
 			struct tl_lane *l = timeline_lane(c->tl, i);
 
-			for (; l->depth; l->depth--) {
-				cj_head(ctx, "E", l->proc->pid, l->tid);
-				cj_us(ctx, "ts", c->last_ns, c->base_ns);
-				dump_out_char(ctx->out, '}');
-			}
+			for (; l->depth; l->depth--)
+				cj_pop(ctx, l, c->last_ns);
 		}
 		dump_out_str(ctx->out, "\n]}\n");
 	}
+	for (unsigned i = 0; i < timeline_nlanes(c->tl); i++) {
+		struct cj_open *op = (struct cj_open *)(uintptr_t)timeline_lane(c->tl, i)->user[0];
+
+		if (op) {
+			free(op->buf);
+			free(op->off);
+			free(op);
+		}
+	}
+	free(c->scratch);
 	timeline_free(c->tl);
 	sched_model_free(c->km);
 	sched_decoder_free(c->kd);

@@ -73,7 +73,7 @@ struct prof_thread *prof_thread(struct prof_model *m, uint32_t tid, int *created
 
 /* ---- functions ----------------------------------------------------------------------------------- */
 
-static long func_new(struct prof_model *m, const struct prof_symbol *sy, uint64_t addr)
+static long func_new(struct prof_model *m, const struct prof_symbol *sy, uint64_t addr, uint64_t ip)
 {
 	struct prof_func *f;
 	char buf[96];
@@ -102,15 +102,16 @@ static long func_new(struct prof_model *m, const struct prof_symbol *sy, uint64_
 		f->size = sy->size;
 		f->resolved = 1;
 	} else {
-		/* unknown: the address itself is the function (its module's name and offset when known) */
+		/* unknown: the address itself is the function, named as perf does: the module's name and
+		 * the address's offset in its file (the same from run to run), else the address */
 		base = sy->module ? strrchr(sy->module, '/') : NULL;
 		base = base ? base + 1 : sy->module;
-		if (base)
-			snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, base, addr);
+		if (base && *base)
+			snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, base, sy->offset + (ip - addr));
 		else
-			snprintf(buf, sizeof(buf), "0x%" PRIx64, addr);
+			snprintf(buf, sizeof(buf), "0x%" PRIx64, ip);
 		f->name = strdup(buf);
-		f->start = addr;
+		f->start = ip;
 	}
 	if (!f->name)
 		return -ENOMEM;
@@ -160,7 +161,7 @@ long prof_func_of(struct prof_model *m, uint64_t ip, int top)
 			return (long)m->ip_vals[h];
 	/* a return address is looked up in the call before it */
 	prof_sym_lookup(m->sym, top || !ip ? ip : ip - 1, &sy);
-	f = func_new(m, &sy, ip);
+	f = func_new(m, &sy, top || !ip ? ip : ip - 1, ip);
 	if (f < 0)
 		return f;
 	m->ip_keys[h] = key;

@@ -227,16 +227,15 @@ static int func_iid(struct tl *tl, struct dump_out *o, long f)
 		return 0;
 	fn->user = tl->next_func++;
 	mod = fn->module ? mod_iid(tl, fn->module, 0, 0, &added) : -1;
+	/* class id and token do not exist for native code: 0x0, as the client's grammar wants an <id>
+	 * there; the module id is the module's load address (0x0: in no module) */
 	dump_out_str(o, "fun inf ");
 	out_hex(o, (uint64_t)fn->user);
 	dump_out_char(o, ' ');
 	out_hex(o, fn->start);
-	dump_out_str(o, " ? ");
-	if (mod >= 0)
-		out_hex(o, (uint64_t)mod);
-	else
-		dump_out_char(o, '?');
-	dump_out_str(o, " ?");
+	dump_out_str(o, " 0x0 ");
+	out_hex(o, mod >= 0 ? tl->mods[mod].start : 0);
+	dump_out_str(o, " 0x0");
 	if (fn->resolved && fn->size) {
 		dump_out_char(o, ' ');
 		out_hex(o, fn->start);
@@ -501,11 +500,12 @@ static int tl_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 			return (int)mod;
 		if (!added)
 			break;	/* the same mapping recorded again (the map changed elsewhere) */
+		/* module id: the load address (CoreCLR's module ids are pointers too); assembly id 0x0 */
 		dump_out_str(o, "mod ldf ");
-		out_hex(o, (uint64_t)mod);
+		out_hex(o, prof_field_u64(ev, "start"));
 		dump_out_char(o, ' ');
 		out_hex(o, prof_field_u64(ev, "start"));
-		dump_out_str(o, " ? 0x00000000 ");
+		dump_out_str(o, " 0x0 0x00000000 ");
 		quoted(o, tl->mods[mod].path);
 		dump_out_char(o, '\n');
 		break;

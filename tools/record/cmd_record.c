@@ -302,11 +302,11 @@ static int run(int argc, char **argv)
 	if (f)
 		fclose(f);
 	unlink(report);
-	if (!found)
-		ltt_tool_error("record", "%s wrote no trace (is it linked with libltt?)", argv[optind]);
+	if (!found)	/* not an error of ltt's: the program's status is kept */
+		fprintf(stderr, "ltt record: no trace written: %s is not linked with libltt\n", argv[optind]);
 	if (!WIFEXITED(status))
 		ltt_tool_error("record", "%s: killed by signal %d", argv[optind], WTERMSIG(status));
-	return found ? rc : (rc ? rc : 1);
+	return rc;
 }
 
 const struct ltt_cmd ltt_cmd_record = {

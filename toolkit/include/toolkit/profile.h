@@ -50,6 +50,7 @@ struct prof_symbolizer;
 struct prof_symbol {
 	const char *name;	/* NULL when unknown */
 	const char *module;	/* the mapping's path, NULL when no mapping holds the address */
+	uint64_t offset;	/* with module: the address's offset in the module's file */
 	uint64_t start, size;	/* the function's address and size (start = the address when unknown) */
 };
 

@@ -212,6 +212,11 @@ static int emit_event(struct gen *g, const struct ltt_event_desc *ev)
 			nested = 1;
 	if (nested)	/* characters of the strings in arrays, sequences and structs (their copy's bound) */
 		ltt_buf_printf(&g->o, "\t\tsize_t ltt_sb_ = 0;\n");
+	/* declarations first: the header compiles under -Wdeclaration-after-statement (C90's rule, common
+	 * in C projects' flags; tests/e2e/eventdefs_gen_strict.sh) */
+	for (uint32_t i = 0; b && i < b->n_fields; i++)
+		if (b->fields[i].type->kind == LTT_TYPE_STRING)
+			ltt_buf_printf(&g->o, "\t\tsize_t ltt_s%u_;\n", i);
 	ltt_buf_add(&g->o, "\n", 1);
 	for (uint32_t i = 0; b && i < b->n_fields; i++) {
 		enum ltt_type_kind k = b->fields[i].type->kind;
@@ -226,7 +231,7 @@ static int emit_event(struct gen *g, const struct ltt_event_desc *ev)
 
 		if (t->kind == LTT_TYPE_STRING) {
 			/* measured once: the copy takes exactly the bytes reserved */
-			ltt_buf_printf(&g->o, "\t\tconst size_t ltt_s%u_ = %s ? ltt_strlen(%s) : 0;\n", i, n, n);
+			ltt_buf_printf(&g->o, "\t\tltt_s%u_ = %s ? ltt_strlen(%s) : 0;\n", i, n, n);
 			ltt_buf_printf(&g->o, "\t\tltt_len_ += ltt_s%u_ + 1;\n", i);
 			continue;
 		}

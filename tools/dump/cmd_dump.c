@@ -71,7 +71,18 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
 		case 'F':
 			o->fmt = find_format(optarg);
 			if (!o->fmt) {
-				ltt_tool_error("dump", "--format=%s: unknown format (see ltt dump --help)", optarg);
+				const char *names[sizeof(formats) / sizeof(formats[0])], *near;
+				size_t n = 0;
+
+				for (; formats[n]; n++)
+					names[n] = formats[n]->name;
+				near = ltt_cli_nearest(optarg, names, n);
+				if (near)
+					ltt_tool_error("dump", "--format=%s: unknown format; did you mean --format=%s? "
+						       "(see ltt dump --help)", optarg, near);
+				else	/* chrome, perfetto, ctf, ...: the viewers' formats are export's */
+					ltt_tool_error("dump", "--format=%s: unknown format (see ltt dump --help; the viewers' "
+						       "formats are ltt export's: ltt export --help)", optarg);
 				return -1;
 			}
 			break;

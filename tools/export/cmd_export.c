@@ -111,7 +111,22 @@ static int parse_args(int argc, char **argv, struct export_opts *o)
 		case 'F':
 			o->exp = find_exporter(optarg);
 			if (!o->exp) {
-				ltt_tool_error("export", "--format=%s: unknown format (see ltt export --help)", optarg);
+				const char *names[sizeof(exporters) / sizeof(exporters[0])], *near = NULL;
+				size_t n = 0, len = strlen(optarg);
+
+				for (; exporters[n]; n++)
+					names[n] = exporters[n]->name;
+				/* the nearest name, or the only one the word begins ("chrome": chrome-json) */
+				for (size_t i = 0; i < n && len >= 3; i++)
+					if (!strncmp(names[i], optarg, len))
+						near = near ? "" : names[i];
+				if (!near || !*near)
+					near = ltt_cli_nearest(optarg, names, n);
+				if (near)
+					ltt_tool_error("export", "--format=%s: unknown format; did you mean --format=%s? "
+						       "(see ltt export --help)", optarg, near);
+				else
+					ltt_tool_error("export", "--format=%s: unknown format (see ltt export --help)", optarg);
 				return -1;
 			}
 			break;
@@ -620,6 +635,8 @@ static int run(int argc, char **argv)
 			ltt_tool_error("export", "%s: %s", out, strerror(-ret));
 		else
 			installed = 1;
+		if (!ret && strcmp(out, "-"))	/* what was written and where, as ltt record says it */
+			fprintf(stderr, "ltt export: wrote %s%s (%s)\n", out, o.exp->dir ? "/" : "", o.exp->name);
 		status = ret || tool.problems || tool.skipped ? 1 : 0;
 	}
 done:

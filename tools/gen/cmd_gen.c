@@ -20,7 +20,8 @@
 
 /* ---- files ------------------------------------------------------------------------------------ */
 
-/* Writes text to path unless the file already holds exactly that text. */
+/* Writes text to path unless the file already holds exactly that text: 0 written, 1 unchanged, or a
+ * negative errno. */
 static int write_if_changed(const char *path, const char *text, size_t len)
 {
 	char tmp[4200];
@@ -36,7 +37,7 @@ static int write_if_changed(const char *path, const char *text, size_t len)
 		fclose(f);
 	}
 	if (same)
-		return 0;
+		return 1;
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp))
 		return -ENAMETOOLONG;
 	f = fopen(tmp, "wb");
@@ -192,9 +193,12 @@ static int run(int argc, char **argv)
 						   : snprintf(path, sizeof(path), "%s/%s.h", dir, g.fac->name)) >= sizeof(path)) {
 				ltt_tool_error("gen", "%s: path too long", dir);
 				status = 1;
-			} else if ((r = write_if_changed(path, g.o.buf, g.o.len))) {
+			} else if ((r = write_if_changed(path, g.o.buf, g.o.len)) < 0) {
 				ltt_tool_error("gen", "%s: cannot write: %s", path, strerror(-r));
 				status = 1;
+			} else {	/* what it wrote, as ltt record and ltt export say it */
+				fprintf(stderr, "ltt gen: %s %s (facility %s, %u events)\n", r ? "unchanged" : "wrote",
+					path, g.fac->name, g.fac->n_events);
 			}
 			gen_free(&g);
 		}

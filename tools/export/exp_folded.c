@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export/export.h"
-#include "export/timeline.h"
-#include "profile/profile.h"
+#include "toolkit/export.h"
+#include "timeline.h"
+#include "toolkit/profile.h"
 
 struct fd_stack {
 	uint64_t hash, ticks;

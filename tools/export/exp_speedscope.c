@@ -22,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export/export.h"
-#include "export/timeline.h"
-#include "profile/profile.h"
+#include "toolkit/export.h"
+#include "timeline.h"
+#include "toolkit/profile.h"
 
 #define SS_CHUNK 8192
 

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,6 +111,7 @@ static int run(int argc, char **argv)
 		{ "kernel", optional_argument, NULL, 'K' },
 		{ "system", no_argument, NULL, 'Y' },
 		{ "kernel-buffer", required_argument, NULL, 'B' },
+		{ "any-binary", no_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* options passed on as environment variables, checked here (number, k/M/G suffix) and by libltt */
@@ -125,6 +127,7 @@ static int run(int argc, char **argv)
 	const char *kernel = NULL, *kbuf = NULL;
 	int system_scope = 0;
 	char report[] = "/tmp/ltt-record-XXXXXX", line[4096], why[256];
+	int any = 0, linked;
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_quit;
 	unsigned found = 0;
 	int c, fd, status, rc;
@@ -148,6 +151,7 @@ static int run(int argc, char **argv)
 		case 'K': kernel = optarg ? optarg : "sched,syscalls"; break;
 		case 'Y': system_scope = 1; break;
 		case 'B': kbuf = optarg; break;
+		case 'A': any = 1; break;
 		case 'R': case 'T': case 'M': case 'F':
 			for (unsigned i = 0; i < 4; i++)
 				if (pass[i].opt == c)
@@ -220,10 +224,13 @@ static int run(int argc, char **argv)
 		ltt_tool_error("record", "--functions-min-ns %s: not a number of ns in [0, 10^12]", fmin);
 		return 2;
 	}
-	/* function tracing in a program not linked with libltt (-pg): libltt.so preloaded (preload.h) */
+	/* function tracing in a program not linked with libltt (-pg), or --any-binary: libltt.so
+	 * preloaded (preload.h, the one mechanism of ltt record); its constructor starts recording */
+	linked = preload_linked(argv[optind]);
 	lib[0] = 0;
-	if (funcs && preload_linked(argv[optind]) == 0 && preload_library(lib, sizeof(lib), why, sizeof(why))) {
-		ltt_tool_error("record", "--functions: %s is not linked with libltt and %s", argv[optind], why);
+	if ((funcs || any) && linked == 0 && preload_library(lib, sizeof(lib), why, sizeof(why))) {
+		ltt_tool_error("record", "%s: %s is not linked with libltt and %s", funcs ? "--functions" : "--any-binary",
+			       argv[optind], why);
 		return 1;
 	}
 	fd = mkstemp(report);
@@ -302,8 +309,11 @@ static int run(int argc, char **argv)
 	if (f)
 		fclose(f);
 	unlink(report);
-	if (!found)	/* not an error of ltt's: the program's status is kept */
-		fprintf(stderr, "ltt record: no trace written: %s is not linked with libltt\n", argv[optind]);
+	if (!found && linked == 0 && !lib[0])	/* not an error of ltt's: the program's status is kept */
+		fprintf(stderr, "ltt record: no trace written: %s is not linked with libltt "
+			"(--any-binary preloads libltt.so into it)\n", argv[optind]);
+	else if (!found)
+		fprintf(stderr, "ltt record: no trace written by %s\n", argv[optind]);
 	if (!WIFEXITED(status))
 		ltt_tool_error("record", "%s: killed by signal %d", argv[optind], WTERMSIG(status));
 	return rc;
@@ -311,10 +321,10 @@ static int run(int argc, char **argv)
 
 const struct ltt_cmd ltt_cmd_record = {
 	.name = "record",
-	.summary = "run a program linked with libltt and record a trace of it",
+	.summary = "run a program linked with libltt (or any program, --any-binary) and record a trace of it",
 	.usage = "usage: ltt record [-o DIR] [--mode discard|flight] [--block-size N] [--blocks N] [--cpu-sample MS] "
 		 "[--stack-sample HZ] [--rotate-size N] [--rotate-seconds N] [--max-size N] [--flush-ms N] [--events RULES] [--waits] "
-		 "[--functions[=RULES] [--functions-depth N] [--functions-min-ns NS]] [--kernel[=LIST]] [--system] [--kernel-buffer N] "
+		 "[--functions[=RULES] [--functions-depth N] [--functions-min-ns NS]] [--kernel[=LIST]] [--system] [--kernel-buffer N] [--any-binary] "
 		 "-- PROGRAM ARGS...\n"
 		 "\n"
 		 "Runs PROGRAM with LTT_TRACE=DIR (default ./ltt-traces/) and LTT_MODE,\n"
@@ -361,6 +371,10 @@ const struct ltt_cmd ltt_cmd_record = {
 		 "      --system          kernel events of every CPU and process, with a state dump of every\n"
 		 "                        thread at start (LTT_KERNEL_SCOPE=system; root or CAP_PERFMON)\n"
 		 "      --kernel-buffer N perf's ring per CPU, a power of two from 8k to 1G (default 4M;\n"
-		 "                        LTT_KERNEL_BUFFER)\n",
+		 "                        LTT_KERNEL_BUFFER)\n"
+		 "      --any-binary      a PROGRAM not linked with libltt gets libltt.so preloaded (LD_PRELOAD,\n"
+		 "                        inherited by its children, which record too): its CPU usage, stack\n"
+		 "                        samples with symbols and threads are recorded. Without it such a\n"
+		 "                        program runs untraced (its status is still ltt record's)\n",
 	.run = run,
 };

@@ -42,6 +42,12 @@ grep -q 'discarded 4 packets' ty.err || { echo "babeltrace2 reports no 4 discard
 babeltrace2 trace.ctf > app.out 2> app.err || { echo "babeltrace2 failed on the app trace:"; cat app.err; fail=1; }
 check "events of the app trace" "$(wc -l < app.out | tr -d ' ')" "$("$LTT" dump trace | wc -l | tr -d ' ')"
 grep -q 'app.region_enter: .*category = "index"' app.out || { echo "no region_enter of category index"; fail=1; }
+# times exact on a recorded trace (a TSC clock: cycles are not ns): babeltrace2's time of every event is
+# ltt dump's, to the nanosecond (compared as sorted lists: the two merges may order equal times apart)
+babeltrace2 --clock-seconds trace.ctf 2>/dev/null | sed -n 's/^\[\([0-9]*\.[0-9]*\)\].*/\1/p' | sort > bt.times
+"$LTT" dump trace | sed -n 's/^[^:]*: \([0-9]*\.[0-9]*\) .*/\1/p' | sort > ltt.times
+check "event times (babeltrace2 = ltt dump)" "$(cmp bt.times ltt.times && wc -l < bt.times | tr -d ' ')" "$(wc -l < ltt.times | tr -d ' ')"
+[ "$(wc -l < ltt.times)" -ge 10 ] || { echo "only $(wc -l < ltt.times) event times"; fail=1; }
 mkdir set && (cd "$BUILD/tests/progs" && LTT_TRACE="$work/set" ./app_child >/dev/null 2>&1)
 "$LTT" export --format=ctf -o set.ctf set/* || { echo "export of the set failed"; fail=1; }
 check "CTF traces of the set" "$(ls set.ctf/*/metadata | wc -l | tr -d ' ')" 3

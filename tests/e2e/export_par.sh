@@ -6,7 +6,8 @@
 #   - a recorded trace (threads migrating between the CPUs, signal handlers tracing), two traces at
 #     once, and --cpu keeping one CPU,
 #   - events_lost records (events_discarded carried over ranges), heartbeats, a summary block, clock
-#     skew at block seams (a range whose first packet the clamp lifts is encoded again) and a time the
+#     skew at block seams (the reader's clamped times, which the CTF headers carry, leave the ranges
+#     exact: nothing encoded again) and a time the
 #     clamp carries over whole blocks (ranges do not follow: one thread writes everything),
 #   - a damaged block and a block_id gap (problems: one thread, which reports them once, in order).
 # LTT_EXPORT_PAR_LOG (ctf_par.c) says which path wrote the bytes: each case checks it took the one
@@ -74,8 +75,8 @@ same "two traces" any rec big
 same "--cpu 0" any --cpu 0 rec
 
 # seams SKEW CARRY NAME: heartbeats, lost records, a summary block; with SKEW=1 every block starts
-# 3000 cycles before its predecessor's end (the clamp lifts the first packet of each range: encoded
-# again); with CARRY=1 a late event whose time the clamp carries over the next blocks (ranges starting
+# 3000 cycles before its predecessor's end (the reader's clamp lifts the times of each range's first
+# packet; the CTF headers carry those times, so the ranges are exact); with CARRY=1 a late event whose time the clamp carries over the next blocks (ranges starting
 # there do not follow)
 seams() {
 	awk -v skew="$1" -v carry="$2" 'BEGIN {
@@ -99,7 +100,7 @@ seams 0 0 lost
 same "lost, summary" exact lost
 same "--facility" exact --facility types lost
 seams 1 0 skew
-same "lost, summary, skew at seams" again skew
+same "lost, summary, skew at seams" exact skew
 seams 1 1 carry
 same "a time carried over blocks" inexact carry
 

@@ -7,9 +7,9 @@
  * block_id, so blocks a flight recorder overwrote are packet_seq_num gaps; events_lost records add to
  * the stream's running events_discarded. Event payloads are copied as they are: the TSDL types of
  * ctf_meta.c have exactly ltt's layout, in the trace's byte order. The event header is the event id
- * and the full 64-bit cycle count on a clock of ltt_cycles_per_second whose offset maps it to the
- * trace's real time (the first block_start's anchor); counts are clamped so that they never go back
- * within a stream, as ltt's reader clamps times. Tracefiles are read one after the other (no merge);
+ * and the event's real time as ltt's reader computes it, in ns since the Epoch on a 1 GHz clock of
+ * offset 0 (babeltrace2's times are then exactly ltt's); times are clamped so that they never go back
+ * within a stream, as ltt's reader clamps them. Tracefiles are read one after the other (no merge);
  * memory is one packet buffer per tracefile. With --threads, ctf_par.c encodes block ranges of the
  * tracefiles in threads with the same encoder (ctf_stream_event) into the same bytes. */
 #include <errno.h>
@@ -172,14 +172,14 @@ int ctf_stream_event(struct ctf_stream *s, struct ctf_anchor *a, const struct lt
 			if (ret)
 				return ret;
 			s->summary = id == SUMMARY_BLOCK;
-			return s->summary ? 0 : open_packet(s, id, ev->cycles);
+			return s->summary ? 0 : open_packet(s, id, ev->time_ns);
 		}
 		case LTT_ID_BLOCK_END:
 			if (s->summary) {
 				s->summary = 0;
 				return 0;
 			}
-			return ctf_close_packet(s, ev->cycles);
+			return ctf_close_packet(s, ev->time_ns);
 		case LTT_ID_EVENTS_LOST:
 			s->discarded += builtin_uint(ev, "count", NULL);
 			return 0;
@@ -190,12 +190,15 @@ int ctf_stream_event(struct ctf_stream *s, struct ctf_anchor *a, const struct lt
 	if (!s->open) {
 		if (!s->opened)
 			s->used_next_seq = 1;
-		if ((ret = open_packet(s, s->next_seq, ev->cycles)))
+		if ((ret = open_packet(s, s->next_seq, ev->time_ns)))
 			return ret;
 	}
 	if (room(s, 10 + ev->size))
 		return -ENOMEM;
-	ts = ev->cycles > s->last ? ev->cycles : s->last;
+	/* the event's time as ltt's reader gives it (ns since the Epoch), on a clock of 1 GHz from the
+	 * Epoch: babeltrace2 shows exactly ltt's times (a clock of the cycle rate cannot: its own
+	 * conversion rounds differently from the anchors' interpolation, by 1-2 ns) */
+	ts = ev->time_ns > s->last ? ev->time_ns : s->last;
 	s->last = ts;
 	p = s->buf + s->len;
 	put_u(p, ev->id, 2, be);
@@ -283,10 +286,6 @@ static int write_metadata(struct ltt_export_ctx *ctx, unsigned i)
 	struct ctf *c = ctx->priv;
 	const struct ltt_trace_info *t = ltt_reader_trace(ctx->reader, i);
 	struct ctf_trace *ct = &c->traces[i];
-	uint64_t cps = t->cycles_per_second ? t->cycles_per_second : 1000000000u;
-	__int128 off_ns;
-	int64_t off_s;
-	uint64_t off_cycles;
 	char path[4096];
 	FILE *m;
 
@@ -294,10 +293,6 @@ static int write_metadata(struct ltt_export_ctx *ctx, unsigned i)
 		ct->anchor.cycles = 0;
 		ct->anchor.ns = ctx->first_ns;
 	}
-	/* real time of cycle 0 = offset_s seconds + offset cycles */
-	off_ns = (__int128)ct->anchor.ns - (__int128)ct->anchor.cycles * 1000000000 / cps;
-	off_s = (int64_t)(off_ns >= 0 ? off_ns / 1000000000 : -((-off_ns + 999999999) / 1000000000));
-	off_cycles = (uint64_t)((off_ns - (__int128)off_s * 1000000000) * cps / 1000000000);
 	snprintf(path, sizeof(path), "%s/metadata", ct->dir);
 	m = fopen(path, "we");
 	if (!m) {
@@ -319,9 +314,8 @@ static int write_metadata(struct ltt_export_ctx *ctx, unsigned i)
 	fputs("\tltt_trace = ", m);
 	ctf_quoted(m, t->path);
 	fputs(";\n};\n\n", m);
-	fprintf(m, "clock {\n\tname = \"ltt\";\n\tdescription = \"the cycle counter of the ltt trace\";\n"
-		"\tfreq = %llu;\n\tprecision = 1;\n\toffset_s = %lld;\n\toffset = %llu;\n\tabsolute = true;\n};\n\n",
-		(unsigned long long)cps, (long long)off_s, (unsigned long long)off_cycles);
+	fputs("clock {\n\tname = \"ltt\";\n\tdescription = \"the real time of the ltt trace's events (ns since the Epoch)\";\n"
+	      "\tfreq = 1000000000;\n\tprecision = 1;\n\toffset_s = 0;\n\toffset = 0;\n\tabsolute = true;\n};\n\n", m);
 	fputs("typealias integer { size = 64; align = 8; signed = false; map = clock.ltt.value; } := ltt_cycles_t;\n\n", m);
 	fputs("stream {\n\tid = 0;\n"
 	      "\tpacket.context := struct {\n\t\tltt_cycles_t timestamp_begin;\n\t\tltt_cycles_t timestamp_end;\n"

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "budget.h"
 #include "env_parse.h"
 #include "flight.h"
 #include "func_internal.h"
@@ -23,8 +24,6 @@
 #include "rules.h"
 #include "threads.h"
 
-#define DEFAULT_BLOCK_SIZE	(1u << 20)	/* doc/recorder.md, "Memory": why these sizes */
-#define DEFAULT_BLOCKS		16u
 #define MAX_BLOCKS		65536u
 
 struct ltt_runtime ltt_rt;
@@ -168,14 +167,18 @@ static int start_locked(const struct ltt_options *opt, int from_env, char *why, 
 	struct ltt_region *rg = NULL;
 	struct ltt_kernel_req kreq;
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	size_t bs = opt->block_size ? opt->block_size : DEFAULT_BLOCK_SIZE;
-	unsigned blocks = opt->blocks ? opt->blocks : DEFAULT_BLOCKS;
+	size_t bs;
+	unsigned blocks;
 	int rc, shm_fd, created = 0, mapped_file, rotating;
 	char abs_path[PATH_MAX], taken[PATH_MAX], cwhy[PATH_MAX + 256];
 	const char *verbose = getenv("LTT_VERBOSE");
 
 	if (ltt_cur.rg)
 		return -EBUSY;
+	if (ncpu < 1)
+		ncpu = 1;
+	/* the CPU rings share one budget (doc/recorder.md "Memory"), unless LTT_BLOCKS says otherwise */
+	ltt_ring_budget((unsigned)ncpu, opt->buffer_size, opt->block_size, opt->blocks, &bs, &blocks);
 	rc = check_geometry(bs, blocks, why, whylen);
 	if (!rc)
 		rc = ltt_profile_check(opt, why, whylen);
@@ -490,6 +493,10 @@ static int env_options(struct ltt_options *o, char *why, size_t n)
 		return rc;
 	if (rc)
 		o->blocks = (unsigned)v;
+	if ((rc = ltt_env_get(LTT_ENV_BUFFER_SIZE_ID, &v, why, n)) < 0)
+		return rc;
+	if (rc)
+		o->buffer_size = v;
 	rc = env_io_options(o, why, n);
 	if (!rc)
 		rc = ltt_func_env(why, n);

@@ -35,6 +35,8 @@ const struct ltt_env_var ltt_env_vars[LTT_ENV_NVARS] = {
 	[LTT_ENV_SNAPSHOT_AT_EXIT_ID] = { "LTT_SNAPSHOT_AT_EXIT", LTT_ENV_BOOL, 0, 1, "not 1 or 0" },
 	/* checked here, read by recorder/rseq.c (0: the locked path) */
 	[LTT_ENV_RSEQ_ID] = { "LTT_RSEQ", LTT_ENV_BOOL, 0, 1, "not 1 or 0" },
+	[LTT_ENV_BUFFER_SIZE_ID] = { "LTT_BUFFER_SIZE", LTT_ENV_SIZE, 128u << 10, 1ull << 40,
+				     "not a size in [128k, 1T] (bytes, k/M/G suffixes)" },
 };
 
 void ltt_env_why(char *why, size_t n, const char *name, const char *value, const char *form)

@@ -110,12 +110,12 @@ ltt_region_mib() {
 		printf "%.1f", (hdr + c * n * bs) / 1048576 }'
 }
 
-# The default rings of recorder/control.c (DEFAULT_BLOCK_SIZE, DEFAULT_BLOCKS), both modes.
-LTT_DEF_BS=1048576 LTT_DEF_BLOCKS=16
+# The default rings: the budget of recorder/budget.h (32 MiB of CPU rings whatever the CPU count: on 64
+# CPUs 4 blocks of 128 KiB each, tests/unit/test_budget.c), both modes; LTT_BLOCKS=N: N x 1 MiB a CPU.
 run_mem_ltt64() {
-	b=${1:-$LTT_DEF_BLOCKS}
-	RUN_VAL=$(ltt_region_mib 64 $LTT_DEF_BS "$b")
-	RUN_NOTE="computed: 64 CPU rings x $b x 1 MiB when every ring has wrapped, plus the header; control rings: the few pages they use (a CPU ring is touched only as threads on that CPU fill it)"
+	if [ -n "${1:-}" ]; then b=$1 bs=1048576; else b=4 bs=131072; fi
+	RUN_VAL=$(ltt_region_mib 64 $bs "$b")
+	RUN_NOTE="computed: 64 CPU rings x $b x $((bs / 1024)) KiB when every ring has wrapped, plus the header; control rings: the few pages they use (a CPU ring is touched only as threads on that CPU fill it)"
 }
 
 run_mem_lttng64() {

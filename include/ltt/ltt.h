@@ -64,6 +64,9 @@ struct ltt_options {
 				 * start; 0: the traced process's own threads */
 	size_t kernel_buffer;	/* perf's data ring per CPU, bytes (a power of two >= 8192); 0: 4 MiB,
 				 * halved until the kernel's locked-memory limit takes it */
+	uint64_t buffer_size;	/* bytes of all the CPU rings together (LTT_BUFFER_SIZE); 0 = default (32 MiB):
+				 * each CPU's ring is buffer_size / CPUs (doc/recorder.md "Memory"); ignored
+				 * when blocks is set */
 };
 
 /* Starts recording (one trace per process at a time): -EBUSY if already recording, -EINVAL for a bad

@@ -63,4 +63,22 @@ echo go >&3
 exec 3>&-
 wait $pid
 pid=
-echo "ok ($nblocks blocks, $nchunks chunks, final report equal to ltt stats in text and json, SIGINT)"
+# 3. followed mid-recording: the first summary counts what the trace already held, with no rate (the
+#    backlog is not a rate); a later one has its rate
+LTT_TRACE="$tmp/late" LTT_FLUSH_MS=100 "$prog" 1500 3 > /dev/null &
+pid=$!
+sleep 1.2
+"$LTT" stats --follow "$tmp/late" > "$tmp/late.out" 2>&1 &
+fpid=$!
+wait $pid || fail "io_quiet (late)"
+pid=
+ends $fpid 10 || fail "ltt stats --follow (late) did not end"
+fpid=
+first=$(grep -m 1 '^events ' "$tmp/late.out")
+case "$first" in
+"events "*" (already in the trace; rates from the next second), lost "*) ;;
+*) fail "first summary line: '$first'" ;;
+esac
+grep '^events ' "$tmp/late.out" | sed 1d | grep -q '^events [0-9]* ([0-9]*/s), lost ' ||
+	fail "no rate after the first summary: $(grep '^events ' "$tmp/late.out")"
+echo "ok ($nblocks blocks, $nchunks chunks, final report equal to ltt stats in text and json, SIGINT, the first summary without a rate)"

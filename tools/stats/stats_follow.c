@@ -41,6 +41,7 @@ struct sf {
 	struct agg *ev, *tfs;
 	unsigned nev, ntfs;
 	uint64_t started, prev_tick, prev_total;
+	unsigned ticks;			/* summaries shown: the first has no rate (its counts are the backlog) */
 	int tty, nomem;
 	struct dump_out *out;
 	const char *path;
@@ -213,24 +214,37 @@ static void tick(struct sf *s, struct ltt_reader *r, int ended)
 	snprintf(line, sizeof(line), "%s: %s, %u chunk%s\n", s->path, ended ? "recording ended" : "recording",
 		 ltt_reader_ntraces(r), ltt_reader_ntraces(r) == 1 ? "" : "s");
 	dump_out_str(o, line);
-	snprintf(line, sizeof(line), "events %llu (%.0f/s), lost %llu\n", (unsigned long long)total,
-		 (double)(total - s->prev_total) / dt, (unsigned long long)lost);
+	/* the first summary counts what the trace held when following began: no rate yet */
+	if (!s->ticks)
+		snprintf(line, sizeof(line), "events %llu (already in the trace; rates from the next second), lost %llu\n",
+			 (unsigned long long)total, (unsigned long long)lost);
+	else
+		snprintf(line, sizeof(line), "events %llu (%.0f/s), lost %llu\n", (unsigned long long)total,
+			 (double)(total - s->prev_total) / dt, (unsigned long long)lost);
 	dump_out_str(o, line);
 	qsort(s->ev, s->nev, sizeof(*s->ev), by_rate);
 	qsort(s->tfs, s->ntfs, sizeof(*s->tfs), by_rate);
 	snprintf(line, sizeof(line), "  %-40s %12s %10s\n", "event", "total", "/s");
 	dump_out_str(o, line);
 	for (unsigned i = 0; i < s->nev && i < SCREEN_ROWS; i++) {
-		snprintf(line, sizeof(line), "  %-40s %12llu %10.0f\n", s->ev[i].name, (unsigned long long)s->ev[i].total,
-			 (double)(s->ev[i].total - s->ev[i].prev) / dt);
+		if (!s->ticks)
+			snprintf(line, sizeof(line), "  %-40s %12llu %10s\n", s->ev[i].name,
+				 (unsigned long long)s->ev[i].total, "-");
+		else
+			snprintf(line, sizeof(line), "  %-40s %12llu %10.0f\n", s->ev[i].name,
+				 (unsigned long long)s->ev[i].total, (double)(s->ev[i].total - s->ev[i].prev) / dt);
 		dump_out_str(o, line);
 	}
 	snprintf(line, sizeof(line), "  %-40s %12s %10s %10s\n", "tracefile", "events", "/s", "lost");
 	dump_out_str(o, line);
 	for (unsigned i = 0; i < s->ntfs && i < SCREEN_ROWS; i++) {
-		snprintf(line, sizeof(line), "  %-40s %12llu %10.0f %10llu\n", s->tfs[i].name,
-			 (unsigned long long)s->tfs[i].total, (double)(s->tfs[i].total - s->tfs[i].prev) / dt,
-			 (unsigned long long)s->tfs[i].lost);
+		if (!s->ticks)
+			snprintf(line, sizeof(line), "  %-40s %12llu %10s %10llu\n", s->tfs[i].name,
+				 (unsigned long long)s->tfs[i].total, "-", (unsigned long long)s->tfs[i].lost);
+		else
+			snprintf(line, sizeof(line), "  %-40s %12llu %10.0f %10llu\n", s->tfs[i].name,
+				 (unsigned long long)s->tfs[i].total, (double)(s->tfs[i].total - s->tfs[i].prev) / dt,
+				 (unsigned long long)s->tfs[i].lost);
 		dump_out_str(o, line);
 	}
 	for (unsigned i = 0; i < s->nev; i++)
@@ -239,6 +253,7 @@ static void tick(struct sf *s, struct ltt_reader *r, int ended)
 		s->tfs[i].prev = s->tfs[i].total;
 	s->prev_total = total;
 	s->prev_tick = now;
+	s->ticks++;
 	dump_out_flush(o);
 }
 

@@ -6,6 +6,8 @@
 # syscall storm into a tiny perf ring counts its losses (events_lost cause kernel), never silent;
 # ltt check is clean on all.
 set -u
+# under a sanitizer (make asan / tsan) the program's own SIGSEGV handler must get the signal
+export ASAN_OPTIONS="handle_segv=0:${ASAN_OPTIONS:-}" TSAN_OPTIONS="handle_segv=0:${TSAN_OPTIONS:-}"
 prog="$BUILD/tests/progs/kernel_prog"
 [ -x "$prog" ] || { echo "skip: $prog not built"; exit 77; }
 [ "$(id -u)" = 0 ] || { echo "skip: needs root (CI runs as root)"; exit 77; }

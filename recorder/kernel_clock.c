@@ -10,6 +10,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <ltt/static/atomic.h>
+
 #include "clock.h"
 #include "kernel.h"
 
@@ -42,14 +44,16 @@ int ltt_kernel_conv_read(const void *page, struct ltt_kconv *c)
 
 	do {
 		seq = pg->lock;
-		/* Acquire: the fields after the sequence count; pairs with the kernel's update (seqcount) */
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		/* Read barrier: the fields after the sequence count; pairs with the kernel's update
+		 * (seqcount write side, perf_event_update_userpage); a no-op under TSan (atomic.h) */
+		ltt_smp_rmb();
 		if (!pg->cap_user_time_zero)
 			return -ENOTSUP;
 		c->time_zero = pg->time_zero;
 		c->mult = pg->time_mult;
 		c->shift = pg->time_shift;
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		/* Read barrier: the fields before the second read of the count; same pair */
+		ltt_smp_rmb();
 	} while (pg->lock != seq || (seq & 1));
 	c->tsc = 1;
 	return 0;

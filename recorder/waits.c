@@ -48,6 +48,20 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The next definition of a versioned function (pthread_cond_*wait): the C library's current version
+ * by dlvsym; but when something interposes it between libltt and the C library (ThreadSanitizer's
+ * runtime does, unversioned), that interposer's, which calls the right version itself: skipping it
+ * would hide the mutex release inside the wait from it. */
+static void *next_versioned(const char *name, const char *version)
+{
+	void *any = dlsym(RTLD_NEXT, name), *ver = dlvsym(RTLD_NEXT, name, version);
+	Dl_info a, v;
+
+	if (any && ver && dladdr(any, &a) && dladdr(ver, &v) && a.dli_fbase != v.dli_fbase)
+		return any;
+	return ver ? ver : any;
+}
+
 static void resolve(void)
 {
 	if (!real_mutex_lock)
@@ -58,10 +72,10 @@ static void resolve(void)
 		real_wrlock = (int (*)(pthread_rwlock_t *))dlsym(RTLD_NEXT, "pthread_rwlock_wrlock");
 	if (!real_cond_wait)
 		real_cond_wait = (int (*)(pthread_cond_t *, pthread_mutex_t *))
-			dlvsym(RTLD_NEXT, "pthread_cond_wait", "GLIBC_2.3.2");
+			next_versioned("pthread_cond_wait", "GLIBC_2.3.2");
 	if (!real_cond_timedwait)
 		real_cond_timedwait = (int (*)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *))
-			dlvsym(RTLD_NEXT, "pthread_cond_timedwait", "GLIBC_2.3.2");
+			next_versioned("pthread_cond_timedwait", "GLIBC_2.3.2");
 	if (!real_sem_wait)
 		real_sem_wait = (int (*)(sem_t *))dlsym(RTLD_NEXT, "sem_wait");
 }

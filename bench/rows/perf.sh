@@ -124,6 +124,30 @@ run_mem_lttng64() {
 	RUN_NOTE="computed: 64 x $LTTNG_NUM x $LTTNG_SUB bytes (per-user buffers; metadata and shm overhead not counted)"
 }
 
+# run_mem_ltt_fake NCPU [ENV=VALUE...]: run_mem_ltt (discard) with NCPU CPUs configured: a private mount
+# namespace binds a /sys/devices/system/cpu of NCPU cpuN entries (sysconf(_SC_NPROCESSORS_CONF) sizes the
+# region), while the threads run on this machine's CPUs (tests/e2e/recorder_memory_cpus.sh): what a
+# many-CPU server costs a program whose threads record on $ncpu of its CPUs. Root only.
+run_mem_ltt_fake() {
+	[ "$(id -u)" = 0 ] || { RUN_ERR="faking the CPU count needs root (a mount namespace)"; return; }
+	[ -x "$LTT_PROG" ] || { RUN_ERR="bench_ltt not built"; return; }
+	n=$1
+	shift
+	d=$T/cpus$n
+	if [ ! -d "$d" ]; then
+		i=0
+		while [ $i -lt "$n" ]; do mkdir -p "$d/cpu$i"; i=$((i + 1)); done
+		echo "0-$((n - 1))" > "$d/possible"; echo "0-$((n - 1))" > "$d/present"
+		cat /sys/devices/system/cpu/online > "$d/online"
+	fi
+	out=$W/perf-mem
+	rm -rf "$out"
+	max_rss_mib unshare -m sh -c 'mount --bind "$0" /sys/devices/system/cpu && exec "$@"' "$d" \
+		env LTT_TRACE="$out" LTT_MODE=discard "$@" "$LTT_PROG" int3 "$ncpu" "$MEM_EVENTS"
+	RUN_NOTE="$n CPUs configured (faked), $ncpu recording: only their rings are resident"
+	rm -rf "$out"
+}
+
 MEM_EVENTS=${BENCH_MEM_EVENTS:-2000000}
 M17="Issue 17: resident memory of a traced program, default ring settings (MiB, lower is better)"
 measure perf-mem-off "$M17" "bench program, not recording ($ncpu threads)" MiB - run_mem_ltt_off
@@ -136,6 +160,10 @@ measure perf-mem-ltt-4 "$M17" "ltt: LTT_BLOCKS=4 ($ncpu CPUs, measured)" MiB per
 measure perf-mem-lttng64 "$M17" "lttng: default channel, 64 CPUs (computed)" MiB - run_mem_lttng64
 measure perf-mem-ltt64 "$M17" "ltt: default rings, 64 CPUs (computed)" MiB perf-mem-lttng64 run_mem_ltt64
 measure perf-mem-ltt64-4 "$M17" "ltt: LTT_BLOCKS=4, 64 CPUs (computed)" MiB perf-mem-lttng64 run_mem_ltt64 4
+measure perf-mem-ltt64-fake "$M17" "ltt: default rings, 64 CPUs configured, $ncpu recording (measured)" MiB \
+	perf-mem-lttng run_mem_ltt_fake 64
+measure perf-mem-ltt64-16-fake "$M17" "ltt: LTT_BLOCKS=16 (1 GiB of rings), 64 CPUs configured, $ncpu recording (measured)" \
+	MiB perf-mem-lttng run_mem_ltt_fake 64 LTT_BLOCKS=16 LTT_BLOCK_SIZE=1M
 
 # ---- reading in parallel (17.2): stats by block ranges in threads, dump with --threads --------------
 # perf_read_traces: the reading rows' traces (ltt: ltt_read_trace, LTTng: lttng_read_trace), recorded

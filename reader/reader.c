@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/heap.h"
 #include "reader/archive.h"
@@ -157,6 +158,19 @@ void ltt_reader_close(struct ltt_reader *r)
 	free(r);
 }
 
+void ltt_reader_close_files(struct ltt_reader *r)
+{
+	for (size_t i = 0; i < r->ntraces; i++)
+		for (size_t k = 0; k < r->traces[i]->ntf; k++) {
+			struct tracefile *tf = r->traces[i]->tf[k];
+
+			if (tf->fd >= 0)
+				close(tf->fd);
+			tf->fd = -1;
+		}
+	r->files_closed = 1;
+}
+
 unsigned ltt_reader_ntraces(const struct ltt_reader *r)
 {
 	return (unsigned)r->ntraces;
@@ -305,8 +319,11 @@ int ltt_reader_next(struct ltt_reader *r, struct ltt_event *ev)
 
 	if (r->follow)
 		return rd_follow_next(r, ev);
-	if (unlikely(!r->started))
+	if (unlikely(!r->started)) {
+		if (r->files_closed)
+			return -EBADF;
 		start(r);
+	}
 	if (r->opt.flags & LTT_READ_UNORDERED) {
 		tf = r->last;
 		if (likely(tf != NULL) && likely(tf->pos + 1 < tf->nev) &&

@@ -139,6 +139,7 @@ struct ltt_reader {
 	int quiet;			/* problems are neither counted nor reported */
 	uint64_t from_ns, to_ns;
 	int started;
+	int files_closed;		/* ltt_reader_close_files: ltt_reader_next fails */
 	/* merge heap of tracefiles with a pending event, keyed by (key_ns, rank) */
 	struct tracefile **heap;
 	size_t nheap;

@@ -217,6 +217,11 @@ struct ltt_reader_options {
 int ltt_reader_open(struct ltt_reader **out, const char *const *paths, unsigned npaths,
 		    const struct ltt_reader_options *opt, char *err, size_t errlen);
 void ltt_reader_close(struct ltt_reader *r);
+/* Closes the descriptors of r's tracefiles, before any ltt_reader_next: the traces' descriptions stay
+ * (ltt_reader_trace: tracefiles, event types, attributes), nothing is read any more (ltt_reader_next
+ * returns -EBADF). For a catalog of the set kept beside other readers of it (ltt sql's scans), which
+ * then need no more descriptors than one reader. */
+void ltt_reader_close_files(struct ltt_reader *r);
 
 unsigned ltt_reader_ntraces(const struct ltt_reader *r);
 const struct ltt_trace_info *ltt_reader_trace(const struct ltt_reader *r, unsigned i);

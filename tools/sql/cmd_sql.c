@@ -415,7 +415,12 @@ static int open_session(struct sql_ctx *ctx, char **paths, unsigned npaths)
 		ctx->catalog = NULL;
 		return -1;
 	}
-	return sql_session_init(ctx);
+	if (sql_session_init(ctx))
+		return -1;
+	/* the catalog only names the tables: each scan opens its own reader, so that a statement over one
+	 * table needs no more descriptors than ltt check (issue 28, point 6) */
+	ltt_reader_close_files(ctx->catalog);
+	return 0;
 }
 
 static int run(int argc, char **argv)

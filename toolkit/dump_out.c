@@ -9,6 +9,7 @@
 #include "common/escape_c.h"
 #include "common/escape_csv.h"
 #include "common/escape_json.h"
+#include "common/escape_term.h"
 #include "common/escape_xml.h"
 #include "common/io.h"
 #include "toolkit/dump_format.h"
@@ -160,6 +161,23 @@ void dump_out_xml_text(struct dump_out *o, const char *s, size_t n)
 		i += run;
 		if (i < n) {
 			i += ltt_xml_escape_unit(s + i, n - i, e, &elen);
+			dump_out_mem(o, e, elen);
+		}
+	}
+}
+
+void dump_out_term(struct dump_out *o, const char *s, size_t n)
+{
+	char e[3 * LTT_TERM_ESC_MAX];
+	size_t i = 0, elen;
+
+	while (i < n) {
+		size_t run = ltt_term_plain(s + i, n - i);
+
+		dump_out_mem(o, s + i, run);
+		i += run;
+		if (i < n) {
+			i += ltt_term_escape_unit(s + i, n - i, e, &elen);
 			dump_out_mem(o, e, elen);
 		}
 	}

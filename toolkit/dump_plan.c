@@ -319,7 +319,7 @@ char *dump_plan_put(struct dump_out *o, char *w, const struct dump_plan *p, cons
 				dump_out_commit(o, w);
 				if (name) {
 					dump_out_mem(o, " (", 2);
-					dump_out_str(o, name);
+					dump_out_term(o, name, strlen(name));
 					dump_out_char(o, ')');
 				}
 				w = dump_out_reserve(o, i + 1 < p->n ? p->ops[i + 1].room : p->tail);

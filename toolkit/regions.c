@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/escape_json.h"
+#include "common/escape_term.h"
 #include "toolkit/regions.h"
 #include "toolkit/trace2_model.h"
 #include "toolkit/reader_common.h"
@@ -417,13 +418,23 @@ static int reg_max(int a, int b)
 	return a > b ? a : b;
 }
 
+/* The terminal columns of s as terminal text (common/escape_term.h). */
+static int reg_term_columns(const char *s)
+{
+	char *e = ltt_term_dup(s);
+	int n = (int)reader_text_columns(e ? e : s);
+
+	free(e);
+	return n;
+}
+
 static void reg_widen(struct reg_widths *w, const struct reg_row *r)
 {
 	char buf[32];
 	uint64_t d[REG_NDUR];
 
-	w->category = reg_max(w->category, (int)reader_text_columns(r->category));
-	w->label = reg_max(w->label, (int)reader_text_columns(r->label));
+	w->category = reg_max(w->category, reg_term_columns(r->category));
+	w->label = reg_max(w->label, reg_term_columns(r->label));
 	w->count = reg_max(w->count, snprintf(buf, sizeof(buf), "%" PRIu64, r->count));
 	w->children = reg_max(w->children, snprintf(buf, sizeof(buf), "%" PRIu64, r->children));
 	reg_durs(r, d);
@@ -447,6 +458,15 @@ static void reg_cell(FILE *out, const char *s, int w, int left)
 	fputs(s, out);
 	if (left)
 		fprintf(out, "%*s", pad > 0 ? pad : 0, "");
+}
+
+/* A category or a label (strings of the trace): left-aligned terminal text. */
+static void reg_cell_term(FILE *out, const char *s, int w)
+{
+	char *e = ltt_term_dup(s);
+
+	reg_cell(out, e ? e : "?", w, 1);
+	free(e);
 }
 
 static void reg_text_header(FILE *out, const struct reg_widths *w)
@@ -473,8 +493,8 @@ static void reg_text_row(FILE *out, const struct reg_row *r, const struct reg_wi
 	uint64_t d[REG_NDUR];
 
 	fputc(' ', out);
-	reg_cell(out, r->category, w->category, 1);
-	reg_cell(out, r->label, w->label, 1);
+	reg_cell_term(out, r->category, w->category);
+	reg_cell_term(out, r->label, w->label);
 	snprintf(buf, sizeof(buf), "%" PRIu64, r->count);
 	reg_cell(out, buf, w->count, 0);
 	snprintf(buf, sizeof(buf), "%" PRIu64, r->children);
@@ -523,7 +543,8 @@ static void reg_print_text(FILE *out, const struct reg_state *s, const struct re
 		const struct reg_entry *x = rows[i].first;
 
 		if (!i || x->trace != rows[i - 1].first->trace || x->tid != rows[i - 1].first->tid) {
-			const char *name = reg_thread_name(s, x->trace, x->tid);
+			char nb[200];
+			const char *name = ltt_term_str(nb, sizeof(nb), reg_thread_name(s, x->trace, x->tid));
 
 			if (i)
 				fputc('\n', out);

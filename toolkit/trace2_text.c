@@ -6,7 +6,27 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/escape_term.h"
 #include "toolkit/trace2_text.h"
+
+void t2_term(struct t2_line *l, const char *s, size_t n)
+{
+	char e[3 * LTT_TERM_ESC_MAX];
+	size_t i = 0, elen;
+
+	while (i < n) {
+		size_t run = ltt_term_plain(s + i, n - i);
+
+		dump_out_mem(l->o, s + i, run);
+		l->col += run;
+		i += run;
+		if (i < n) {
+			i += ltt_term_escape_unit(s + i, n - i, e, &elen);
+			dump_out_mem(l->o, e, elen);
+			l->col += elen;
+		}
+	}
+}
 
 void t2_pad(struct t2_line *l, size_t col)
 {
@@ -99,14 +119,20 @@ static void t2_sq_pretty(struct t2_line *l, const char *s, size_t n)
 		return;
 	}
 	t2_char(l, '\'');
-	for (i = 0; i < n; i++) {
-		if (s[i] == '\'' || s[i] == '!') {
-			t2_mem(l, "'\\", 2);
-			t2_char(l, s[i]);
+	for (i = 0; i < n; ) {	/* runs through t2_mem: escaped in a text format */
+		size_t j = i;
+
+		while (j < n && s[j] != '\'' && s[j] != '!')
+			j++;
+		t2_mem(l, s + i, j - i);
+		if (j < n) {
 			t2_char(l, '\'');
-		} else {
-			t2_char(l, s[i]);
+			t2_char(l, '\\');
+			t2_char(l, s[j]);
+			t2_char(l, '\'');
+			j++;
 		}
+		i = j;
 	}
 	t2_char(l, '\'');
 }

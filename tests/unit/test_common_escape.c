@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The four escapers of common/ (JSON, XML, CSV, C string) at their limits: every control character
+/* The five escapers of common/ (JSON, XML, CSV, C string, terminal text) at their limits: every control character
  * 0x00-0x1f and DEL, quotes and each language's special characters, invalid and overlong UTF-8, encoded
  * surrogates, sequences cut short at the end of the input, each with the exact expected output; every
  * sink (a buffer of room, struct ltt_buf, FILE) writes the same bytes; XML output is parsed back by
@@ -16,9 +16,10 @@
 #include "common/escape_c.h"
 #include "common/escape_csv.h"
 #include "common/escape_json.h"
+#include "common/escape_term.h"
 #include "common/escape_xml.h"
 
-enum lang { JSON, XML, CSV, CSTR };
+enum lang { JSON, XML, CSV, CSTR, TERM };
 
 /* s (n bytes) escaped by every sink of lang: they must agree; the result (malloc'ed). Quoted forms
  * (JSON, C) lose their quotes here, so that the expectations read as the body. CSV: the field as
@@ -59,6 +60,11 @@ static char *esc(enum lang lang, const char *s, size_t n)
 		len = ltt_c_escape(room, s, n);
 		ltt_c_to_buf(&b, s, n);
 		ck_assert_int_eq(ltt_c_to_file(f, s, n), 0);
+		break;
+	case TERM:
+		len = ltt_term_escape(room, s, n);
+		ltt_term_to_buf(&b, s, n);
+		ck_assert_int_eq(ltt_term_to_file(f, s, n), 0);
 		break;
 	}
 	fclose(f);
@@ -439,6 +445,108 @@ START_TEST(c_reads_back)
 }
 END_TEST
 
+/* ---- terminal text ----------------------------------------------------------------------------- */
+
+START_TEST(term_controls)
+{
+	for (unsigned c = 0; c < 0x20; c++) {
+		char in = (char)c, want[8], *got;
+
+		snprintf(want, sizeof(want), "\\x%02x", c);
+		got = esc(TERM, &in, 1);
+		ck_assert_msg(!strcmp(got, want), "0x%02x: got [%s], want [%s]", c, got, want);
+		free(got);
+	}
+	EXPECT(TERM, "\x7f", "\\x7f");
+	EXPECT(TERM, "", "");
+	EXPECT(TERM, "plain \"text\" 'q' ~", "plain \"text\" 'q' ~");
+	EXPECT(TERM, "back\\slash", "back\\\\slash");
+	/* a colour change and a window title: nothing of either reaches the terminal as a control */
+	EXPECT(TERM, "\x1b[31mred\x1b]0;title\x07", "\\x1b[31mred\\x1b]0;title\\x07");
+	EXPECT(TERM, "two\nlines\r", "two\\x0alines\\x0d");
+	EXPECT(TERM, "nul\0inside", "nul\\x00inside");
+}
+END_TEST
+
+START_TEST(term_utf8)
+{
+	/* valid text as it is: 2, 3 and 4 bytes, U+00A0 (the first past C1), U+FFFD */
+	EXPECT(TERM, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 \xc2\xa0\xef\xbf\xbd",
+	       "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 \xc2\xa0\xef\xbf\xbd");
+	/* C1 controls, raw (invalid UTF-8) and encoded: CSI, the first and the last */
+	EXPECT(TERM, "\x9b" "31m", "\\x9b" "31m");
+	EXPECT(TERM, "\xc2\x9b" "31m\xc2\x80\xc2\x9f", "\\xc2\\x9b" "31m\\xc2\\x80\\xc2\\x9f");
+	/* bidirectional formatting: RLO, LRM, RLM, LRE, PDI; their neighbours U+202F, U+2065 as they are */
+	EXPECT(TERM, "a\xe2\x80\xae" "b", "a\\xe2\\x80\\xaeb");
+	EXPECT(TERM, "\xe2\x80\x8e\xe2\x80\x8f\xe2\x80\xaa\xe2\x81\xa9",
+	       "\\xe2\\x80\\x8e\\xe2\\x80\\x8f\\xe2\\x80\\xaa\\xe2\\x81\\xa9");
+	EXPECT(TERM, "\xe2\x80\xaf\xe2\x81\xa5", "\xe2\x80\xaf\xe2\x81\xa5");
+	/* overlong, surrogate, past U+10FFFF, cut short */
+	EXPECT(TERM, "\xc0\x80\xed\xa0\x80", "\\xc0\\x80\\xed\\xa0\\x80");
+	EXPECT(TERM, "\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80");
+	EXPECT(TERM, "\xe2\x82", "\\xe2\\x82");
+	EXPECT(TERM, "\xe2\x82z", "\\xe2\\x82z");
+}
+END_TEST
+
+/* The bytes a terminal-text escape stands for (\\ and \xHH are its only escapes). */
+static size_t term_read(const char *s, char *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; s[i]; ) {
+		ck_assert_msg((unsigned char)s[i] >= 0x20 && s[i] != 0x7f, "control 0x%02x in the output", s[i]);
+		if (s[i] != '\\') {
+			out[n++] = s[i++];
+		} else if (s[i + 1] == '\\') {
+			out[n++] = '\\';
+			i += 2;
+		} else {
+			unsigned v;
+
+			ck_assert(s[i + 1] == 'x' && sscanf(s + i + 2, "%2x", &v) == 1);
+			out[n++] = (char)v;
+			i += 4;
+		}
+	}
+	return n;
+}
+
+START_TEST(term_reads_back)
+{
+	unsigned x = 2828;
+	const char alphabet[] = "\x1b\\a\n\xc2\x9b\xe2\x80\xae\xff\x80z ";
+
+	for (int round = 0; round < 50000; round++) {
+		char in[14], back[14], cut[9];
+		size_t n = (size_t)(round % 14);
+		char *got, *dup;
+		size_t m;
+
+		for (size_t i = 0; i < n; i++) {
+			x = x * 1103515245u + 12345u;
+			in[i] = round & 1 ? (char)((x >> 16) | 1) : alphabet[(x >> 16) % (sizeof(alphabet) - 1)];
+		}
+		got = esc(TERM, in, n);
+		ck_assert_uint_eq(term_read(got, back), n);
+		ck_assert(!memcmp(back, in, n));
+		/* the NUL-terminated forms: whole, and cut to a prefix of whole escapes and sequences */
+		in[n] = 0;
+		if (!memchr(in, 0, n)) {
+			dup = ltt_term_dup(in);
+			ck_assert_str_eq(dup, got);
+			ltt_term_str(cut, sizeof(cut), in);
+			ck_assert(!strncmp(cut, got, strlen(cut)));
+			ck_assert(strlen(cut) == strlen(got) || strlen(cut) + 12 > sizeof(cut) - 1);
+			m = term_read(cut, back);
+			ck_assert(m <= n && !memcmp(back, in, m));
+			free(dup);
+		}
+		free(got);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("common_escape");
@@ -460,6 +568,9 @@ int main(void)
 	tcase_add_test(tc, c_controls);
 	tcase_add_test(tc, c_specials);
 	tcase_add_test(tc, c_reads_back);
+	tcase_add_test(tc, term_controls);
+	tcase_add_test(tc, term_utf8);
+	tcase_add_test(tc, term_reads_back);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

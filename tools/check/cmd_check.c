@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/escape_term.h"
 #include "reader/archive.h"
 #include "reader/write_losses.h"
 #include "toolkit/cli_hint.h"
@@ -154,7 +155,8 @@ static int run(int argc, char **argv)
 				snapshot_counts(t->dir, &n);
 			for (unsigned k = 0; k < t->ntracefiles; k++)
 				b += t->tracefiles[k]->blocks_read;
-			printf("%s: ok (%u tracefiles, %llu blocks, %llu events, %llu lost, %llu overwritten)\n", t->path,
+			ltt_term_to_file(stdout, t->path, strlen(t->path));
+			printf(": ok (%u tracefiles, %llu blocks, %llu events, %llu lost, %llu overwritten)\n",
 			       t->ntracefiles, (unsigned long long)b, (unsigned long long)n.events,
 			       (unsigned long long)n.lost, (unsigned long long)n.overwritten);
 		}

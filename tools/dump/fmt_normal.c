@@ -43,7 +43,7 @@ static void normal_prefix(struct ltt_dump_ctx *ctx, struct t2_line *l, const str
 
 static int normal_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 {
-	struct t2_line l = { .o = ctx->out };
+	struct t2_line l = { .o = ctx->out, .term = 1 };
 	struct t2_event e;
 	int rc = t2_model_event(ctx->priv, ev, &e);
 

@@ -114,7 +114,7 @@ static void perf_label_msg(struct t2_line *l, const struct t2_event *e)
 
 static int perf_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 {
-	struct t2_line l = { .o = ctx->out };
+	struct t2_line l = { .o = ctx->out, .term = 1 };
 	struct perf_cols c = { 0, 0, NULL };
 	struct t2_event e;
 	int rc = t2_model_event(ctx->priv, ev, &e);

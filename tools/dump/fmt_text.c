@@ -98,7 +98,7 @@ static void text_body_tid(struct dump_out *o, const struct thread_names *tn, con
 		if (tn && c.type->kind == LTT_TYPE_UINT && !strcmp(c.name, "tid") &&
 		    (name = thread_names_find(tn, ev->trace->index, (uint32_t)ltt_value_uint(&c), ev->time_ns))) {
 			dump_out_str(o, " (");
-			dump_out_str(o, name);
+			dump_out_term(o, name, strlen(name));
 			dump_out_char(o, ')');
 		}
 	}

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/escape_term.h"
 #include "common/parse.h"
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
@@ -119,6 +120,7 @@ void stats_print_text(struct dump_out *o, struct ltt_reader *r, const struct tra
 		uint64_t lost[LTT_LOST_NCAUSES] = { 0 }, gaps = 0, damaged = 0;
 		struct ltt_counts n;	/* events, lost, overwritten: as ltt check and the manifest count */
 		const char *v, *m;
+		char nb[256], mb[128];
 
 		ltt_trace_counts(t, &n);
 		for (unsigned k = 0; k < t->ntracefiles; k++) {
@@ -136,12 +138,13 @@ void stats_print_text(struct dump_out *o, struct ltt_reader *r, const struct tra
 				last = f->last_ns > last ? f->last_ns : last;
 			}
 		}
-		snprintf(line, sizeof(line), "trace %s\n", t->path);
-		dump_out_str(o, line);
+		dump_out_str(o, "trace ");
+		dump_out_term(o, t->path, strlen(t->path));
+		dump_out_char(o, '\n');
 		v = ltt_trace_attr(t, "node_name");
 		m = ltt_trace_attr(t, "machine");
 		snprintf(line, sizeof(line), "  system      %s, %s, %s, %s endian, %u CPUs, format 2.%u\n",
-			 v ? v : "?", m ? m : "?", ltt_arch_size_name(t->arch_size),
+			 v ? ltt_term_str(nb, sizeof(nb), v) : "?", m ? ltt_term_str(mb, sizeof(mb), m) : "?", ltt_arch_size_name(t->arch_size),
 			 t->big_endian ? "big" : "little", t->ncpus, t->minor_version);
 		dump_out_str(o, line);
 		if (first != UINT64_MAX) {

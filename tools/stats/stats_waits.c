@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/escape_json.h"
+#include "common/escape_term.h"
 #include "toolkit/reader_common.h"
 #include "toolkit/thread_names.h"
 #include "stats_waits.h"
@@ -153,14 +154,14 @@ static void wt_json_who(FILE *out, const char *key, const struct wt_who *w, size
 static void wt_text_who(FILE *out, const char *what, const struct wt_who *w, size_t n,
 			const struct thread_names *tn, const struct wt_lock *l)
 {
-	char d[24];
+	char d[24], nb[200];
 
 	fprintf(out, "        %s:", what);
 	for (size_t i = 0; i < n && i < WT_TOP; i++) {
 		const char *name = wt_name(tn, l, w[i].tid);
 
 		fprintf(out, "%s %" PRIu32 "%s%s%s (%" PRIu64 " waits, %s)", i ? "," : "", w[i].tid, *name ? " \"" : "",
-			name, *name ? "\"" : "", w[i].n, reader_format_duration(d, sizeof(d), w[i].ns));
+			ltt_term_str(nb, sizeof(nb), name), *name ? "\"" : "", w[i].n, reader_format_duration(d, sizeof(d), w[i].ns));
 	}
 	if (n > WT_TOP)
 		fprintf(out, ", %zu more", n - WT_TOP);

@@ -13,7 +13,8 @@ struct ltt_cmd {
 	int (*run)(int argc, char **argv);	/* argv[0] is the subcommand name; returns the exit status */
 };
 
-/* Prints "ltt NAME: message" on stderr (one line). */
+/* Prints "ltt NAME: message" on stderr, one line: the message as terminal text (common/escape_term.h:
+ * a newline or an escape sequence in a path or a name is written \x0a, \x1b; '\' is written \\). */
 void ltt_tool_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* When set, ltt_tool_error hands each message (the text after "ltt NAME: ", up to 2 KiB, no newline)
  * to it instead of printing it: a front end that is not a command (the Python module, python/) keeps

@@ -188,7 +188,7 @@ void dump_out_double(struct dump_out *o, double d);
 /* The escapers of common/, each language's one rule (stated in common/include/common/escape_*.h):
  * a JSON string literal, quotes included (bytes that are not valid UTF-8 become \u00XX); a C string
  * literal, quotes included (\" \\ \n \t \xHH); XML text for content or a double-quoted attribute; one
- * CSV field, quoted when it must be (or always, quote nonzero). The _body forms write the inside of a
+ * CSV field, quoted when it must be (or always, quote nonzero); terminal text. The _body forms write the inside of a
  * JSON string / a quoted CSV field, without the quotes. */
 void dump_out_json_string(struct dump_out *o, const char *s, size_t n);
 void dump_out_json_body(struct dump_out *o, const char *s, size_t n);
@@ -196,6 +196,8 @@ void dump_out_csv_body(struct dump_out *o, const char *s, size_t n);
 void dump_out_c_string(struct dump_out *o, const char *s, size_t n);
 void dump_out_xml_text(struct dump_out *o, const char *s, size_t n);
 void dump_out_csv_field(struct dump_out *o, const char *s, size_t n, int quote);
+/* Terminal text (common/escape_term.h): a string of the trace (a thread name...) in a text format. */
+void dump_out_term(struct dump_out *o, const char *s, size_t n);
 
 /* An unsigned integer of `bytes` bytes (1 to 8) at q in a payload of byte order be: for formats that
  * read flat structs straight from the payload. */

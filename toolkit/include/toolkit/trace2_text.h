@@ -14,10 +14,18 @@
 struct t2_line {
 	struct dump_out *o;
 	size_t col;
+	int term;	/* a text format (normal, perf): what t2_mem writes is terminal text */
 };
+
+/* s as terminal text (common/escape_term.h), counted as written. */
+void t2_term(struct t2_line *l, const char *s, size_t n);
 
 static inline void t2_mem(struct t2_line *l, const char *s, size_t n)
 {
+	if (__builtin_expect(l->term, 0)) {
+		t2_term(l, s, n);
+		return;
+	}
 	dump_out_mem(l->o, s, n);
 	l->col += n;
 }

@@ -15,6 +15,7 @@
 #include "toolkit/sql.h"
 #include "sql_out.h"
 #include "sql_prompt.h"
+#include "sql_readonly.h"
 #include "toolkit/sql_rows.h"
 #include "toolkit/sql_schema.h"
 
@@ -85,7 +86,8 @@ static int run_text(struct session *s, const char *text, const char *where, long
 		if (rc != SQLITE_OK) {
 			int off = sqlite3_error_offset(s->ctx->db);
 
-			error_at(where, line, text, (long)(p - text) + (off >= 0 ? off : 0), sqlite3_errmsg(s->ctx->db));
+			error_at(where, line, text, (long)(p - text) + (off >= 0 ? off : 0),
+				 sql_readonly_errmsg(s->ctx->db));
 			s->failed = 1;
 			return -1;
 		}
@@ -106,7 +108,7 @@ static int run_text(struct session *s, const char *text, const char *where, long
 			}
 		sql_out_end(s->out);
 		if (rc != SQLITE_DONE) {
-			error_at(where, line, text, (long)(p - text), sqlite3_errmsg(s->ctx->db));
+			error_at(where, line, text, (long)(p - text), sql_readonly_errmsg(s->ctx->db));
 			sqlite3_finalize(st);
 			s->failed = 1;
 			return -1;
@@ -454,6 +456,8 @@ static int run(int argc, char **argv)
 	}
 	if (o.save && save_tables(&s, o.save))
 		s.failed = 1;
+	if (!o.save)	/* the statements read: only --save writes a file (sql_readonly.c) */
+		sql_readonly_set(ctx.db);
 	for (unsigned i = 0; i < o.nqueries && !s.failed && !s.quit; i++) {
 		char where[32];
 		const char *q = o.queries[i] + strspn(o.queries[i], " \t\n");

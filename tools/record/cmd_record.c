@@ -292,8 +292,10 @@ static int run(int argc, char **argv)
 	}
 	forward_to(pid);
 	fprintf(stderr, "ltt record: pid %d runs %s\n", (int)pid, argv[optind]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	if ((rc = forward_wait(pid, &status))) {
+		ltt_tool_error("record", "waiting for %s: %s", argv[optind], strerror(-rc));
+		status = W_EXITCODE(1, 0);
+	}
 	forward_restore();
 	sigaction(SIGQUIT, &old_quit, NULL);
 	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -12,6 +12,9 @@ void forward_install(void);
 void forward_child(void);
 /* In the parent: the program's pid (signals caught before are sent now). */
 void forward_to(pid_t pid);
+/* Waits for the program to end and reaps it (its wait status in *status), forwarding stopped first:
+ * no signal ever reaches a later process with its pid (0, or a negative errno). */
+int forward_wait(pid_t pid, int *status);
 /* After the program ended. */
 void forward_restore(void);
 

@@ -13,13 +13,11 @@
 
 #include "toolkit/export.h"
 
-/* name, or "_name" in buf when it is a TSDL keyword or starts with '_' (CTF 1.8 readers remove one
- * leading underscore). */
-const char *ctf_name(const char *name, char *buf, size_t len);
 /* Writes s as a TSDL string literal. */
 void ctf_quoted(FILE *m, const char *s);
-/* Writes "fields := struct { ... };" for an event body (NULL: no payload). */
-void ctf_body_decl(FILE *m, const struct ltt_type_desc *body, enum ltt_arch_size arch);
+/* Writes "fields := struct { ... };" for an event body (NULL: no payload), field names made TSDL
+ * identifiers (ctf_meta.c states the rule); 0, or -ENOMEM. */
+int ctf_body_decl(FILE *m, const struct ltt_type_desc *body, enum ltt_arch_size arch);
 
 #define CTF_HEAD 60			/* packet header (magic, stream_id) + context, bytes */
 #define CTF_DISCARDED_AT 48		/* offset of events_discarded in a packet's header */

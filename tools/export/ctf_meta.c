@@ -12,9 +12,21 @@
  *   struct        struct { ... }
  * A sequence or union that is not directly a struct field (an array or sequence element, a union
  * field) has no place for its length or tag before it: it is wrapped in a struct of two fields,
- * ltt_len + ltt_seq or ltt_tag + ltt_un. Names that are TSDL keywords, or start with '_', get a '_'
- * in front, which CTF 1.8 readers remove. */
+ * ltt_len + ltt_seq or ltt_tag + ltt_un.
+ *
+ * Field names become TSDL identifiers ([A-Za-z_][A-Za-z0-9_]*; eventdefs may name a field "bytes-in",
+ * "1st" or "größe", which a CTF reader cannot parse), the rule of doc/viewing.md "ctf":
+ *   - each byte that is not an ASCII letter, digit or '_' is written _xHH (two lowercase hex digits):
+ *     "bytes-in" is bytes_x2din;
+ *   - a name that is then empty, starts with a digit or '_', or is a TSDL keyword gets a '_' in front,
+ *     which CTF 1.8 readers remove ("1st" is written _1st and read 1st; "_x" is written __x);
+ *   - a name is cut to at most 240 bytes (CTF_ID_MAX - 16);
+ *   - a name equal to one of an earlier field of the same struct or union (a field literally named
+ *     bytes_x2din, or two names cut to the same bytes) gets _2, or _3..., the first that is free.
+ * Event and enum label names are TSDL strings (any text). */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ctf.h"
@@ -25,16 +37,61 @@ static const char *const tsdl_keywords[] = {
 	"typealias", "typedef", "unsigned", "variant", "void", "_Bool", "_Complex", "_Imaginary", NULL,
 };
 
-const char *ctf_name(const char *name, char *buf, size_t len)
-{
-	int esc = name[0] == '_';
+#define CTF_ID_MAX 256	/* bytes of an identifier at most, its NUL included */
 
-	for (size_t i = 0; !esc && tsdl_keywords[i]; i++)
-		esc = !strcmp(name, tsdl_keywords[i]);
-	if (!esc)
-		return name;
-	snprintf(buf, len, "_%s", name);
-	return buf;
+static int nomem;	/* a list of names could not be made: ctf_body_decl fails */
+
+/* The identifier of one name, without the collision rule. */
+static void ctf_ident(const char *name, char out[CTF_ID_MAX])
+{
+	static const char hex[] = "0123456789abcdef";
+	char tmp[CTF_ID_MAX - 16];
+	size_t n = 0;
+	int pre = 0;
+
+	for (const unsigned char *p = (const unsigned char *)name; *p && n + 5 < sizeof(tmp); p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_') {
+			tmp[n++] = (char)*p;
+		} else {
+			memcpy(tmp + n, "_x", 2);
+			tmp[n + 2] = hex[*p >> 4];
+			tmp[n + 3] = hex[*p & 15];
+			n += 4;
+		}
+	}
+	tmp[n] = 0;
+	pre = !n || tmp[0] == '_' || (tmp[0] >= '0' && tmp[0] <= '9');
+	for (size_t i = 0; !pre && tsdl_keywords[i]; i++)
+		pre = !strcmp(tmp, tsdl_keywords[i]);
+	snprintf(out, CTF_ID_MAX, "%s%s", pre ? "_" : "", tmp);
+}
+
+/* The identifiers of the fields of t (a struct or a union), one each, distinct (the rule above); NULL
+ * when out of memory (nomem is set) or t has no field. free() it. */
+static char (*ctf_field_names(const struct ltt_type_desc *t))[CTF_ID_MAX]
+{
+	char (*v)[CTF_ID_MAX] = t->n_fields ? malloc(t->n_fields * sizeof(*v)) : NULL;
+
+	if (!v) {
+		nomem |= t->n_fields != 0;
+		return NULL;
+	}
+	for (uint32_t i = 0; i < t->n_fields; i++) {
+		char base[CTF_ID_MAX];
+
+		ctf_ident(t->fields[i].name, base);
+		memcpy(v[i], base, sizeof(base));
+		for (unsigned k = 2;; k++) {
+			uint32_t j = 0;
+
+			while (j < i && strcmp(v[j], v[i]))
+				j++;
+			if (j == i)
+				break;
+			snprintf(v[i], CTF_ID_MAX, "%.240s_%u", base, k);	/* base: 240 bytes at most */
+		}
+	}
+	return v;
 }
 
 /* A string literal of TSDL (quotes and backslashes escaped). */
@@ -69,8 +126,7 @@ static void decl(FILE *m, const struct ltt_type_desc *t, const char *name, int i
 static void two_fields(FILE *m, const struct ltt_type_desc *t, const char *name, int wrapped,
 		       enum ltt_arch_size arch, int depth)
 {
-	char aux[300], buf[620];
-	const char *n;
+	char aux[300], buf[620], (*names)[CTF_ID_MAX];
 
 	if (t->kind == LTT_TYPE_SEQUENCE) {
 		snprintf(aux, sizeof(aux), wrapped ? "ltt_len" : "ltt_len_%.280s", name);
@@ -86,19 +142,19 @@ static void two_fields(FILE *m, const struct ltt_type_desc *t, const char *name,
 	fputs("enum : ", m);
 	int_type(m, ltt_size_bytes(t->size, arch), 0);
 	fputs(" { ", m);
-	for (uint32_t i = 0; i < t->n_fields; i++) {
+	names = ctf_field_names(t);	/* the variant's names are its tag's labels */
+	for (uint32_t i = 0; names && i < t->n_fields; i++) {
 		if (i)
 			fputs(", ", m);
-		ctf_quoted(m, ctf_name(t->fields[i].name, buf, sizeof(buf)));
+		ctf_quoted(m, names[i]);
 		fprintf(m, " = %u", i);
 	}
 	fprintf(m, " } %s;\n", aux);
 	indent(m, depth);
 	fprintf(m, "variant <%s> {\n", aux);
-	for (uint32_t i = 0; i < t->n_fields; i++) {
-		n = ctf_name(t->fields[i].name, buf, sizeof(buf));
-		decl(m, t->fields[i].type, n, 0, arch, depth + 1);
-	}
+	for (uint32_t i = 0; names && i < t->n_fields; i++)
+		decl(m, t->fields[i].type, names[i], 0, arch, depth + 1);
+	free(names);
 	indent(m, depth);
 	fprintf(m, "} %s;\n", wrapped ? "ltt_un" : name);
 }
@@ -106,7 +162,7 @@ static void two_fields(FILE *m, const struct ltt_type_desc *t, const char *name,
 /* The type specifier of t (no name): scalars, structs, and the wrapper struct of a sequence or union. */
 static void type_spec(FILE *m, const struct ltt_type_desc *t, enum ltt_arch_size arch, int depth)
 {
-	char buf[300];
+	char (*names)[CTF_ID_MAX];
 
 	switch (t->kind) {
 	case LTT_TYPE_INT:
@@ -136,8 +192,10 @@ static void type_spec(FILE *m, const struct ltt_type_desc *t, enum ltt_arch_size
 		return;
 	case LTT_TYPE_STRUCT:
 		fputs("struct {\n", m);
-		for (uint32_t i = 0; i < t->n_fields; i++)
-			decl(m, t->fields[i].type, ctf_name(t->fields[i].name, buf, sizeof(buf)), 1, arch, depth + 1);
+		names = ctf_field_names(t);
+		for (uint32_t i = 0; names && i < t->n_fields; i++)
+			decl(m, t->fields[i].type, names[i], 1, arch, depth + 1);
+		free(names);
 		indent(m, depth);
 		fputs("}", m);
 		return;
@@ -173,12 +231,17 @@ static void decl(FILE *m, const struct ltt_type_desc *t, const char *name, int i
 	fprintf(m, " %s%s;\n", name, dims);
 }
 
-void ctf_body_decl(FILE *m, const struct ltt_type_desc *body, enum ltt_arch_size arch)
+int ctf_body_decl(FILE *m, const struct ltt_type_desc *body, enum ltt_arch_size arch)
 {
-	char buf[300];
+	char (*names)[CTF_ID_MAX] = NULL;
 
+	nomem = 0;
 	fputs("\tfields := struct {\n", m);
-	for (uint32_t i = 0; body && body->kind == LTT_TYPE_STRUCT && i < body->n_fields; i++)
-		decl(m, body->fields[i].type, ctf_name(body->fields[i].name, buf, sizeof(buf)), 1, arch, 2);
+	if (body && body->kind == LTT_TYPE_STRUCT)
+		names = ctf_field_names(body);
+	for (uint32_t i = 0; names && i < body->n_fields; i++)
+		decl(m, body->fields[i].type, names[i], 1, arch, 2);
+	free(names);
 	fputs("\t};\n", m);
+	return nomem ? -ENOMEM : 0;
 }

@@ -330,8 +330,11 @@ static int write_metadata(struct ltt_export_ctx *ctx, unsigned i)
 		fputs("event {\n\tname = ", m);
 		ctf_quoted(m, export_type_full(ty));
 		fprintf(m, ";\n\tid = %u;\n\tstream_id = 0;\n", ty->id);
-		if (ty->body)
-			ctf_body_decl(m, ty->body, t->arch_size);
+		if (ty->body && ctf_body_decl(m, ty->body, t->arch_size)) {
+			fclose(m);
+			ltt_tool_error("export", "%s: out of memory", path);
+			return EXPORT_REPORTED;
+		}
 		fputs("};\n\n", m);
 	}
 	if (fclose(m) != 0) {

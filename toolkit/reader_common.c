@@ -281,6 +281,15 @@ int reader_filter_option(struct reader_filter *f, const char *cmd, int c, const 
 	case 't':
 		f->to = arg;
 		return 1;
+	case 'I': {
+		int e = tid_list_parse(&f->tids, arg);
+
+		if (e == -E2BIG)
+			ltt_tool_error(cmd, "--tid %s: more than %u thread ids", arg, TID_LIST_MAX);
+		else if (e)
+			ltt_tool_error(cmd, "--tid %s: expected thread ids, comma-separated (--tid=101,102)", arg);
+		return e ? -1 : 1;
+	}
 	default:
 		return 0;
 	}
@@ -314,10 +323,42 @@ int reader_filter_type_shown(const struct reader_filter *f, const struct ltt_eve
 	return 1;
 }
 
+int reader_filter_tid_shown(const struct reader_filter *f, const struct ltt_event *ev)
+{
+	int64_t tid;
+
+	if (!f->tids.n)
+		return 1;
+	if (ev->type->builtin)
+		return f->lost && (ev->id == LTT_ID_EVENTS_LOST || ev->id == LTT_ID_BLOCKS_LOST);
+	return event_tid(ev, &tid) && tid_list_has(&f->tids, tid);
+}
+
+int reader_filter_times(struct ltt_reader *r, const struct reader_filter *f, const char *cmd,
+			uint64_t *from_ns, uint64_t *to_ns)
+{
+	uint64_t first = 0, last = 0;
+
+	*from_ns = 0;
+	*to_ns = UINT64_MAX;
+	if (((f->from && f->from[0] == '+') || (f->to && f->to[0] == '+')) &&
+	    ltt_reader_time_bounds(r, &first, &last))
+		first = 0;
+	if (f->from && reader_parse_time(f->from, first, from_ns)) {
+		ltt_tool_error(cmd, "--from %s: expected SECONDS[.FRACTION] or +SECONDS", f->from);
+		return -EINVAL;
+	}
+	if (f->to && reader_parse_time(f->to, first, to_ns)) {
+		ltt_tool_error(cmd, "--to %s: expected SECONDS[.FRACTION] or +SECONDS", f->to);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int reader_filter_apply(struct ltt_reader *r, const struct reader_filter *f, const char *cmd,
 			uint64_t *from_ns, uint64_t *to_ns)
 {
-	uint64_t first = 0, last = 0, from = 0, to = UINT64_MAX;
+	uint64_t from = 0, to = UINT64_MAX;
 
 	for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {
 		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
@@ -335,17 +376,8 @@ int reader_filter_apply(struct ltt_reader *r, const struct reader_filter *f, con
 			}
 	}
 	if (f->from || f->to) {
-		if (((f->from && f->from[0] == '+') || (f->to && f->to[0] == '+')) &&
-		    ltt_reader_time_bounds(r, &first, &last))
-			first = 0;
-		if (f->from && reader_parse_time(f->from, first, &from)) {
-			ltt_tool_error(cmd, "--from %s: expected SECONDS[.FRACTION] or +SECONDS", f->from);
+		if (reader_filter_times(r, f, cmd, &from, &to))
 			return -EINVAL;
-		}
-		if (f->to && reader_parse_time(f->to, first, &to)) {
-			ltt_tool_error(cmd, "--to %s: expected SECONDS[.FRACTION] or +SECONDS", f->to);
-			return -EINVAL;
-		}
 		ltt_reader_set_time_range(r, from, to);
 	}
 	if (from_ns)

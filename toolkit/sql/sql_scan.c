@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "toolkit/cmd.h"
+#include "toolkit/event_tid.h"
 #include "toolkit/sql.h"
 
 void sql_filter_init(struct sql_filter *f)
@@ -225,15 +226,5 @@ const char *sql_json_fields(const struct ltt_event *ev, struct json_plan **plan,
 
 int sql_event_tid(const struct ltt_event *ev, int64_t *tid)
 {
-	struct ltt_value body, v;
-
-	if (!ev->type->body || ltt_event_body(ev, &body) || ltt_value_field(&body, "tid", &v))
-		return 0;
-	if (v.type->kind == LTT_TYPE_INT)
-		*tid = ltt_value_int(&v);
-	else if (v.type->kind == LTT_TYPE_UINT)
-		*tid = (int64_t)ltt_value_uint(&v);
-	else
-		return 0;
-	return 1;
+	return event_tid(ev, tid);	/* the one rule of every command (toolkit/event_tid.h) */
 }

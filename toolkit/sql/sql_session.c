@@ -67,6 +67,10 @@ int sql_session_init(struct sql_ctx *ctx)
 		ltt_tool_error(ctx->tool.cmd, "cannot open SQLite: %s", ctx->db ? sqlite3_errmsg(ctx->db) : "out of memory");
 		return -1;
 	}
+	if (sql_aggregates_register(ctx->db) != SQLITE_OK) {
+		ltt_tool_error(ctx->tool.cmd, "cannot add the percentile functions: %s", sqlite3_errmsg(ctx->db));
+		return -1;
+	}
 	return create_tables(ctx);
 nomem:
 	ltt_tool_error(ctx->tool.cmd, "out of memory");

@@ -54,6 +54,7 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
 		{ "all", no_argument, NULL, 'a' },
 		{ "brief", no_argument, NULL, 'B' },
 		READER_FILTER_LONGOPTS,
+		READER_TID_LONGOPT,
 		{ "limit", required_argument, NULL, 'n' },
 		{ "threads", required_argument, NULL, 'j' },
 		{ "time", required_argument, NULL, 'T' },
@@ -154,12 +155,15 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
 struct par_dump {
 	struct ltt_dump_ctx *ctx;
 	const struct ltt_dump_format *fmt;
+	const struct reader_filter *filter;
 };
 
 static int par_event(void *arg, struct dump_out *o, const struct ltt_event *ev)
 {
 	struct par_dump *pd = arg;
 
+	if (!reader_filter_tid_shown(pd->filter, ev))
+		return 0;
 	pd->ctx->out = o;
 	return pd->fmt->event(pd->ctx, ev);
 }
@@ -225,6 +229,10 @@ static int run_follow(struct dump_opts *o, const char *path, struct dump_out *ou
 		if (ev.time_ns < last)
 			late++;
 		last = ev.time_ns;
+		if (!reader_filter_tid_shown(&o->filter, &ev)) {
+			ret = 0;
+			continue;
+		}
 		ret = o->fmt->event(&ctx, &ev);
 		n++;
 	}
@@ -319,7 +327,7 @@ static int run(int argc, char **argv)
 	 * parallel (par_dump) without a time range, else formatting processes fed by this one (par_run). */
 	workers = o.fmt->per_event && !o.have_limit && o.time_mode != DUMP_TIME_DELTA ? par_default_workers(r, o.threads) : 1;
 	if (!ret && workers > 1) {
-		struct par_dump pd = { &ctx, o.fmt };
+		struct par_dump pd = { &ctx, o.fmt, &o.filter };
 		struct par_opts po = { .workers = workers, .out_fd = STDOUT_FILENO, .limit = UINT64_MAX,
 				       .event = par_event, .arg = &pd };
 
@@ -346,6 +354,10 @@ static int run(int argc, char **argv)
 		n++;
 	}
 	while (!ret && workers <= 1 && (!o.have_limit || n < o.limit) && (ret = ltt_reader_next(r, &ev)) == 1) {
+		if (!reader_filter_tid_shown(&o.filter, &ev)) {
+			ret = 0;
+			continue;
+		}
 		ret = o.fmt->event(&ctx, &ev);
 		n++;
 	}
@@ -386,6 +398,7 @@ const struct ltt_cmd ltt_cmd_dump = {
 	"                    facility_load, events_lost, blocks_lost)\n"
 	"  --brief           normal, perf, event: leave out time, file and line (Trace2's brief mode)\n"
 	READER_FILTER_HELP
+	READER_TID_HELP
 	"  --limit N         stop after N events\n"
 	"  --threads=N       decode and format events in N processes (text and json; default 0: one\n"
 	"                    per CPU for a trace set of 8 MiB or more, else 1: this process only); the\n"

@@ -19,6 +19,7 @@
 #include "toolkit/par.h"
 #include "stats_report.h"
 #include "stats_sched.h"
+#include "stats_threads.h"
 #include "stats_waits.h"
 
 extern const struct ltt_cmd ltt_cmd_stats;	/* at the end of this file */
@@ -351,6 +352,11 @@ static int run(int argc, char **argv)
 		{ "all-snapshots", no_argument, NULL, 'S' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "follow", no_argument, NULL, 'W' },
+		{ "per-thread", no_argument, NULL, 'H' },
+		{ "region", required_argument, NULL, 'G' },
+		{ "from", required_argument, NULL, 'b' },
+		{ "to", required_argument, NULL, 't' },
+		READER_TID_LONGOPT,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct reader_tool tool = { .cmd = "stats" };
@@ -363,7 +369,10 @@ static int run(int argc, char **argv)
 	struct ltt_reader *r;
 	struct dump_out *out = NULL;
 	int json = 0, regions = 0, profile = 0, sched = 0, waits = 0, functions = 0, follow = 0, c, ret, status = 0;
+	int per_thread = 0;
 	unsigned threads = 0;
+	struct reader_filter lf = { 0 };	/* --tid, --from, --to */
+	struct prof_limits lim = { .tids = &lf.tids, .to_ns = UINT64_MAX };
 
 	optind = 1;
 	opterr = 0;
@@ -400,6 +409,19 @@ static int run(int argc, char **argv)
 			follow = 1;
 			continue;
 		}
+		if (c == 'H') {
+			per_thread = 1;
+			continue;
+		}
+		if (c == 'G') {
+			lim.region = optarg;
+			continue;
+		}
+		if (c == 'I' || c == 'b' || c == 't') {
+			if (reader_filter_option(&lf, "stats", c, optarg) < 0)
+				return 2;
+			continue;
+		}
 		if (c == 'T') {
 			uint64_t t;
 
@@ -420,28 +442,63 @@ static int run(int argc, char **argv)
 		ltt_tool_error("stats", "no trace given (see ltt stats --help)");
 		return 2;
 	}
-	if (regions + profile + sched + waits + functions > 1) {
-		ltt_tool_error("stats", "--regions, --profile, --sched, --waits and --functions are separate reports: "
-			       "give one");
+	if (regions + profile + sched + waits + functions + per_thread > 1) {
+		ltt_tool_error("stats", "--regions, --profile, --sched, --waits, --functions and --per-thread are "
+			       "separate reports: give one");
 		return 2;
 	}
-	if (follow && (regions || profile || sched || waits || functions || argc - optind > 1)) {
+	if ((lf.tids.n || lf.from || lf.to) && !profile && !per_thread) {
+		ltt_tool_error("stats", "--tid, --from and --to limit --profile and --per-thread: give one of them");
+		return 2;
+	}
+	if (lim.region && !profile) {
+		ltt_tool_error("stats", "--region=%s limits --profile: give --profile too", lim.region);
+		return 2;
+	}
+	if (follow && (regions || profile || sched || waits || functions || per_thread || argc - optind > 1)) {
 		ltt_tool_error("stats", "--follow reads one trace and counts its events (no --regions, --profile)");
 		return 2;
 	}
 	if (follow)
 		return stats_follow(argv[optind], json);
-	if (regions || profile || sched || waits || functions)
+	if (regions || profile || sched || waits || functions || per_thread)
 		ropt.flags = 0;	/* merged in time order (toolkit/regions.h, toolkit/profile.h, toolkit/sched_model.h,
 				 * toolkit/calls.h) */
 	ret = reader_tool_open(&tool, &r, argv + optind, (unsigned)(argc - optind), &ropt);
 	if (ret)
 		return 1;
 	reader_tool_not_stopped(&tool, r);
+	if ((lf.from || lf.to) && reader_filter_times(r, &lf, "stats", &lim.from_ns, &lim.to_ns)) {
+		ltt_reader_close(r);
+		return 2;
+	}
+	if (per_thread) {
+		out = malloc(sizeof(*out));
+		if (!out) {
+			ltt_tool_error("stats", "out of memory");
+			ltt_reader_close(r);
+			return 1;
+		}
+		out->fd = 1;
+		out->error = 0;
+		out->len = 0;
+		if (lf.from || lf.to)	/* every event counted is in the range: the reader's own */
+			ltt_reader_set_time_range(r, lim.from_ns, lim.to_ns);
+		ret = stats_threads_report(r, out, &lf.tids, json);
+		if (ret < 0)
+			ltt_tool_error("stats", "--per-thread: %s", strerror(-ret));
+		if (dump_out_flush(out)) {
+			ltt_tool_error("stats", "standard output: %s", strerror(-out->error));
+			ret = -EIO;
+		}
+		free(out);
+		ltt_reader_close(r);
+		return ret < 0 || tool.problems || tool.skipped ? 1 : 0;
+	}
 	if (regions || profile || sched || waits || functions) {
 		ret = functions ? calls_report(r, json) : regions ? regions_report(r, stdout, json)
 			: sched ? stats_sched_report(r, stdout, json) : waits ? stats_waits_report(r, stdout, json)
-			: profile_report(r, stdout);
+			: profile_report(r, stdout, lf.tids.n || lf.from || lf.to || lim.region ? &lim : NULL);
 		if (ret < 0)
 			ltt_tool_error("stats", "%s: %s", functions ? "--functions" : regions ? "--regions"
 				       : sched ? "--sched" : waits ? "--waits" : "--profile", strerror(-ret));
@@ -487,6 +544,8 @@ const struct ltt_cmd ltt_cmd_stats = {
 	.summary = "summarize traces: events per type and CPU, time span, rates, lost data",
 	.usage =
 	"usage: ltt stats [--format=text|json] [--regions] [--profile] [--sched] [--waits] [--functions] [--all-snapshots] [--threads=N] TRACE...\n"
+	"       ltt stats --profile [--tid=LIST] [--from T] [--to T] [--region=LABEL] TRACE...\n"
+	"       ltt stats --per-thread [--format=text|json] [--tid=LIST] [--from T] [--to T] TRACE...\n"
 	"       ltt stats --follow [--format=text|json] TRACE\n"
 	"\n"
 	"Reads every event of the traces and prints, per trace: the system, the time span, events and\n"
@@ -512,6 +571,15 @@ const struct ltt_cmd ltt_cmd_stats = {
 	"  --profile       the stack samples (LTT_STACK_SAMPLE_HZ, doc/recorder.md) per thread and for all\n"
 	"                  threads: ticks with each function on top (self) and anywhere on the stack\n"
 	"                  (total), symbolized from the binaries when present, and the hottest stacks\n"
+	"  --tid=LIST      --profile, --per-thread: only these threads (thread ids, comma-separated;\n"
+	"                  an event's thread is its top-level tid field, as in ltt dump --tid)\n"
+	"  --from T, --to T  --profile: only samples taken from / up to T; --per-thread: only events\n"
+	"                  of that time (T as in ltt dump: seconds since the Epoch, or +S from the start)\n"
+	"  --region=LABEL  --profile: only samples taken while a region whose label matches LABEL (*\n"
+	"                  globs) was open on the sample's thread (every sample still builds the stack)\n"
+	"  --per-thread    per thread (tid, as ltt sql's threads table counts them): its name, pid,\n"
+	"                  events, first and last time, events per facility.event (JSON: one object\n"
+	"                  per trace, doc/cli.md)\n"
 	"  --functions     the calls function tracing recorded (LTT_FUNCTIONS, ltt record --functions;\n"
 	"                  doc/recorder.md): per function, completed calls, total time (on the stack,\n"
 	"                  nested calls of the same function counted once), self time (less callees),\n"

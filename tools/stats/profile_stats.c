@@ -2,8 +2,11 @@
 /* tools/stats/profile_stats.c: `ltt stats --profile`: from the stack samples of the traces, per thread
  * and overall, the flat profile (ticks with the function on top of the stack: self) and the cumulative
  * one (ticks with the function anywhere on it, counted once per sample: total), then the hottest stacks.
- * Samples are weighed by their ticks (a sample stands for 1 + the timer's overrun periods). */
+ * Samples are weighed by their ticks (a sample stands for 1 + the timer's overrun periods). Limits
+ * (struct prof_limits: threads, a time range, a region open on the thread) choose the samples counted;
+ * every sample still builds its thread's stack. */
 #include <errno.h>
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +19,18 @@
 struct tcount {			/* one thread's counts per function index */
 	uint64_t *self, *total;
 	size_t n;
+	uint64_t samples, ticks;	/* within the limits */
 };
+
+/* The regions open on a thread (--region): whether each, by nesting, matches the limit's label. */
+struct rthread {
+	unsigned trace;
+	uint32_t tid;
+	unsigned depth, cap;
+	uint8_t *match;
+};
+
+#define PROF_REGION_DEPTH_MAX 4096	/* deeper regions are not followed (toolkit/regions.c's bound) */
 
 struct stack_ent {
 	uint64_t hash, ticks;
@@ -30,6 +44,11 @@ struct pstats {
 	size_t ntc;
 	struct stack_ent *st;	/* open addressing, hash 0 = empty */
 	size_t st_cap, st_used;
+	const struct prof_limits *lim;
+	uint64_t samples, ticks, unknown;	/* within the limits */
+	uint64_t outside;			/* samples with a known stack outside them */
+	struct rthread *rt;
+	size_t nrt, caprt;
 };
 
 static int tc_grow(struct pstats *p)
@@ -118,6 +137,90 @@ static int stack_add(struct pstats *p, uint32_t thread, const uint32_t *funcs, u
 	return 0;
 }
 
+static struct rthread *rthread_get(struct pstats *p, unsigned trace, uint32_t tid)
+{
+	for (size_t i = 0; i < p->nrt; i++)
+		if (p->rt[i].tid == tid && p->rt[i].trace == trace)
+			return &p->rt[i];
+	if (p->nrt == p->caprt) {
+		size_t n = p->caprt ? 2 * p->caprt : 16;
+		struct rthread *v = realloc(p->rt, n * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		p->rt = v;
+		p->caprt = n;
+	}
+	memset(&p->rt[p->nrt], 0, sizeof(p->rt[0]));
+	p->rt[p->nrt].trace = trace;
+	p->rt[p->nrt].tid = tid;
+	return &p->rt[p->nrt++];
+}
+
+/* app.region_enter / region_leave: nesting is the regions open around it (enter) or still open
+ * (leave); the slots below an enter whose outer regions began before the trace do not match. */
+static int on_region(struct pstats *p, const struct ltt_event *ev, int enter)
+{
+	uint64_t nesting = prof_field_u64(ev, "nesting");
+	struct ltt_value body, f;
+	struct rthread *t = rthread_get(p, ev->trace->index, (uint32_t)prof_field_u64(ev, "tid"));
+	const char *label;
+
+	if (!t)
+		return -ENOMEM;
+	if (!enter) {
+		if (nesting < t->depth)
+			t->depth = (unsigned)nesting;
+		return 0;
+	}
+	if (nesting >= PROF_REGION_DEPTH_MAX)
+		return 0;
+	if (nesting >= t->cap) {
+		unsigned n = t->cap ? t->cap : 8;
+		uint8_t *m;
+
+		while (n <= nesting)
+			n *= 2;
+		if (!(m = realloc(t->match, n)))
+			return -ENOMEM;
+		t->match = m;
+		t->cap = n;
+	}
+	for (unsigned d = t->depth; d < nesting; d++)
+		t->match[d] = 0;
+	label = ltt_event_body(ev, &body) || ltt_value_field(&body, "label", &f) ? NULL : ltt_value_string(&f, NULL);
+	t->match[nesting] = label && !fnmatch(p->lim->region, label, 0);
+	t->depth = (unsigned)nesting + 1;
+	return 0;
+}
+
+/* Whether the sample of thread tid at ev is within the limits. */
+static int within(const struct pstats *p, const struct ltt_event *ev, uint32_t tid)
+{
+	const struct prof_limits *l = p->lim;
+
+	if (!l)
+		return 1;
+	if (ev->time_ns < l->from_ns || ev->time_ns > l->to_ns)
+		return 0;
+	if (l->tids && l->tids->n && !tid_list_has(l->tids, tid))
+		return 0;
+	if (l->region) {
+		for (size_t i = 0; i < p->nrt; i++) {
+			const struct rthread *t = &p->rt[i];
+
+			if (t->tid != tid || t->trace != ev->trace->index)
+				continue;
+			for (unsigned d = 0; d < t->depth; d++)
+				if (t->match[d])
+					return 1;
+			return 0;
+		}
+		return 0;
+	}
+	return 1;
+}
+
 static int on_sample(struct pstats *p, const struct ltt_event *ev)
 {
 	uint32_t funcs[PROF_MAX_DEPTH];
@@ -127,12 +230,22 @@ static int on_sample(struct pstats *p, const struct ltt_event *ev)
 	size_t ti;
 	int ret = prof_model_sample(&p->m, ev, &t, &s);
 
+	if (ret == 0 && within(p, ev, s.tid))
+		p->unknown++;
 	if (ret <= 0)
 		return ret == -EINVAL ? 0 : ret;	/* a malformed sample is one sample less */
+	if (!within(p, ev, s.tid)) {
+		p->outside++;
+		return 0;
+	}
 	if ((ret = tc_grow(p)))
 		return ret;
 	ti = (size_t)(t - p->m.threads);
 	c = &p->tc[ti];
+	c->samples++;
+	c->ticks += s.ticks;
+	p->samples++;
+	p->ticks += s.ticks;
 	p->m.mark++;
 	for (unsigned i = 0; i < t->stack.depth; i++) {
 		long f = prof_func_of(&p->m, t->stack.ips[i], i + 1 == t->stack.depth);
@@ -254,32 +367,57 @@ static int print_stacks(struct pstats *p, FILE *out, long thread, uint64_t ticks
 	return 0;
 }
 
+/* "limited to ...: N of M samples": what the limits were and what they kept. */
+static void limits_line(const struct pstats *p, FILE *out)
+{
+	const struct prof_limits *l = p->lim;
+
+	fprintf(out, "limited to");
+	if (l->tids && l->tids->n) {
+		fprintf(out, " threads");
+		for (unsigned i = 0; i < l->tids->n; i++)
+			fprintf(out, "%s%" PRId64, i ? "," : " ", l->tids->v[i]);
+		fprintf(out, ";");
+	}
+	if (l->from_ns || l->to_ns != UINT64_MAX)
+		fprintf(out, " time %" PRIu64 ".%09" PRIu64 " .. %" PRIu64 ".%09" PRIu64 ";", l->from_ns / 1000000000u,
+			l->from_ns % 1000000000u, l->to_ns / 1000000000u, l->to_ns % 1000000000u);
+	if (l->region)
+		fprintf(out, " region '%s' open on the thread;", l->region);
+	fprintf(out, " %" PRIu64 " of %" PRIu64 " samples with a known stack\n", p->samples, p->samples + p->outside);
+}
+
 static int report(struct pstats *p, FILE *out)
 {
 	uint64_t *self, *total;
 	size_t sampled = 0;
 	int ret = 0;
 
-	fprintf(out, "profile: %" PRIu64 " stack samples, %" PRIu64 " ticks", p->m.samples - p->m.unknown,
-		p->m.ticks);
+	size_t nfuncs = 0;
+
+	for (size_t i = 0; i < p->m.nfuncs; i++)
+		nfuncs += p->m.funcs[i].total != 0;
+	fprintf(out, "profile: %" PRIu64 " stack samples, %" PRIu64 " ticks", p->samples, p->ticks);
 	if (p->m.hz)
 		fprintf(out, " at %u Hz of thread CPU time", p->m.hz);
-	for (size_t i = 0; i < p->m.nthreads; i++)
-		sampled += p->m.threads[i].samples != 0;
+	for (size_t i = 0; i < p->ntc && i < p->m.nthreads; i++)
+		sampled += p->tc[i].samples != 0;
 	fprintf(out, ", %zu threads; %" PRIu64 " samples without a known stack, %zu functions\n",
-		sampled, p->m.unknown, p->m.nfuncs);
-	for (size_t i = 0; i < p->m.nthreads && !ret; i++) {
+		sampled, p->unknown, nfuncs);
+	if (p->lim)
+		limits_line(p, out);
+	for (size_t i = 0; i < p->ntc && i < p->m.nthreads && !ret; i++) {
 		struct prof_thread *t = &p->m.threads[i];
 
-		if (!t->samples)
+		if (!p->tc[i].samples)
 			continue;
 		fprintf(out, "\nthread %" PRIu32 " \"%s\": %" PRIu64 " samples, %" PRIu64 " ticks\n", t->tid,
-			t->name, t->samples, t->ticks);
-		ret = print_funcs(p, out, p->tc[i].self, p->tc[i].total, p->tc[i].n, t->ticks);
+			t->name, p->tc[i].samples, p->tc[i].ticks);
+		ret = print_funcs(p, out, p->tc[i].self, p->tc[i].total, p->tc[i].n, p->tc[i].ticks);
 		if (!ret)
-			ret = print_stacks(p, out, (long)i, t->ticks);
+			ret = print_stacks(p, out, (long)i, p->tc[i].ticks);
 	}
-	if (ret || !p->m.nfuncs)
+	if (ret || !nfuncs)
 		return ret;
 	self = malloc(p->m.nfuncs * sizeof(*self));
 	total = malloc(p->m.nfuncs * sizeof(*total));
@@ -288,10 +426,10 @@ static int report(struct pstats *p, FILE *out)
 			self[i] = p->m.funcs[i].self;
 			total[i] = p->m.funcs[i].total;
 		}
-		fprintf(out, "\nall threads: %" PRIu64 " ticks\n", p->m.ticks);
-		ret = print_funcs(p, out, self, total, p->m.nfuncs, p->m.ticks);
+		fprintf(out, "\nall threads: %" PRIu64 " ticks\n", p->ticks);
+		ret = print_funcs(p, out, self, total, p->m.nfuncs, p->ticks);
 		if (!ret)
-			ret = print_stacks(p, out, -1, p->m.ticks);
+			ret = print_stacks(p, out, -1, p->ticks);
 	} else {
 		ret = -ENOMEM;
 	}
@@ -300,17 +438,25 @@ static int report(struct pstats *p, FILE *out)
 	return ret;
 }
 
-int profile_report(struct ltt_reader *r, FILE *out)
+int profile_report(struct ltt_reader *r, FILE *out, const struct prof_limits *lim)
 {
 	struct pstats p;
 	struct ltt_event ev;
 	int ret;
 
 	memset(&p, 0, sizeof(p));
+	p.lim = lim;
 	ret = prof_model_init(&p.m);
 	while (!ret && (ret = ltt_reader_next(r, &ev)) == 1) {
 		ret = 0;
-		if (ev.type->builtin || strcmp(ev.type->facility, "core"))
+		if (ev.type->builtin)
+			continue;
+		if (lim && lim->region && !strcmp(ev.type->facility, "app") &&
+		    (!strcmp(ev.type->name, "region_enter") || !strcmp(ev.type->name, "region_leave"))) {
+			ret = on_region(&p, &ev, !strcmp(ev.type->name, "region_enter"));
+			continue;
+		}
+		if (strcmp(ev.type->facility, "core"))
 			continue;
 		if (prof_is_core(&ev, "stack_sample"))
 			ret = on_sample(&p, &ev);
@@ -331,6 +477,9 @@ int profile_report(struct ltt_reader *r, FILE *out)
 	for (size_t i = 0; i < p.st_cap; i++)
 		free(p.st[i].funcs);
 	free(p.st);
+	for (size_t i = 0; i < p.nrt; i++)
+		free(p.rt[i].match);
+	free(p.rt);
 	prof_model_free(&p.m);
 	return ret;
 }

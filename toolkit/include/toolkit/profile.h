@@ -14,6 +14,8 @@
 
 #include <ltt/reader.h>
 
+#include "toolkit/event_tid.h"
+
 #define PROF_MAX_DEPTH		128	/* the recorder's LTT_STACK_MAX_DEPTH */
 #define PROF_DEPTH_UNKNOWN	0xFFFFu	/* `depth` of a sample that follows a lost one */
 
@@ -117,7 +119,18 @@ uint64_t prof_field_u64(const struct ltt_event *ev, const char *name);
 
 /* ---- profile_stats.c ----------------------------------------------------------------------------- */
 
-/* `ltt stats --profile`: flat and cumulative profile per thread and overall, and the hottest stacks. */
-int profile_report(struct ltt_reader *r, FILE *out);
+/* What `ltt stats --profile` counts: the samples of these threads (tids, NULL or empty: all), taken
+ * from from_ns to to_ns (inclusive), while a region whose label matches region (fnmatch; NULL: any
+ * time) was open on the sample's thread. Samples outside are still applied to their thread's stack
+ * (each builds on the one before), only not counted. */
+struct prof_limits {
+	const struct tid_list *tids;
+	uint64_t from_ns, to_ns;
+	const char *region;
+};
+
+/* `ltt stats --profile`: flat and cumulative profile per thread and overall, and the hottest stacks,
+ * of the samples within lim (NULL: all). */
+int profile_report(struct ltt_reader *r, FILE *out, const struct prof_limits *lim);
 
 #endif

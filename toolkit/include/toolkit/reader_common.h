@@ -8,6 +8,8 @@
 
 #include <ltt/reader.h>
 
+#include "toolkit/event_tid.h"
+
 struct reader_tool {
 	const char *cmd;	/* "dump", "stats", "check" */
 	uint64_t problems;
@@ -66,6 +68,7 @@ struct reader_filter {
 	int cpus[READER_FILTER_MAX];			/* --cpu N */
 	unsigned ncpus;
 	const char *from, *to;				/* --from, --to as given */
+	struct tid_list tids;				/* --tid LIST (toolkit/event_tid.h) */
 };
 
 /* getopt_long entries and short option letters of the filters; the codes are 'f' 'e' 'c' 'b' 't'. */
@@ -84,11 +87,24 @@ struct reader_filter {
 	"  --from T, --to T  only events from / up to time T: seconds since the Epoch (1062609024.3)\n" \
 	"                    or +S seconds after the start of the trace (+0.5)\n"
 
+/* --tid, for the commands that select events by thread (dump, stats); its getopt code is 'I'. */
+#define READER_TID_LONGOPT { "tid", required_argument, NULL, 'I' }
+#define READER_TID_HELP \
+	"  --tid=LIST        only events of these threads: thread ids, comma-separated (repeatable);\n" \
+	"                    an event's thread is its top-level tid field: events without one are left out\n"
+
 /* Takes the getopt code c with its argument: 1 when c is a filter option, 0 when it is not, -1 when
  * its value is bad (reported as "ltt CMD: ..."). */
 int reader_filter_option(struct reader_filter *f, const char *cmd, int c, const char *arg);
 /* Whether the filters let the events of type ty through (time and cpu aside). */
 int reader_filter_type_shown(const struct reader_filter *f, const struct ltt_event_type *ty);
+/* Whether ev passes --tid (always without it). The events_lost and blocks_lost records pass when
+ * f->lost is set, as they pass the other filters. */
+int reader_filter_tid_shown(const struct reader_filter *f, const struct ltt_event *ev);
+/* The range --from and --to give (0 and UINT64_MAX when unbounded), without setting it on r: for
+ * a command that must read every event and count those inside. 0, or -EINVAL (reported). */
+int reader_filter_times(struct ltt_reader *r, const struct reader_filter *f, const char *cmd,
+			uint64_t *from_ns, uint64_t *to_ns);
 /* Hides the event types, skips the tracefiles and sets the time range the filters leave out.
  * from_ns/to_ns (may be NULL) receive the range (0 and UINT64_MAX when unbounded). 0, or -EINVAL
  * for a bad time (reported). */

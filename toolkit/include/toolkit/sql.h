@@ -48,6 +48,9 @@ int sql_session_init(struct sql_ctx *ctx);
 void sql_session_free(struct sql_ctx *ctx);
 /* sqlite3_exec of a statement without rows; an error is reported as "ltt CMD: message". */
 int sql_exec(sqlite3 *db, const char *cmd, const char *sql);
+/* Adds percentile(X, P), median(X), p50(X), p90(X), p99(X) to db (sql_aggregates.c; the interpolation
+ * is numpy's default, doc/cli.md). An SQLite result code. */
+int sql_aggregates_register(sqlite3 *db);
 
 /* ---- scans (sql_scan.c) ---------------------------------------------------------------------- */
 

@@ -83,7 +83,7 @@ expect 2 "ltt: unknown command 'frobnicate' (see ltt help)" "$LTT" frobnicate
 expect 2 "ltt help: unknown command 'stat'; did you mean 'stats'? (see ltt help)" "$LTT" help stat
 expect 2 "ltt dump: unknown option '--limt'; did you mean --limit? (see ltt dump --help)" "$LTT" dump --limt 3 t
 expect 2 "ltt dump: --limit needs a value: --limit N (see ltt dump --help)" "$LTT" dump t --limit
-expect 2 "ltt dump: option '--t' is ambiguous: --to, --threads, --time (see ltt dump --help)" \
+expect 2 "ltt dump: option '--t' is ambiguous: --to, --tid, --threads, --time (see ltt dump --help)" \
 	"$LTT" dump --t=1 t
 expect 2 "ltt stats: unknown option '--regoins'; did you mean --regions? (see ltt stats --help)" "$LTT" stats --regoins t
 expect 2 "ltt stats: --format=xml: unknown format (text or json)" "$LTT" stats --format=xml t

@@ -7,7 +7,8 @@
 #    ltt dump --tid prints exactly the events of those threads (per type, and every line's tid), with
 #    --threads=2 and --format=json too; ltt stats --per-thread gives the same counts per thread and
 #    type (text and JSON), its names (Trace2's thNN:wK in the order the threads started, main), and per thread the events ltt sql's
-#    threads table counts; --tid limits it; bad values are refused.
+#    threads table counts; --tid limits it, --from counts the events of that time as ltt sql does;
+#    bad values are refused.
 # 2. spin MS at 1000 Hz: thread alpha spins MS ms of CPU in spin_alpha() inside region alpha, then MS
 #    ms in spin_outside(); thread beta MS ms in spin_beta() inside region beta. --region=alpha counts
 #    exactly the samples ltt sql finds on alpha's thread between the region's enter and leave, none in
@@ -80,6 +81,17 @@ sums=$(awk '/^thread / { t = $2 } /^  / { s[t] += $2 } END { for (t in s) print 
 w2_events=$(echo "$ours" | awk -v t="$W2" '$1 == t { print $2 }')
 jq -r '.threads[0] | "\(.tid) \(.name) \(.pid) \(.by_event["app.data_int"]) \(.events)"' "$tmp/j" |
 	grep -qx "$W2 th0[1-3]:w2 $M $((3 * N)) $w2_events" || fail "json --tid=W2: $(jq -c '.threads[0]' "$tmp/j")"
+# --from: the events of each thread from W1's start on, as ltt sql counts them
+f=$("$LTT" sql "$tmp/c" --format=csv -e "SELECT start_ns AS f FROM threads WHERE tid = $W1" | tail -n +2)
+"$LTT" stats --per-thread --from "$((f / 1000000000)).$(printf %09d $((f % 1000000000)))" "$tmp/c" > "$tmp/sf" ||
+	fail "stats --per-thread --from"
+sql=$("$LTT" sql "$tmp/c" --format=csv -e "SELECT tid, count(*) AS n FROM events WHERE ts_ns >= $f AND tid IS NOT NULL
+	GROUP BY tid ORDER BY tid" | tail -n +2 | tr ',' ' ')
+ours=$(sed -n 's/^thread \([0-9]*\) .*: \([0-9]*\) events, .*/\1 \2/p' "$tmp/sf")
+[ -n "$ours" ] && [ "$sql" = "$ours" ] || fail "per-thread --from: ours
+$ours
+sql
+$sql"
 err=$("$LTT" stats --tid=1 "$tmp/c" 2>&1) && fail "stats --tid without a report accepted"
 err=$("$LTT" stats --region=x --per-thread "$tmp/c" 2>&1) && fail "--region without --profile accepted"
 

@@ -18,7 +18,8 @@ run_record() {
 	d=$1
 	shift
 	rm -f st.* rec.err
-	strace -ff -o st -e trace=kill,tgkill,pidfd_open,pidfd_send_signal,wait4,waitid \
+	# under make asan: LeakSanitizer cannot run under ptrace (it would fail ltt record at exit)
+	ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" strace -ff -o st -e trace=kill,tgkill,pidfd_open,pidfd_send_signal,wait4,waitid \
 		${d:+-e inject=wait4:delay_exit=$d} "$LTT" record -o tr -- "$@" 2> rec.err &
 	sp=$!
 	i=0

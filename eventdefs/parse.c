@@ -381,9 +381,9 @@ int ed_parse_facility(struct pctx *c, const xmlNode *n, struct ltt_facility_desc
 			ne++;
 		else if (ed_is_elem(k, "type"))
 			nt++;
-		else if (!ed_is_ignorable(k) && !ed_is_elem(k, "description"))
+		else if (!ed_is_ignorable(k) && !ed_is_elem(k, "description") && !ed_is_elem(k, "span"))
 			return k->type == XML_ELEMENT_NODE ?
-				FAIL(c, k, "unknown element <%s> in <facility> (<description>, <event> or <type>)",
+				FAIL(c, k, "unknown element <%s> in <facility> (<description>, <event>, <type> or <span>)",
 				     (const char *)k->name) :
 				FAIL(c, k, "unexpected text in <facility>");
 	}
@@ -447,6 +447,8 @@ int ed_parse_facility(struct pctx *c, const xmlNode *n, struct ltt_facility_desc
 	for (uint32_t i = 0; i < ne && !r; i++)
 		if (events[i].context_tid)
 			r = add_context_tid(c, &events[i]);
+	if (!r)
+		r = ed_parse_spans(c, n, fac);
 	if (!r)
 		fac->checksum = ltt_facility_checksum(fac);
 out:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Private to libltt-eventdefs: the walk of the libxml2 tree (parse.c, parse_xml.c, parse_enum.c,
- * parse_file.c). */
+ * parse_span.c, parse_file.c). */
 #ifndef LTT_EVENTDEFS_PARSE_H
 #define LTT_EVENTDEFS_PARSE_H
 
@@ -44,6 +44,8 @@ int ed_fits(uint64_t v, unsigned bytes);
 
 /* The labels of <enum> n into t (its size already set). */
 int ed_parse_enum(struct pctx *c, const xmlNode *n, struct type_node *t);
+/* The <span> elements among facility element n's children into fac (its events parsed and resolved). */
+int ed_parse_spans(struct pctx *c, const xmlNode *n, struct ltt_facility_desc *fac);
 /* One <facility> element. */
 int ed_parse_facility(struct pctx *c, const xmlNode *n, struct ltt_facility_desc *fac);
 

@@ -147,6 +147,22 @@ int ltt_facility_to_xml(const struct ltt_facility_desc *fac, char **xml)
 		type_xml(&b, nt->type, 2, nt->type->name && !strcmp(nt->type->name, nt->name));
 		ltt_buf_add(&b, "  </type>\n", 10);
 	}
+	for (uint32_t i = 0; i < fac->n_spans; i++) {
+		const struct ltt_span_desc *sp = &fac->spans[i];
+
+		ltt_buf_add(&b, "  <span", 7);
+		attr(&b, "name", sp->name);
+		attr(&b, "begin", sp->begin->name);
+		attr(&b, "end", sp->end->name);
+		attr(&b, "key", sp->key);
+		if (!sp->description) {
+			ltt_buf_add(&b, "/>\n", 3);
+			continue;
+		}
+		ltt_buf_add(&b, ">\n", 2);
+		description(&b, sp->description, 2);
+		ltt_buf_add(&b, "  </span>\n", 10);
+	}
 	ltt_buf_add(&b, "</facility>\n", 12);
 	if (b.nomem) {
 		free(b.buf);

@@ -145,6 +145,17 @@ struct ltt_event_desc {
 	int context_tid;
 };
 
+/* A span (<span name=... begin=... end=... key=.../>, doc/eventdefs.md "Spans"): an event pair whose
+ * begin and end with equal key values are one interval, on one thread or across threads of the
+ * process. Decoding does not depend on it (not part of the checksum). */
+struct ltt_span_desc {
+	const char *name;
+	const char *description;	/* NULL when absent */
+	const struct ltt_event_desc *begin, *end;	/* two different events of the facility */
+	const char *key;		/* a top-level field of both bodies: int, uint, enum or string */
+	unsigned line;
+};
+
 struct ltt_facility_desc {
 	const char *name;
 	const char *description;	/* NULL when absent */
@@ -155,6 +166,8 @@ struct ltt_facility_desc {
 	uint32_t n_types;
 	const char *file;		/* the file (or buffer name) it was parsed from */
 	unsigned line;			/* of the <facility> element */
+	const struct ltt_span_desc *spans;	/* in file order; NULL when none */
+	uint32_t n_spans;
 };
 
 /* Everything one file (or buffer) holds: its facilities in file order. Owns all the memory above. */
@@ -210,8 +223,8 @@ uint64_t ltt_read_uint(const void *p, unsigned bytes, int big_endian);
 /* ---- writing a facility back ----------------------------------------------------------------- */
 
 /* The facility as canonical XML text (quoted attributes, two-space indentation, descriptions kept,
- * named types as <type> elements after the events, no comments): one <facility> element ending with
- * a newline. Parsing it gives the same model and the same checksum. Returns 0 and a malloc'd string
+ * named types as <type> elements after the events, then the <span>s, no comments): one <facility>
+ * element ending with a newline. Parsing it gives the same model and the same checksum. Returns 0 and a malloc'd string
  * in *xml (the caller frees it), or -ENOMEM. */
 int ltt_facility_to_xml(const struct ltt_facility_desc *fac, char **xml);
 

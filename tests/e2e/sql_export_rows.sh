@@ -56,7 +56,7 @@ for spec in "app regions" "app threads" "app processes" "app traces" "ty lost" "
 done
 
 "$LTT" export --format=rows --table nope ty 2> err; rc=$?
-[ $rc = 2 ] && [ "$(cat err)" = "ltt export: --table nope: expected events, regions, threads, processes, lost or traces" ] ||
+[ $rc = 2 ] && [ "$(cat err)" = "ltt export: --table nope: expected events or another table of ltt sql (regions, spans, threads, ...)" ] ||
 	{ echo "--table nope: exit $rc"; cat err; fail=1; }
 "$LTT" export --format=chrome-json --table events ty 2> err; rc=$?
 [ $rc = 2 ] && [ "$(cat err)" = "ltt export: --table is an option of --format=rows only" ] || { echo "--table with chrome-json: exit $rc"; cat err; fail=1; }

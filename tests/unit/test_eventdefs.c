@@ -266,6 +266,58 @@ START_TEST(canonical_xml_round_trip)
 }
 END_TEST
 
+START_TEST(spans_model)
+{
+	/* a span declaration: its events and key resolved, kept through to_xml, outside the checksum */
+	static const char *const evs =
+		"<event name=start><struct><field name=id><uint size=4/></field><field name=w><string/></field></struct></event>"
+		"<event name=stop context=tid><struct><field name=id><uint size=4/></field></struct></event>";
+	char plain[1024], with[1024], *xml, *again;
+	struct ltt_eventdefs *a, *b, *back;
+	const struct ltt_span_desc *sp;
+
+	snprintf(plain, sizeof(plain), "<facility name=f>%s</facility>", evs);
+	snprintf(with, sizeof(with), "<facility name=f>%s<span name=job begin=start end=stop key=id>"
+		 "<description>a job</description></span><span name=w2 begin=x end=y key=w/></facility>", evs);
+	{	/* an unknown event is refused, naming its line */
+		char err[512];
+		struct ltt_eventdefs *bad = NULL;
+
+		ck_assert_int_eq(ltt_eventdefs_parse_mem(with, strlen(with), "t.xml", &bad, err, sizeof(err)), -EINVAL);
+		ck_assert_str_eq(err, "t.xml:1: span begin 'x' is not an event of facility 'f'");
+		ck_assert_ptr_null(bad);
+	}
+	snprintf(with, sizeof(with), "<facility name=f>%s<span name=job begin=start end=stop key=id>"
+		 "<description>a job</description></span></facility>", evs);
+	a = parse(plain);
+	b = parse(with);
+	ck_assert_uint_eq(a->facilities[0].n_spans, 0);
+	ck_assert_ptr_null(a->facilities[0].spans);
+	ck_assert_uint_eq(b->facilities[0].n_spans, 1);
+	sp = &b->facilities[0].spans[0];
+	ck_assert_str_eq(sp->name, "job");
+	ck_assert_str_eq(sp->key, "id");
+	ck_assert_str_eq(sp->description, "a job");
+	ck_assert_ptr_eq(sp->begin, &b->facilities[0].events[0]);
+	ck_assert_ptr_eq(sp->end, &b->facilities[0].events[1]);
+	ck_assert_uint_eq(sp->line, 1);
+	ck_assert_uint_eq(a->facilities[0].checksum, b->facilities[0].checksum);
+	ck_assert_int_eq(ltt_facility_to_xml(&b->facilities[0], &xml), 0);
+	back = parse(xml);
+	ck_assert_uint_eq(back->facilities[0].n_spans, 1);
+	ck_assert_str_eq(back->facilities[0].spans[0].begin->name, "start");
+	ck_assert_str_eq(back->facilities[0].spans[0].end->name, "stop");
+	ck_assert_str_eq(back->facilities[0].spans[0].key, "id");
+	ck_assert_int_eq(ltt_facility_to_xml(&back->facilities[0], &again), 0);
+	ck_assert_str_eq(xml, again);
+	free(xml);
+	free(again);
+	ltt_eventdefs_free(back);
+	ltt_eventdefs_free(a);
+	ltt_eventdefs_free(b);
+}
+END_TEST
+
 START_TEST(canonical_xml_escapes)
 {
 	/* names holding characters XML normalizes or reserves keep their checksum through to_xml */
@@ -471,6 +523,7 @@ int main(void)
 	tcase_add_test(tc, canonical_xml_round_trip);
 	tcase_add_test(tc, canonical_xml_escapes);
 	tcase_add_test(tc, original_core_2004);
+	tcase_add_test(tc, spans_model);
 	tcase_add_test(tl, size_keywords);
 	tcase_add_test(tl, fixed_sizes);
 	tcase_add_test(tl, variable_sizes);

@@ -8,8 +8,17 @@
 #include "toolkit/export.h"
 #include "timeline.h"
 #include "toolkit/dump_format.h"
+#include "toolkit/spans.h"
 
 #define TL_CPU_TID_BASE 0x7ff00000u	/* made-up tids of CPU lanes: base + tracefile index */
+#define TL_SPAN_TID_BASE 0x7fe00000u	/* made-up tids of span lanes: base + their count so far */
+
+struct tl_span_set {			/* the lanes of one span declaration in one process, by slot */
+	unsigned trace;
+	const struct ltt_span_desc *decl;
+	struct tl_lane **slot;
+	unsigned n;
+};
 
 struct timeline {
 	struct t2_model *t2;
@@ -22,13 +31,16 @@ struct timeline {
 	struct tl_lane **hash;		/* open addressing; size a power of two, at most half full */
 	size_t hsize;
 	struct tl_lane *last;		/* the lane of the previous event (most often the next one's) */
+	struct span_model *spans;
+	struct tl_span_set *sets;
+	unsigned nsets, nspan_lanes;
 };
 
 int timeline_new(struct timeline **out, struct ltt_reader *r)
 {
 	struct timeline *tl = calloc(1, sizeof(*tl));
 
-	if (!tl || t2_model_new(&tl->t2))
+	if (!tl || t2_model_new(&tl->t2) || span_model_new(&tl->spans))
 		goto nomem;
 	if (prof_model_init(&tl->pm))
 		goto nomem;
@@ -62,6 +74,10 @@ void timeline_free(struct timeline *tl)
 	if (!tl)
 		return;
 	t2_model_free(tl->t2);
+	span_model_free(tl->spans);
+	for (unsigned i = 0; i < tl->nsets; i++)
+		free(tl->sets[i].slot);
+	free(tl->sets);
 	if (tl->pm_ok)
 		prof_model_free(&tl->pm);
 	for (unsigned i = 0; i < tl->nlanes; i++)
@@ -184,6 +200,90 @@ static struct tl_lane *lane_get(struct timeline *tl, const struct ltt_event *ev,
 	return tl->last = l;
 }
 
+/* The lane of slot `slot` of span declaration d in trace `trace`, made on first use (not hashed:
+ * found through its set). */
+static struct tl_lane *span_lane(struct timeline *tl, unsigned trace, const struct ltt_facility_desc *fac,
+				 const struct ltt_span_desc *d, unsigned slot)
+{
+	struct tl_span_set *set = NULL;
+	struct tl_lane *l;
+
+	for (unsigned i = 0; i < tl->nsets && !set; i++)
+		if (tl->sets[i].trace == trace && tl->sets[i].decl == d)
+			set = &tl->sets[i];
+	if (!set) {
+		struct tl_span_set *ns = realloc(tl->sets, (tl->nsets + 1) * sizeof(*ns));
+
+		if (!ns)
+			return NULL;
+		tl->sets = ns;
+		set = &tl->sets[tl->nsets++];
+		memset(set, 0, sizeof(*set));
+		set->trace = trace;
+		set->decl = d;
+	}
+	if (slot < set->n && set->slot[slot])
+		return set->slot[slot];
+	if (slot >= set->n) {
+		unsigned nn = slot + 8;
+		struct tl_lane **nsl = realloc(set->slot, nn * sizeof(*nsl));
+
+		if (!nsl)
+			return NULL;
+		memset(nsl + set->n, 0, (nn - set->n) * sizeof(*nsl));
+		set->slot = nsl;
+		set->n = nn;
+	}
+	if (tl->nlanes == tl->cap) {
+		unsigned ncap = tl->cap ? tl->cap * 2 : 16;
+		struct tl_lane **nl = realloc(tl->lanes, ncap * sizeof(*nl));
+
+		if (!nl)
+			return NULL;
+		tl->lanes = nl;
+		tl->cap = ncap;
+	}
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return NULL;
+	l->proc = &tl->procs[trace];
+	l->is_span = 1;
+	l->index = tl->nlanes;
+	l->renamed = 1;
+	l->tid = TL_SPAN_TID_BASE + tl->nspan_lanes++;
+	if (slot)
+		snprintf(l->name, sizeof(l->name), "%s.%s %u", fac->name, d->name, slot + 1);
+	else
+		snprintf(l->name, sizeof(l->name), "%s.%s", fac->name, d->name);
+	tl->lanes[tl->nlanes++] = l;
+	return set->slot[slot] = l;
+}
+
+/* A span's begin or end (toolkit/spans.h): 1 when it is one (out set), 0 when not, or -ENOMEM. */
+static int span_event(struct timeline *tl, const struct ltt_event *ev, struct tl_event *out)
+{
+	struct span_ev sp;
+	struct tl_lane *l;
+	int k = span_model_event(tl->spans, ev, &sp);
+
+	if (k <= 0 || k == SPAN_UNMATCHED)
+		return k < 0 ? k : 0;
+	l = span_lane(tl, sp.trace, sp.fac, sp.decl, sp.slot);
+	if (!l)
+		return -ENOMEM;
+	out->lane = l;
+	out->name = sp.decl->name;
+	out->category = sp.fac->name;
+	if (k == SPAN_BEGIN) {
+		out->kind = TL_BEGIN;
+		l->depth++;
+	} else if (l->depth) {
+		out->kind = TL_END;
+		l->depth--;
+	}
+	return 1;
+}
+
 static void set_name(char *dst, unsigned *renamed, const char *s)
 {
 	if (!s || !*s || !strncmp(dst, s, TL_NAME_MAX - 1))
@@ -300,6 +400,8 @@ int timeline_event(struct timeline *tl, const struct ltt_event *ev, struct tl_ev
 	}
 	if (__builtin_expect(et->func != 0, 0))
 		return func_event(tl, ev, et->func, out);
+	if (__builtin_expect(ev->type->fac && ev->type->fac->n_spans, 0) && (ret = span_event(tl, ev, out)))
+		return ret < 0 ? ret : 0;
 	if (et->core)
 		prof_model_event(&tl->pm, ev);	/* core.mapping: the binaries of func events */
 	if (!et->app) {		/* core's thread names; nothing else to know */

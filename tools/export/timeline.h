@@ -6,10 +6,14 @@
  * process (app.child_exit, with its start), or an instant (every other event). Names come from
  * app.cmd_name (process), core.thread_name, core.thread_start and app.thread_start (threads). Function
  * tracing's calls are regions too: func.entry begins one named after the function (symbolized through
- * core.mapping, toolkit/profile.h), func.exit ends it, func.call is a whole one (TL_SLICE).
+ * core.mapping, toolkit/profile.h), func.exit ends it, func.call is a whole one (TL_SLICE). The spans
+ * facilities declare (<span>, toolkit/spans.h) are regions on lanes of their own, one per slot of a
+ * declaration in a process (named "FACILITY.SPAN", then "FACILITY.SPAN 2", ...): spans of one slot
+ * never overlap, so each lane's begins and ends nest whatever the threads and keys; the begin event
+ * gives the region its fields. An end without its begin is an instant on its thread.
  * App events are read through the Trace2 model (toolkit/trace2_model.h).
  *
- * Memory: one entry per process and per lane; nothing per event. */
+ * Memory: one entry per process and per lane, one per open span; nothing per event. */
 #ifndef LTT_TOOLS_EXPORT_TIMELINE_H
 #define LTT_TOOLS_EXPORT_TIMELINE_H
 
@@ -34,7 +38,8 @@ struct tl_process {
 
 struct tl_lane {
 	struct tl_process *proc;
-	unsigned is_thread;		/* 1: thread tid; 0: the CPU lane of tracefile tf */
+	unsigned is_thread;		/* 1: thread tid; 0: the CPU lane of tracefile tf, or a span lane */
+	unsigned is_span;		/* a span lane (tf NULL, tid made up) */
 	uint32_t tid;			/* threads: the tid; CPU lanes: a made-up id (see lane_tid) */
 	const struct ltt_tracefile_info *tf;	/* CPU lanes */
 	unsigned index;			/* creation order, from 0, over the whole set */
@@ -47,7 +52,7 @@ struct tl_lane {
 
 enum tl_kind {
 	TL_INSTANT,			/* any event: name, fields */
-	TL_BEGIN,			/* region_enter: category, label */
+	TL_BEGIN,			/* region_enter: category, label; a span's begin: facility, span */
 	TL_END,				/* region_leave matching an open region on the lane */
 	TL_COUNTER,			/* category: the counter's name; value (also shown as the instant it is) */
 	TL_LOST,			/* count, cause ("buffer_full", ..., "blocks_lost") */

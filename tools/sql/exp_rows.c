@@ -27,7 +27,7 @@ static int rows_option(unsigned i, const char *value)
 
 	(void)i;
 	if (sql_export_table(value, &t)) {
-		ltt_tool_error("export", "--table %s: expected events, regions, threads, processes, lost or traces",
+		ltt_tool_error("export", "--table %s: expected events or another table of ltt sql (regions, spans, threads, ...)",
 			       value);
 		return -1;
 	}

@@ -45,5 +45,6 @@ int sql_fill_traces(struct sql_ctx *ctx, struct sql_rows *rows);
 int sql_fill_thread_states(struct sql_ctx *ctx, struct sql_rows *rows);
 int sql_fill_syscalls(struct sql_ctx *ctx, struct sql_rows *rows);
 int sql_fill_calls(struct sql_ctx *ctx, struct sql_rows *rows);
+int sql_fill_spans(struct sql_ctx *ctx, struct sql_rows *rows);
 
 #endif

@@ -37,6 +37,7 @@ struct reg_open {
 	uint64_t at_enter[SCHED_NSTATES];	/* the thread's time by state at its enter */
 	int known;		/* the thread's kernel state was known at its enter */
 	struct reg_kernel k;	/* its longest system call so far */
+	size_t soff, send;	/* its category and label in its thread's strs: [soff, send) */
 };
 
 /* A thread's open regions, by nesting. */
@@ -47,6 +48,9 @@ struct reg_thread {
 	struct reg_open *open;
 	size_t cap;
 	unsigned depth;		/* regions open (the entries of open in use, up to REG_STACK_MAX) */
+	char *strs;		/* "category\0label\0" of each open region, outermost first (for the
+				 * regions still open at the end) */
+	size_t strs_cap;
 };
 
 struct reg_state {
@@ -65,6 +69,7 @@ struct reg_state {
 	struct sched_decoder *kd;
 	int kernel;		/* the traces hold kernel events */
 	struct ltt_reader *r;
+	uint64_t last_ns;	/* the last event's time (regions still open: how long before it) */
 };
 
 static uint64_t reg_fnv(uint64_t h, const void *p, size_t n)
@@ -260,7 +265,17 @@ static int reg_event(struct reg_state *s, const struct t2_event *e)
 		t->cap = cap;
 	}
 	if (e->kind == T2_REGION_ENTER) {
-		t->open[n] = (struct reg_open){ .id = ++s->next_id, .start_ns = e->ev->time_ns };
+		const char *cat = t2_str(e, "category"), *label = t2_str(e, "label");
+		size_t soff = n ? t->open[n - 1].send : 0, lc = strlen(cat) + 1, ll = strlen(label) + 1;
+		char *ns = reg_grow(t->strs, &t->strs_cap, soff + lc + ll, 1);
+
+		if (!ns)
+			return -ENOMEM;
+		t->strs = ns;
+		memcpy(ns + soff, cat, lc);
+		memcpy(ns + soff + lc, label, ll);
+		t->open[n] = (struct reg_open){ .id = ++s->next_id, .start_ns = e->ev->time_ns, .soff = soff,
+						.send = soff + lc + ll };
 		t->open[n].known = s->km && !sched_model_thread_at(s->km, trace_index(e), e->tid, e->ev->time_ns,
 								     t->open[n].at_enter);
 		t->depth = n + 1;
@@ -564,6 +579,67 @@ static void reg_print_text(FILE *out, const struct reg_state *s, const struct re
 		reg_text_row(out, &rows[i], &w);
 }
 
+/* Calls fn for each region still open at the end whose enter is in the trace, thread by thread in the
+ * order first seen, outermost first: open 1, dur_ns and self_ns 0. */
+static int reg_open_each(const struct reg_state *s, int (*fn)(void *arg, const struct region_row *row), void *arg)
+{
+	for (size_t i = 0; i < s->nt; i++) {
+		const struct reg_thread *t = &s->t[i];
+
+		for (unsigned d = 0; d < t->depth && d < t->cap; d++) {
+			const struct reg_open *o = &t->open[d];
+			struct region_row row = {
+				.trace = t->trace, .tid = t->tid, .thread = t->name, .category = t->strs + o->soff,
+				.start_ns = o->start_ns, .depth = d, .id = o->id, .open = 1,
+				.parent_id = d > 0 ? t->open[d - 1].id : 0,
+			};
+			int rc;
+
+			if (!o->id)
+				continue;	/* its enter is not in the trace */
+			row.label = row.category + strlen(row.category) + 1;
+			if ((rc = fn(arg, &row)))
+				return rc;
+		}
+	}
+	return 0;
+}
+
+struct reg_open_print {
+	FILE *out;
+	int json, n;
+	uint64_t last_ns;
+	unsigned ntraces;
+};
+
+/* A region open at the end: a line of text ("  thread main (tid 5): main/outer since TS ns (1.23ms
+ * before the end), depth 0") or an object of the JSON's "open" array. */
+static int reg_open_print(void *arg, const struct region_row *r)
+{
+	struct reg_open_print *p = arg;
+	char buf[32];
+
+	if (p->json) {
+		fprintf(p->out, "%s{\"trace\":%u,\"tid\":%" PRIu32 ",\"thread\":", p->n++ ? "," : "", r->trace, r->tid);
+		ltt_json_to_file(p->out, r->thread, strlen(r->thread));
+		fputs(",\"category\":", p->out);
+		ltt_json_to_file(p->out, r->category, strlen(r->category));
+		fputs(",\"label\":", p->out);
+		ltt_json_to_file(p->out, r->label, strlen(r->label));
+		fprintf(p->out, ",\"start_ns\":%" PRIu64 ",\"open_ns\":%" PRIu64 ",\"depth\":%u}", r->start_ns,
+			p->last_ns - r->start_ns, r->depth);
+		return 0;
+	}
+	if (!p->n++)
+		fputs("\nregions open at the end of the trace:\n", p->out);
+	fprintf(p->out, "  thread %s (tid %" PRIu32, r->thread, r->tid);
+	if (p->ntraces > 1)
+		fprintf(p->out, ", trace %u", r->trace);
+	fprintf(p->out, "): %s/%s since %" PRIu64 " ns (%s before the end), depth %u\n", r->category, r->label,
+		r->start_ns, reader_format_duration(buf, sizeof(buf), p->last_ns - r->start_ns), r->depth);
+	return 0;
+}
+
 static void reg_print_json(FILE *out, const struct reg_state *s, const struct reg_row *rows, size_t nthread,
 			   size_t nrows)
 {
@@ -586,6 +662,8 @@ static void reg_print_json(FILE *out, const struct reg_state *s, const struct re
 	fputs(nthread ? "]}],\"overall\":[" : "],\"overall\":[", out);
 	for (; i < nrows; i++)
 		reg_json_row(out, &rows[i], i == nthread, s->kernel);
+	fputs("],\"open\":[", out);
+	reg_open_each(s, reg_open_print, &(struct reg_open_print){ .out = out, .json = 1, .last_ns = s->last_ns });
 	fputs("]}\n", out);
 }
 
@@ -624,8 +702,11 @@ static int reg_print(struct reg_state *s, FILE *out, int json, unsigned ntraces)
 		reg_kernel_call_text(rows[i].call, sizeof(rows[i].call), &rows[i].k, s->r);
 	if (json)
 		reg_print_json(out, s, rows, s->ne, nrows);
-	else
+	else {
 		reg_print_text(out, s, rows, s->ne, nrows, ntraces);
+		reg_open_each(s, reg_open_print,
+			      &(struct reg_open_print){ .out = out, .last_ns = s->last_ns, .ntraces = ntraces });
+	}
 	rc = 0;
 out:
 	free(by_label);
@@ -650,6 +731,8 @@ static int reg_read(struct reg_state *s, struct ltt_reader *r)
 		return rc;
 	}
 	while ((rc = ltt_reader_next(r, &ev)) == 1) {
+		if (ev.time_ns > s->last_ns)
+			s->last_ns = ev.time_ns;
 		rc = sched_decode(s->kd, &ev, &k);
 		if (rc == 1) {
 			s->kernel |= k.kind != SCHED_EV_THREAD;
@@ -678,8 +761,10 @@ static void reg_free(struct reg_state *s)
 		free(s->e[i].label);
 	}
 	free(s->e);
-	for (size_t i = 0; i < s->nt; i++)
+	for (size_t i = 0; i < s->nt; i++) {
 		free(s->t[i].open);
+		free(s->t[i].strs);
+	}
 	free(s->t);
 	free(s->eh);
 	free(s->th);
@@ -703,6 +788,8 @@ int regions_scan(struct ltt_reader *r, int (*fn)(void *arg, const struct region_
 	struct reg_state s = { .fn = fn, .arg = arg };
 	int rc = reg_read(&s, r);
 
+	if (!rc)	/* then the regions still open at the end */
+		rc = reg_open_each(&s, fn, arg);
 	reg_free(&s);
 	return rc;
 }

@@ -10,11 +10,11 @@
 const struct sql_rows_def sql_rows_defs[] = {
 	TABLE("regions", sql_fill_regions,
 	      "CREATE TABLE regions(ts_ns INTEGER, dur_ns INTEGER, tid INTEGER, thread TEXT, category TEXT, "
-	      "label TEXT, depth INTEGER, parent_id INTEGER, id INTEGER, self_ns INTEGER, trace TEXT)",
+	      "label TEXT, depth INTEGER, parent_id INTEGER, id INTEGER, self_ns INTEGER, trace TEXT, open INTEGER)",
 	      ("ts_ns", "dur_ns", "tid", "thread", "category", "label", "depth", "parent_id", "id", "self_ns",
-	       "trace"),
+	       "trace", "open"),
 	      ("INTEGER", "INTEGER", "INTEGER", "TEXT", "TEXT", "TEXT", "INTEGER", "INTEGER", "INTEGER",
-	       "INTEGER", "TEXT")),
+	       "INTEGER", "TEXT", "INTEGER")),
 	TABLE("threads", sql_fill_threads,
 	      "CREATE TABLE threads(trace TEXT, tid INTEGER, pid INTEGER, name TEXT, start_ns INTEGER, "
 	      "end_ns INTEGER, events INTEGER)",

@@ -25,13 +25,16 @@ static int region_row(void *arg, const struct region_row *r)
 	if (!c)
 		return -ENOMEM;
 	sql_cell_int(&c[0], (int64_t)r->start_ns);
-	sql_cell_int(&c[1], (int64_t)r->dur_ns);
+	if (!r->open)	/* open at the end: no duration, no self time */
+		sql_cell_int(&c[1], (int64_t)r->dur_ns);
 	sql_cell_int(&c[2], r->tid);
 	sql_cell_int(&c[6], r->depth);
 	if (r->parent_id)
 		sql_cell_int(&c[7], (int64_t)r->parent_id);
 	sql_cell_int(&c[8], (int64_t)r->id);
-	sql_cell_int(&c[9], (int64_t)r->self_ns);
+	if (!r->open)
+		sql_cell_int(&c[9], (int64_t)r->self_ns);
+	sql_cell_int(&c[11], r->open);
 	if (sql_cell_text(&c[3], r->thread) || sql_cell_text(&c[4], r->category) ||
 	    sql_cell_text(&c[5], r->label) || sql_cell_text(&c[10], f->ctx->names[r->trace]))
 		return -ENOMEM;

@@ -7,7 +7,8 @@
  * region_enter's fields as args (chrome://tracing and Perfetto merge an E's args into the slice):
  * speedscope names a frame by name and args and closes the top frame of a thread by name, so the
  * regions of one label merge into one frame there and every "E" has its name. Each lane keeps the
- * serialized tails of its open regions (bounded by the nesting depth).
+ * serialized tails of its open regions (bounded by the nesting depth). A region (or span) still open
+ * at the end of the trace ends at its last event with "ltt_open":true in its args.
  * Timestamps: microseconds since the trace set's first anchor, 3 decimals (a double of absolute
  * epoch microseconds resolves only to 0.25 us); otherData.ltt_start_ns gives that origin.
  * With kernel events, each thread also gets a lane of its states (toolkit/sched_model.h): "X" slices
@@ -253,8 +254,9 @@ static int cj_push(struct ltt_export_ctx *ctx, struct tl_lane *l, const struct t
 	return 0;
 }
 
-/* The "E" of the innermost region open on lane l at ns (the lane's depth already counts it out). */
-static void cj_pop(struct ltt_export_ctx *ctx, struct tl_lane *l, uint64_t ns)
+/* The "E" of the innermost region open on lane l at ns (the lane's depth already counts it out);
+ * open: the region is still open at the end of the trace, its args get "ltt_open":true. */
+static void cj_pop(struct ltt_export_ctx *ctx, struct tl_lane *l, uint64_t ns, int open)
 {
 	struct cj *c = ctx->priv;
 	struct cj_open *op = (struct cj_open *)(uintptr_t)l->user[0];
@@ -262,11 +264,20 @@ static void cj_pop(struct ltt_export_ctx *ctx, struct tl_lane *l, uint64_t ns)
 	cj_head(ctx, "E", l->proc->pid, l->tid);
 	cj_us(ctx, "ts", ns, c->base_ns);
 	if (op && op->n) {
-		size_t at = op->off[--op->n];
+		size_t at = op->off[--op->n], n = op->len - at;
+		const char *t = op->buf + at;
 
-		dump_out_mem(ctx->out, op->buf + at, op->len - at);
+		if (open && n >= 2 && t[n - 1] == '}') {	/* the args object: one more key */
+			dump_out_mem(ctx->out, t, n - 1);
+			dump_out_str(ctx->out, t[n - 2] == '{' ? "\"ltt_open\":true}" : ",\"ltt_open\":true}");
+			open = 0;
+		} else {
+			dump_out_mem(ctx->out, t, n);
+		}
 		op->len = at;
 	}
+	if (open)	/* a tail cut without its args */
+		dump_out_str(ctx->out, ",\"args\":{\"ltt_open\":true}");
 	dump_out_char(ctx->out, '}');
 }
 
@@ -378,7 +389,7 @@ static int cj_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 			return ret;
 		break;
 	case TL_END:
-		cj_pop(ctx, l, ev->time_ns);
+		cj_pop(ctx, l, ev->time_ns, 0);
 		break;
 	case TL_LOST:
 		if (!l->proc->user) {
@@ -440,7 +451,7 @@ static int cj_end(struct ltt_export_ctx *ctx, int failed)
 			struct tl_lane *l = timeline_lane(c->tl, i);
 
 			for (; l->depth; l->depth--)
-				cj_pop(ctx, l, c->last_ns);
+				cj_pop(ctx, l, c->last_ns, 1);
 		}
 		dump_out_str(ctx->out, "\n]}\n");
 	}

@@ -4,7 +4,8 @@
  * (total minus the children's time), min, p50, p90, p99 and max (exact), for each thread and for all
  * threads together (doc/cli.md). A region's time is from its region_enter to its region_leave on the
  * same thread; a leave whose enter is not in the trace (a flight-recorder snapshot, recording started
- * inside the region) is not counted. */
+ * inside the region) is not counted. Regions still open at the end of the trace (entered, never left:
+ * a snapshot taken inside them) follow the tables, with their start and how long before the end. */
 #ifndef LTT_TOOLS_REGIONS_H
 #define LTT_TOOLS_REGIONS_H
 
@@ -53,10 +54,13 @@ struct region_row {
 	uint64_t parent_id;	/* the enclosing region's id; 0 at depth 0 or when its enter is not in
 				 * the trace */
 	struct reg_kernel k;	/* k.known 0: no kernel events about the thread */
+	int open;		/* still open at the end of the trace (a flight snapshot taken inside it):
+				 * dur_ns, self_ns and k 0 */
 };
 
 /* Reads the remaining events of r (as regions_report) and calls fn for each completed region, in the
- * order of their region_leave events; the row's strings live until fn returns. A nonzero return of
+ * order of their region_leave events, then for each region still open at the end whose enter is in the
+ * trace (open 1; thread by thread, outermost first); the row's strings live until fn returns. A nonzero return of
  * fn stops the scan and is returned. Otherwise 0, -ENOMEM, or the reader's negative errno. */
 int regions_scan(struct ltt_reader *r, int (*fn)(void *arg, const struct region_row *row), void *arg);
 

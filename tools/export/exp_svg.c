@@ -3,7 +3,8 @@
  * One lane per thread (per tracefile for events without a thread), in the order first seen: the event
  * density along time (a bar per pixel column, log scale), the app regions as bars by nesting level
  * (coverage per pixel, merged into runs) labelled with the longest regions where the label fits, a
- * strip of lost-event marks, a time axis with real units. Everything is aggregated per pixel column
+ * strip of lost-event marks, a time axis with real units; with kernel events, a lane of states per
+ * thread below (svg_states.h: running by mode, runnable, sleeping, blocked). Everything is aggregated per pixel column
  * while the events stream, then written at the end: memory and size are bounded whatever the trace
  * (SVG_MAX_LANES lanes drawn, SVG_RECT_BUDGET region bars, about 1 MB at most). */
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <time.h>
 
 #include "toolkit/export.h"
+#include "svg_states.h"
 #include "timeline.h"
 
 #define SVG_PW 1000		/* plot width, pixels */
@@ -47,6 +49,7 @@ struct svg_lane {
 
 struct svg {
 	struct timeline *tl;
+	struct svg_states *st;		/* the thread-state lanes */
 	struct svg_lane *lanes[SVG_MAX_LANES];
 	uint64_t lost[SVG_PW];
 	uint64_t t0, t1;		/* the time range drawn */
@@ -77,7 +80,7 @@ static int svg_begin(struct ltt_export_ctx *ctx)
 	s->t0 = ctx->first_ns;
 	s->t1 = ctx->last_ns > ctx->first_ns ? ctx->last_ns : ctx->first_ns + 1;
 	s->px_ns = (double)(s->t1 - s->t0) / SVG_PW;
-	return 0;
+	return svg_states_new(&s->st, s->t0, s->px_ns, SVG_PW);
 }
 
 /* Adds a region [b, e] at level lv to the coverage of lane l, and to its longest regions. */
@@ -117,7 +120,7 @@ static int svg_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 	unsigned c;
 	int ret = timeline_event(s->tl, ev, &e);
 
-	if (ret < 0)
+	if (ret < 0 || (ret = svg_states_event(s->st, ev)) < 0)
 		return ret;
 	if (ev->time_ns > s->last_ns)
 		s->last_ns = ev->time_ns;
@@ -293,6 +296,7 @@ static int svg_end(struct ltt_export_ctx *ctx, int failed)
 	struct svg *s = ctx->priv;
 	struct dump_out *o = ctx->out;
 	unsigned nl, gap = 0, W = SVG_LABEL_W + SVG_PW + 10, H;
+	int err = 0;
 	double span, step;
 	char buf[64], when[64];
 	const char *path;
@@ -324,7 +328,9 @@ static int svg_end(struct ltt_export_ctx *ctx, int failed)
 		if (n <= SVG_RECT_BUDGET || gap >= SVG_PW)
 			break;
 	}
-	H = SVG_TOP_Y + nl * SVG_LANE_H + 30;
+	if ((err = svg_states_finish(s->st, s->last_ns)) < 0)
+		goto out;
+	H = SVG_TOP_Y + nl * SVG_LANE_H + svg_states_height(s->st) + 30;
 	outf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
 	     "font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"%u\" height=\"%u\" fill=\"white\"/>\n",
@@ -374,13 +380,15 @@ static int svg_end(struct ltt_export_ctx *ctx, int failed)
 				draw_lane(s, o, tl, s->lanes[i], SVG_TOP_Y + row * SVG_LANE_H, gap);
 			row++;
 		}
+	svg_states_draw(s->st, o, SVG_LABEL_W, SVG_TOP_Y + (int)nl * SVG_LANE_H);
 	dump_out_str(o, "</svg>\n");
 out:
 	for (unsigned i = 0; i < SVG_MAX_LANES; i++)
 		free(s->lanes[i]);
 	timeline_free(s->tl);
+	svg_states_free(s->st);
 	free(s);
-	return failed ? 0 : o->error;
+	return failed ? 0 : err ? err : o->error;
 }
 
 const struct ltt_exporter ltt_exp_svg = {

@@ -26,6 +26,7 @@ struct dk_slot {
 	const struct ltt_event_type *type;
 	enum dk kind;
 	int system;		/* kernel facility of a system-wide recording */
+	uint32_t yield_nr;	/* system call entries: sched_yield's number on the trace's machine */
 };
 
 struct sched_decoder {
@@ -142,6 +143,16 @@ static const struct dk_slot *slot_of(struct sched_decoder *d, const struct ltt_e
 	}
 	d->tab[i].type = ev->type;
 	d->tab[i].kind = classify(ev->type);
+	d->tab[i].yield_nr = UINT32_MAX;
+	if (d->tab[i].kind == DK_K_SYS_ENTRY || d->tab[i].kind == DK_C_SYS_ENTRY)
+		for (uint32_t nr = 0; nr < 1024; nr++) {
+			const char *n = sched_syscall_name(ev->trace, nr);
+
+			if (n && !strcmp(n, "sched_yield")) {
+				d->tab[i].yield_nr = nr;
+				break;
+			}
+		}
 	if (d->tab[i].kind == DK_C_PROCESS_FORK && ev->trace->minor_version > 2)
 		d->tab[i].kind = DK_NONE;	/* ltt's own core.process_fork: a child process, not a kernel event */
 	{
@@ -221,6 +232,7 @@ int sched_decode(struct sched_decoder *d, const struct ltt_event *ev, struct sch
 	case DK_C_SYS_ENTRY:
 		o->kind = SCHED_EV_SYSCALL_ENTRY;
 		o->nr = (uint32_t)fu(&b, "syscall_id", 0);
+		o->yield = o->nr == s->yield_nr;
 		break;
 	case DK_K_SYS_EXIT:
 		o->ret = fi(&b, "ret");

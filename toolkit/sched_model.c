@@ -97,8 +97,11 @@ struct sched_thread *sched_model_thread(struct sched_model *m, unsigned trace, u
 
 static int th_rehash(struct sched_model *m)
 {
-	size_t nsize = m->thsize ? m->thsize * 2 : 64, *nt = calloc(nsize, sizeof(*nt));
+	size_t nsize = m->thsize ? m->thsize * 2 : 64, *nt;
 
+	while (nsize < (m->nth + 1) * 2)	/* half full at most (the rebuild at the end starts from 0) */
+		nsize *= 2;
+	nt = calloc(nsize, sizeof(*nt));
 	if (!nt)
 		return -ENOMEM;
 	for (size_t k = 0; k < m->nth; k++) {
@@ -362,6 +365,13 @@ static int do_switch(struct sched_model *m, const struct sched_ev *e, struct cpu
 		runnable = e->preempted == 1 || (e->prev_state != SCHED_PREV_UNKNOWN &&
 						 (e->prev_state & 0xff) == SCHED_PREV_RUNNING);
 		invol = e->preempted == 1 || (e->preempted == -1 && runnable);
+		/* ... but a thread leaving its CPU still runnable inside sched_yield yielded: the kernel
+		 * reports a preemption at the return to user mode with state 0 too (perf's switch record
+		 * flags both as preempted), the call in progress tells them apart */
+		if (runnable && p->in_sys && p->in_yield) {
+			invol = 0;
+			p->yields++;
+		}
 		if (runnable)
 			off = SCHED_ST_RUNNABLE;
 		else if (e->prev_state == SCHED_PREV_UNKNOWN || (e->prev_state & 0xff) == SCHED_PREV_INTERRUPTIBLE)
@@ -446,6 +456,7 @@ static int do_syscall(struct sched_model *m, const struct sched_ev *e, struct cp
 		t->in_sys = 1;
 		t->sys_nr = e->nr;
 		t->sys_entry = e->time_ns;
+		t->in_yield = e->yield;
 		return refresh(m, t, c, e->time_ns);
 	}
 	if (t->in_sys && t->sys_entry && e->time_ns >= t->sys_entry) {
@@ -481,6 +492,7 @@ static int do_syscall(struct sched_model *m, const struct sched_ev *e, struct cp
 			rc = set_state(m, t, st, e->time_ns);
 	}
 	t->in_sys = 0;
+	t->in_yield = 0;
 	return rc;
 }
 

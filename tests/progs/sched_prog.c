@@ -10,13 +10,26 @@
  *                           (spins 300 ms of its own CPU time: spinner TID, spinner_cpu_ns from
  *                           CLOCK_THREAD_CPUTIME_ID), a reader whose region io/pipe blocks in read()
  *                           on a pipe the main thread fills 100 ms later (reader TID), and the 50 ms
- *                           mutex wait of `waits` (holder TID, waiter TID, lock ADDRESS). */
+ *                           mutex wait of `waits` (holder TID, waiter TID, lock ADDRESS). The
+ *                           sleeper's own measure of its sleeps (each until a deadline 50 ms
+ *                           ahead, TIMER_ABSTIME): sleeper_asleep_ns, the time to the deadlines,
+ *                           and sleeper_late_ns, from the deadlines to the returns (the timer's
+ *                           slack, then the wait for a CPU)
+ *   sched_prog sleep        the sleeper alone (sleeper, sleeper_asleep_ns, sleeper_late_ns)
+ *   sched_prog yield N      a thread calls sched_yield N times while another spins on the same CPU
+ *                           (both pinned to the first CPU allowed): yielder TID, yields N and
+ *                           yields_switched, the calls during which the thread's involuntary
+ *                           switch count (getrusage RUSAGE_THREAD, where the kernel counts a yield
+ *                           that switched) went up */
 #include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,7 +42,8 @@ static int pipefd[2];
 /* Each thread's tid and the spinner's CPU time, printed by the main thread at the end: a thread's own
  * printf would be one more write() on its account. */
 static uint32_t tid_holder, tid_sleeper, tid_writer, tid_spinner, tid_reader;
-static uint64_t spinner_cpu;
+static uint64_t spinner_cpu, sleeper_asleep, sleeper_late;
+static volatile int spin_on, spin_stop;
 
 static uint32_t tid(void)
 {
@@ -42,6 +56,14 @@ static void sleep_ms(long ms)
 
 	while (nanosleep(&ts, &ts))
 		;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static uint64_t thread_cpu_ns(void)
@@ -99,8 +121,15 @@ static void *sleeper(void *arg)
 	(void)arg;
 	ltt_thread_start("sleeper");
 	tid_sleeper = tid();
-	for (int i = 0; i < 10; i++)
-		sleep_ms(50);
+	for (int i = 0; i < 10; i++) {
+		uint64_t before = mono_ns(), deadline = before + 50000000u;
+		struct timespec ts = { (time_t)(deadline / 1000000000u), (long)(deadline % 1000000000u) };
+
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
+			;
+		sleeper_asleep += deadline - before;
+		sleeper_late += mono_ns() - deadline;
+	}
 	ltt_thread_exit();
 	return NULL;
 }
@@ -157,6 +186,53 @@ static void *reader(void *arg)
 	return NULL;
 }
 
+/* Both yield threads run on the first CPU the process may use. */
+static void pin_first_cpu(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set)) {
+			CPU_ZERO(&set);
+			CPU_SET(c, &set);
+			sched_setaffinity(0, sizeof(set), &set);
+			return;
+		}
+}
+
+static void *yield_spinner(void *arg)
+{
+	(void)arg;
+	pin_first_cpu();
+	__atomic_store_n(&spin_on, 1, __ATOMIC_RELEASE);	/* pairs with the acquire in yields() */
+	while (!__atomic_load_n(&spin_stop, __ATOMIC_RELAXED))
+		;
+	return NULL;
+}
+
+static void *yields(void *arg)
+{
+	long n = (long)(intptr_t)arg, switched = 0;
+	struct rusage a, b;
+
+	ltt_thread_start("yielder");
+	pin_first_cpu();
+	while (!__atomic_load_n(&spin_on, __ATOMIC_ACQUIRE))	/* pairs with the release in yield_spinner() */
+		sleep_ms(1);	/* (not a yield: only the N below are) */
+	for (long i = 0; i < n; i++) {
+		getrusage(RUSAGE_THREAD, &a);
+		sched_yield();
+		getrusage(RUSAGE_THREAD, &b);
+		switched += b.ru_nivcsw > a.ru_nivcsw;
+	}
+	__atomic_store_n(&spin_stop, 1, __ATOMIC_RELAXED);
+	printf("yielder %" PRIu32 "\nyields %ld\nyields_switched %ld\n", tid(), n, switched);
+	ltt_thread_exit();
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	pthread_t th[4];
@@ -167,6 +243,25 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "waits")) {
 		mutex_wait();
 		uncontended();
+		return 0;
+	}
+	if (argc > 2 && !strcmp(argv[1], "yield")) {
+		pthread_t y[2];
+
+		if (pthread_create(&y[0], NULL, yield_spinner, NULL) ||
+		    pthread_create(&y[1], NULL, yields, (void *)(intptr_t)atol(argv[2])))
+			return 1;
+		pthread_join(y[1], NULL);
+		pthread_join(y[0], NULL);
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "sleep")) {
+		pthread_t sl;
+
+		if (pthread_create(&sl, NULL, sleeper, NULL) || pthread_join(sl, NULL))
+			return 1;
+		printf("sleeper %" PRIu32 "\nsleeper_asleep_ns %" PRIu64 "\nsleeper_late_ns %" PRIu64 "\n", tid_sleeper,
+		       sleeper_asleep, sleeper_late);
 		return 0;
 	}
 	if (pipe(pipefd))
@@ -180,6 +275,7 @@ int main(int argc, char **argv)
 	mutex_wait();
 	for (int i = 0; i < 4; i++)
 		pthread_join(th[i], NULL);
+	printf("sleeper_asleep_ns %" PRIu64 "\nsleeper_late_ns %" PRIu64 "\n", sleeper_asleep, sleeper_late);
 	printf("sleeper %" PRIu32 "\nwriter %" PRIu32 "\nspinner %" PRIu32 "\nspinner_cpu_ns %" PRIu64 "\nreader %" PRIu32
 	       "\n", tid_sleeper, tid_writer, tid_spinner, spinner_cpu, tid_reader);
 	return 0;

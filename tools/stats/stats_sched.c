@@ -19,7 +19,7 @@ struct sc_row {
 	uint32_t tid, pid;
 	const char *name;
 	uint64_t ns[SCHED_NSTATES];
-	uint64_t vol, invol, migrations, wakeups, wait_max, irqs, softirqs, traps, calls, calls_done;
+	uint64_t vol, invol, yields, migrations, wakeups, wait_max, irqs, softirqs, traps, calls, calls_done;
 	unsigned threads;
 	const struct sched_thread *t;	/* a thread row's thread */
 };
@@ -44,6 +44,7 @@ static void sc_add(struct sc_row *r, const struct sched_thread *t)
 		r->ns[i] += t->ns[i];
 	r->vol += t->vol;
 	r->invol += t->invol;
+	r->yields += t->yields;
 	r->migrations += t->migrations;
 	r->wakeups += t->wakeups;
 	r->wait_max = t->wait_max_ns > r->wait_max ? t->wait_max_ns : r->wait_max;
@@ -91,10 +92,10 @@ static void sc_json_times(FILE *out, const struct sc_row *r)
 	for (int i = 0; i < SCHED_NSTATES; i++)
 		fprintf(out, ",\"%s_ns\":%" PRIu64, sched_state_name(i), r->ns[i]);
 	fprintf(out, ",\"switches_voluntary\":%" PRIu64 ",\"switches_involuntary\":%" PRIu64
-		",\"migrations\":%" PRIu64 ",\"wakeups\":%" PRIu64 ",\"wakeup_wait_max_ns\":%" PRIu64
+		",\"yields\":%" PRIu64 ",\"migrations\":%" PRIu64 ",\"wakeups\":%" PRIu64 ",\"wakeup_wait_max_ns\":%" PRIu64
 		",\"irqs\":%" PRIu64 ",\"softirqs\":%" PRIu64 ",\"faults\":%" PRIu64 ",\"syscalls\":%" PRIu64
 		",\"syscalls_completed\":%" PRIu64,
-		r->vol, r->invol, r->migrations, r->wakeups, r->wait_max, r->irqs, r->softirqs, r->traps, r->calls,
+		r->vol, r->invol, r->yields, r->migrations, r->wakeups, r->wait_max, r->irqs, r->softirqs, r->traps, r->calls,
 		r->calls_done);
 }
 

@@ -73,6 +73,7 @@ struct sched_ev {
 	uint32_t target;		/* WAKEUP, FORK (the child), MIGRATE */
 	int orig_cpu, dest_cpu;		/* MIGRATE */
 	uint32_t nr;			/* system call, interrupt, soft interrupt or trap number */
+	int yield;			/* SYSCALL_ENTRY: the call is sched_yield (the trace's machine's) */
 	int64_t ret;			/* SYSCALL_EXIT */
 	const char *comm;		/* THREAD, EXEC, FORK, SWITCH next (may be NULL) */
 	const char *prev_comm;		/* SWITCH (may be NULL) */
@@ -125,7 +126,9 @@ struct sched_thread {
 	char comm[SCHED_COMM_MAX];
 	uint64_t ns[SCHED_NSTATES];
 	uint64_t first_ns, last_ns;	/* first and last time the thread was seen */
-	uint64_t vol, invol;		/* switch-outs: voluntary (sleeping, blocked...), involuntary (preempted) */
+	uint64_t vol, invol;		/* switch-outs: voluntary (sleeping, blocked, yielded), involuntary
+					 * (preempted) */
+	uint64_t yields;		/* of the voluntary: left the CPU runnable inside sched_yield */
 	uint64_t migrations;		/* switched in on another CPU than its previous run */
 	uint64_t wakeups;		/* woken while sleeping or blocked */
 	uint64_t wait_max_ns;		/* longest wakeup to switch-in */
@@ -143,6 +146,8 @@ struct sched_thread {
 	int in_sys;		/* in a system call */
 	uint32_t sys_nr;
 	uint64_t sys_entry;	/* 0: entry not seen */
+	int in_yield;		/* the call in progress is sched_yield: a switch-out still runnable in it
+				 * is a yield (voluntary), not a preemption */
 	unsigned trap_depth;
 	int exited;		/* its exit was seen: no time after its last switch-out */
 	enum sched_why why;	/* while RUNNABLE */

@@ -47,7 +47,12 @@ res=$(awk -v S="$sleeper" '
 	END { printf "%d %d\n", n, sum * 1000 }' "$tmp/dump")
 set -- $res
 [ "$1" -ge 10 ] || fail "sleeper: $1 sleeping switch-outs, 10 expected at least"
-[ "$2" -ge 450 ] && [ "$2" -le 550 ] || fail "sleeper: off CPU $2 ms, 500 +- 10% expected"
+# off CPU from each switch-out to the switch-in: the 500 ms asleep, and under load the waits for a CPU
+# after the timers (in process scope a timer's wakeup is not recorded, doc/cli.md): up to the sleeps'
+# own wall time
+wall=$(sed -n 's/^sleeper_wall_ms=\([0-9]*\)$/\1/p' "$tmp/out")
+[ "$2" -ge 450 ] && [ "$2" -le $((${wall:-500} * 11 / 10)) ] ||
+	fail "sleeper: off CPU $2 ms, 500 ms - 10% to its wall time ${wall:-?} ms + 10% expected"
 
 # each thread's switches against its own getrusage
 while read -r name tidf sw; do

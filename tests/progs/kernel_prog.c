@@ -39,12 +39,16 @@ static void report(const char *name)
 
 static void *sleeper(void *p)
 {
-	struct timespec ts = { 0, 50 * 1000 * 1000 };
+	struct timespec ts = { 0, 50 * 1000 * 1000 }, a, b;
 
 	(void)p;
 	pthread_setname_np(pthread_self(), "kp-sleeper");
+	clock_gettime(CLOCK_MONOTONIC, &a);
 	for (int i = 0; i < 10; i++)
 		nanosleep(&ts, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	/* the sleeps' wall time: the waits for a CPU after each timer included */
+	printf("sleeper_wall_ms=%ld\n", (long)((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000));
 	report("sleeper");
 	__atomic_add_fetch(&finished, 1, __ATOMIC_SEQ_CST);
 	return NULL;

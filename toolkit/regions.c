@@ -34,6 +34,7 @@ struct reg_open {
 	uint64_t children;	/* its completed direct children so far */
 	uint64_t id;		/* 0: its enter is not in the trace */
 	uint64_t start_ns;
+	char *msg;		/* the enter's message (rows only: regions_scan, regions_iter), NULL when empty */
 	uint64_t at_enter[SCHED_NSTATES];	/* the thread's time by state at its enter */
 	int known;		/* the thread's kernel state was known at its enter */
 	struct reg_kernel k;	/* its longest system call so far */
@@ -63,6 +64,11 @@ struct reg_state {
 	/* regions_scan: each completed region goes to fn instead of the tables */
 	int (*fn)(void *arg, const struct region_row *row);
 	void *arg;
+	/* regions_iter: the completed region goes to *out, and reading stops (have set) */
+	struct region_row *out;
+	int have;
+	char *msg;		/* the last completed region's message, kept until the next one */
+	struct t2_model *m;
 	uint64_t next_id;
 	/* kernel events (toolkit/sched_model.h): the time of each region on and off CPU */
 	struct sched_model *km;
@@ -266,6 +272,7 @@ static int reg_event(struct reg_state *s, const struct t2_event *e)
 	}
 	if (e->kind == T2_REGION_ENTER) {
 		const char *cat = t2_str(e, "category"), *label = t2_str(e, "label");
+		const char *msg = s->fn || s->out ? t2_str(e, "msg") : "";
 		size_t soff = n ? t->open[n - 1].send : 0, lc = strlen(cat) + 1, ll = strlen(label) + 1;
 		char *ns = reg_grow(t->strs, &t->strs_cap, soff + lc + ll, 1);
 
@@ -274,8 +281,11 @@ static int reg_event(struct reg_state *s, const struct t2_event *e)
 		t->strs = ns;
 		memcpy(ns + soff, cat, lc);
 		memcpy(ns + soff + lc, label, ll);
+		free(t->open[n].msg);	/* a region left open by a leave missing from the trace */
 		t->open[n] = (struct reg_open){ .id = ++s->next_id, .start_ns = e->ev->time_ns, .soff = soff,
 						.send = soff + lc + ll };
+		if (*msg && !(t->open[n].msg = strdup(msg)))
+			return -ENOMEM;
 		t->open[n].known = s->km && !sched_model_thread_at(s->km, trace_index(e), e->tid, e->ev->time_ns,
 								     t->open[n].at_enter);
 		t->depth = n + 1;
@@ -284,6 +294,8 @@ static int reg_event(struct reg_state *s, const struct t2_event *e)
 	o = t->open[n];
 	t->open[n] = (struct reg_open){ 0 };
 	t->depth = n;
+	free(s->msg);	/* the row before this one is gone: its message too */
+	s->msg = o.msg;
 	if (!e->has_rel)
 		return 0;
 	if (o.known) {	/* the time by state between the enter and now */
@@ -296,15 +308,20 @@ static int reg_event(struct reg_state *s, const struct t2_event *e)
 		t->open[n - 1].child_ns += e->t_rel_ns;
 		t->open[n - 1].children++;
 	}
-	if (s->fn) {
+	if (s->fn || s->out) {
 		struct region_row row = {
 			.trace = trace_index(e), .tid = e->tid, .thread = t->name,
-			.category = t2_str(e, "category"), .label = t2_str(e, "label"),
+			.category = t2_str(e, "category"), .label = t2_str(e, "label"), .msg = o.msg,
 			.start_ns = e->ev->time_ns - e->t_rel_ns, .dur_ns = e->t_rel_ns,
 			.self_ns = e->t_rel_ns > o.child_ns ? e->t_rel_ns - o.child_ns : 0,
 			.depth = n, .id = o.id, .parent_id = n > 0 ? t->open[n - 1].id : 0, .k = o.k,
 		};
 
+		if (s->out) {
+			*s->out = row;
+			s->have = 1;
+			return 0;
+		}
 		return s->fn(s->arg, &row);
 	}
 	x = reg_entry(s, e);
@@ -581,27 +598,41 @@ static void reg_print_text(FILE *out, const struct reg_state *s, const struct re
 
 /* Calls fn for each region still open at the end whose enter is in the trace, thread by thread in the
  * order first seen, outermost first: open 1, dur_ns and self_ns 0. */
-static int reg_open_each(const struct reg_state *s, int (*fn)(void *arg, const struct region_row *row), void *arg)
+/* The region open at the end after position (*i thread, *d depth) into *row, the position moved past
+ * it: 1, or 0 when there is none left. */
+static int reg_open_next(const struct reg_state *s, size_t *i, unsigned *d, struct region_row *row)
 {
-	for (size_t i = 0; i < s->nt; i++) {
-		const struct reg_thread *t = &s->t[i];
+	for (; *i < s->nt; (*i)++, *d = 0) {
+		const struct reg_thread *t = &s->t[*i];
 
-		for (unsigned d = 0; d < t->depth && d < t->cap; d++) {
-			const struct reg_open *o = &t->open[d];
-			struct region_row row = {
-				.trace = t->trace, .tid = t->tid, .thread = t->name, .category = t->strs + o->soff,
-				.start_ns = o->start_ns, .depth = d, .id = o->id, .open = 1,
-				.parent_id = d > 0 ? t->open[d - 1].id : 0,
-			};
-			int rc;
+		for (; *d < t->depth && *d < t->cap; (*d)++) {
+			const struct reg_open *o = &t->open[*d];
 
 			if (!o->id)
 				continue;	/* its enter is not in the trace */
-			row.label = row.category + strlen(row.category) + 1;
-			if ((rc = fn(arg, &row)))
-				return rc;
+			*row = (struct region_row){
+				.trace = t->trace, .tid = t->tid, .thread = t->name, .category = t->strs + o->soff,
+				.start_ns = o->start_ns, .depth = *d, .id = o->id, .open = 1, .msg = o->msg,
+				.parent_id = *d > 0 ? t->open[*d - 1].id : 0,
+			};
+			row->label = row->category + strlen(row->category) + 1;
+			(*d)++;
+			return 1;
 		}
 	}
+	return 0;
+}
+
+static int reg_open_each(const struct reg_state *s, int (*fn)(void *arg, const struct region_row *row), void *arg)
+{
+	struct region_row row;
+	unsigned d = 0;
+	size_t i = 0;
+	int rc;
+
+	while (reg_open_next(s, &i, &d, &row))
+		if ((rc = fn(arg, &row)))
+			return rc;
 	return 0;
 }
 
@@ -714,22 +745,29 @@ out:
 	return rc;
 }
 
-/* Reads the events of r into s (s->fn set: each completed region to it; else the tables). */
+/* The models reg_read feeds: 0 or -ENOMEM (what was made is freed by reg_free). */
+static int reg_begin(struct reg_state *s)
+{
+	struct sched_hooks hooks = { .arg = s, .call = reg_kernel_call };
+	int rc = t2_model_new(&s->m);
+
+	if (!rc && !(rc = sched_model_new(&s->km, &hooks, 0)))
+		rc = sched_decoder_new(&s->kd);
+	return rc;
+}
+
+/* Reads the events of r into s (s->fn set: each completed region to it; else the tables), or with
+ * s->out set up to the next completed region (1 then, 0 at the end). */
 static int reg_read(struct reg_state *s, struct ltt_reader *r)
 {
-	struct t2_model *m;
+	struct t2_model *m = s->m;
 	struct ltt_event ev;
 	struct t2_event e;
 	int rc;
 
-	struct sched_hooks hooks = { .arg = s, .call = reg_kernel_call };
 	struct sched_ev k;
 
-	rc = t2_model_new(&m);
-	if (rc || (rc = sched_model_new(&s->km, &hooks, 0)) || (rc = sched_decoder_new(&s->kd))) {
-		t2_model_free(m);
-		return rc;
-	}
+	s->have = 0;
 	while ((rc = ltt_reader_next(r, &ev)) == 1) {
 		if (ev.time_ns > s->last_ns)
 			s->last_ns = ev.time_ns;
@@ -747,9 +785,10 @@ static int reg_read(struct reg_state *s, struct ltt_reader *r)
 			rc = reg_event(s, &e);
 			if (rc < 0)
 				break;
+			if (s->have)
+				return 1;
 		}
 	}
-	t2_model_free(m);
 	return rc;
 }
 
@@ -762,9 +801,13 @@ static void reg_free(struct reg_state *s)
 	}
 	free(s->e);
 	for (size_t i = 0; i < s->nt; i++) {
+		for (size_t k = 0; k < s->t[i].cap; k++)
+			free(s->t[i].open[k].msg);
 		free(s->t[i].open);
 		free(s->t[i].strs);
 	}
+	free(s->msg);
+	t2_model_free(s->m);
 	free(s->t);
 	free(s->eh);
 	free(s->th);
@@ -775,8 +818,10 @@ static void reg_free(struct reg_state *s)
 int regions_report(struct ltt_reader *r, FILE *out, int json)
 {
 	struct reg_state s = { .r = r };
-	int rc = reg_read(&s, r);
+	int rc = reg_begin(&s);
 
+	if (rc == 0)
+		rc = reg_read(&s, r);
 	if (rc == 0)
 		rc = reg_print(&s, out, json, ltt_reader_ntraces(r));
 	reg_free(&s);
@@ -786,10 +831,60 @@ int regions_report(struct ltt_reader *r, FILE *out, int json)
 int regions_scan(struct ltt_reader *r, int (*fn)(void *arg, const struct region_row *row), void *arg)
 {
 	struct reg_state s = { .fn = fn, .arg = arg };
-	int rc = reg_read(&s, r);
+	int rc = reg_begin(&s);
 
+	if (rc == 0)
+		rc = reg_read(&s, r);
 	if (!rc)	/* then the regions still open at the end */
 		rc = reg_open_each(&s, fn, arg);
 	reg_free(&s);
 	return rc;
+}
+
+struct regions_iter {
+	struct reg_state s;
+	struct ltt_reader *r;
+	struct region_row row;
+	int at_end;		/* the trace is read: the regions still open at its end */
+	size_t open_i;
+	unsigned open_d;
+};
+
+int regions_iter_new(struct ltt_reader *r, struct regions_iter **out)
+{
+	struct regions_iter *it = calloc(1, sizeof(*it));
+	int rc;
+
+	*out = NULL;
+	if (!it)
+		return -ENOMEM;
+	it->r = r;
+	it->s.out = &it->row;
+	rc = reg_begin(&it->s);
+	if (rc) {
+		regions_iter_free(it);
+		return rc;
+	}
+	*out = it;
+	return 0;
+}
+
+int regions_iter_next(struct regions_iter *it, const struct region_row **row)
+{
+	int rc = it->at_end ? 0 : reg_read(&it->s, it->r);
+
+	if (rc == 0) {	/* then the regions still open at the end, as regions_scan */
+		it->at_end = 1;
+		rc = reg_open_next(&it->s, &it->open_i, &it->open_d, &it->row);
+	}
+	*row = rc == 1 ? &it->row : NULL;
+	return rc;
+}
+
+void regions_iter_free(struct regions_iter *it)
+{
+	if (!it)
+		return;
+	reg_free(&it->s);
+	free(it);
 }

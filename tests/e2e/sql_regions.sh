@@ -50,5 +50,10 @@ T=trace
 [ "$(sq "SELECT group_concat(name, ' ') FROM (SELECT DISTINCT r.thread AS name FROM regions r JOIN threads t ON t.tid = r.tid AND t.name = r.thread ORDER BY 1)")" = \
 	"main th01:preload_thread th02:preload_thread" ] || { echo "threads:"; "$LTT" sql trace -e 'SELECT * FROM threads'; fail=1; }
 [ "$(sq "SELECT count(*) FROM processes WHERE sid IS NOT NULL AND pid > 0")" = 1 ] || { echo "processes:"; "$LTT" sql trace -e 'SELECT * FROM processes'; fail=1; }
+# msg: ltt_region_enter_printf's message (app_golden.c: ".git/index", "src/"), NULL for the others
+[ "$(sq "SELECT group_concat(label || '=' || msg, ' ') FROM (SELECT label, msg FROM regions WHERE msg IS NOT NULL ORDER BY id)")" = \
+	"do_read_index=.git/index read_recursive=src/" ] || { echo "msg:"; "$LTT" sql trace -e 'SELECT id, label, msg FROM regions'; fail=1; }
+[ "$(sq "SELECT count(*) FROM regions WHERE msg IS NULL AND label NOT IN ('do_read_index', 'read_recursive')")" = "$(sq "SELECT count(*) - 2 FROM regions")" ] ||
+	{ echo "regions without a message have a msg"; fail=1; }
 [ $fail -eq 0 ] && echo ok
 exit $fail

@@ -6,15 +6,21 @@
 #define N(...) (sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(const char *))
 #define TABLE(nm, fill_fn, decl_text, names, typs) \
 	{ .name = nm, .decl = decl_text, .ncols = N names, .cols = COLS names, .types = COLS typs, .fill = fill_fn }
+/* a table also read one row at a time (sql_rows.h) */
+#define STREAMED(nm, fill_fn, decl_text, names, typs, open_fn, next_fn, close_fn) \
+	{ .name = nm, .decl = decl_text, .ncols = N names, .cols = COLS names, .types = COLS typs, .fill = fill_fn, \
+	  .open = open_fn, .next = next_fn, .close = close_fn }
 
 const struct sql_rows_def sql_rows_defs[] = {
-	TABLE("regions", sql_fill_regions,
+	STREAMED("regions", sql_fill_regions,
 	      "CREATE TABLE regions(ts_ns INTEGER, dur_ns INTEGER, tid INTEGER, thread TEXT, category TEXT, "
-	      "label TEXT, depth INTEGER, parent_id INTEGER, id INTEGER, self_ns INTEGER, trace TEXT, open INTEGER)",
+	      "label TEXT, depth INTEGER, parent_id INTEGER, id INTEGER, self_ns INTEGER, trace TEXT, open INTEGER, "
+	      "msg TEXT)",
 	      ("ts_ns", "dur_ns", "tid", "thread", "category", "label", "depth", "parent_id", "id", "self_ns",
-	       "trace", "open"),
+	       "trace", "open", "msg"),
 	      ("INTEGER", "INTEGER", "INTEGER", "TEXT", "TEXT", "TEXT", "INTEGER", "INTEGER", "INTEGER",
-	       "INTEGER", "TEXT", "INTEGER")),
+	       "INTEGER", "TEXT", "INTEGER", "TEXT"),
+	      sql_regions_open, sql_regions_next, sql_regions_close),
 	TABLE("threads", sql_fill_threads,
 	      "CREATE TABLE threads(trace TEXT, tid INTEGER, pid INTEGER, name TEXT, start_ns INTEGER, "
 	      "end_ns INTEGER, events INTEGER)",

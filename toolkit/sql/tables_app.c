@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The regions, threads and processes tables of `ltt sql` (sql_rows.h). regions are the rows behind
- * `ltt stats --regions` (toolkit/regions.c), one per completed region; threads are the (trace, tid)
+ * `ltt stats --regions` (toolkit/regions.c), one per completed region, in the order of their
+ * region_leave events, streamed (regions_iter) or filled; threads are the (trace, tid)
  * pairs of the events that carry a tid, named as the Trace2 view of the app facility names them
  * ("main", "th01:name"), else by core.thread_start / core.thread_name; processes are the core.process records, with the session id and
  * executable of the app facility's version event of the same pid. */
@@ -17,13 +18,9 @@ struct regions_fill {
 	struct sql_rows *rows;
 };
 
-static int region_row(void *arg, const struct region_row *r)
+/* The cells of one region (the columns of tables.c). */
+static int region_cells(struct sql_ctx *ctx, const struct region_row *r, struct sql_cell *c)
 {
-	struct regions_fill *f = arg;
-	struct sql_cell *c = sql_rows_add(f->rows);
-
-	if (!c)
-		return -ENOMEM;
 	sql_cell_int(&c[0], (int64_t)r->start_ns);
 	if (!r->open)	/* open at the end: no duration, no self time */
 		sql_cell_int(&c[1], (int64_t)r->dur_ns);
@@ -36,9 +33,64 @@ static int region_row(void *arg, const struct region_row *r)
 		sql_cell_int(&c[9], (int64_t)r->self_ns);
 	sql_cell_int(&c[11], r->open);
 	if (sql_cell_text(&c[3], r->thread) || sql_cell_text(&c[4], r->category) ||
-	    sql_cell_text(&c[5], r->label) || sql_cell_text(&c[10], f->ctx->names[r->trace]))
+	    sql_cell_text(&c[5], r->label) || sql_cell_text(&c[10], ctx->names[r->trace]) ||
+	    (r->msg && sql_cell_text(&c[12], r->msg)))
 		return -ENOMEM;
 	return 0;
+}
+
+static int region_row(void *arg, const struct region_row *r)
+{
+	struct regions_fill *f = arg;
+	struct sql_cell *c = sql_rows_add(f->rows);
+
+	return c ? region_cells(f->ctx, r, c) : -ENOMEM;
+}
+
+struct regions_stream {
+	struct sql_ctx *ctx;
+	struct ltt_reader *r;
+	struct regions_iter *it;
+};
+
+int sql_regions_open(struct sql_ctx *ctx, void **out)
+{
+	struct regions_stream *st = calloc(1, sizeof(*st));
+	struct sql_filter flt;
+	int rc;
+
+	*out = st;
+	if (!st)
+		return -ENOMEM;
+	st->ctx = ctx;
+	sql_filter_init(&flt);
+	flt.facility = "app";
+	rc = sql_reader_open(ctx, &flt, &st->r);
+	if (!rc && st->r)
+		rc = regions_iter_new(st->r, &st->it);
+	return rc;
+}
+
+int sql_regions_next(void *stream, struct sql_cell *c)
+{
+	struct regions_stream *st = stream;
+	const struct region_row *row;
+	int rc = st->it ? regions_iter_next(st->it, &row) : 0;
+
+	if (rc == 1 && region_cells(st->ctx, row, c))
+		return -ENOMEM;
+	return rc;
+}
+
+void sql_regions_close(void *stream)
+{
+	struct regions_stream *st = stream;
+
+	if (!st)
+		return;
+	regions_iter_free(st->it);
+	sql_reader_close(st->ctx, st->r);
+	free(st);
 }
 
 int sql_fill_regions(struct sql_ctx *ctx, struct sql_rows *rows)

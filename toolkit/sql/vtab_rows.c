@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The small tables of `ltt sql` (regions, threads, processes, lost, traces): computed by one pass
- * over the trace set the first time a statement reads them, then kept in memory for the session. */
+ * over the trace set the first time a statement reads them, then kept in memory for the session. A
+ * table with stream functions (regions, as long as the trace) is read one row at a time by each scan
+ * instead, and filled only when a statement reads it again while reading it (a self-join, a
+ * correlated subquery: SQLite rescans the inner table once per outer row). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +46,14 @@ void sql_cell_int(struct sql_cell *c, int64_t v)
 	c->i = v;
 }
 
+void sql_cells_clear(struct sql_cell *c, unsigned n)
+{
+	for (unsigned k = 0; k < n; k++) {
+		free(c[k].s);
+		c[k] = (struct sql_cell){ 0 };
+	}
+}
+
 static void rows_free(struct sql_rows *t)
 {
 	for (size_t k = 0; k < t->n * t->ncols; k++)
@@ -60,11 +71,16 @@ struct rows_vtab {
 	struct sql_rows rows;
 	const struct sql_rows_def *def;
 	int filled;
+	unsigned streams;	/* cursors streaming the table now */
 };
 
 struct rows_cursor {
 	sqlite3_vtab_cursor base;
 	size_t row;
+	int filtered;		/* xFilter was called before: a rescan */
+	int streaming, eof;	/* rows from stream, the current one in cells */
+	void *stream;
+	struct sql_cell *cells;
 };
 
 static int rows_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
@@ -125,8 +141,59 @@ static int rows_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
 	return SQLITE_OK;
 }
 
+static void stream_stop(struct rows_vtab *t, struct rows_cursor *c)
+{
+	if (!c->stream)
+		return;
+	t->def->close(c->stream);
+	c->stream = NULL;
+	t->streams--;
+}
+
+/* The next row of the stream into c->cells (c->eof at the end). */
+static int stream_next(struct rows_vtab *t, struct rows_cursor *c)
+{
+	int rc;
+
+	sql_cells_clear(c->cells, t->def->ncols);
+	rc = t->def->next(c->stream, c->cells);
+	if (rc == 1) {
+		c->row++;
+		return SQLITE_OK;
+	}
+	stream_stop(t, c);
+	c->eof = 1;
+	return rc == -ENOMEM ? SQLITE_NOMEM : SQLITE_OK;	/* a read error was reported: the rows so far stand */
+}
+
+static int stream_start(struct rows_vtab *t, struct rows_cursor *c)
+{
+	int rc;
+
+	if (!c->cells && !(c->cells = calloc(t->def->ncols, sizeof(*c->cells))))
+		return SQLITE_NOMEM;
+	c->streaming = 1;
+	c->eof = 0;
+	rc = t->def->open(t->ctx, &c->stream);
+	if (c->stream)
+		t->streams++;
+	if (rc < 0) {
+		stream_stop(t, c);
+		c->eof = 1;
+		/* a reader that cannot open (too few descriptors) fails the statement, as event tables do */
+		return rc == -ENOMEM ? SQLITE_NOMEM : SQLITE_ERROR;
+	}
+	return stream_next(t, c);
+}
+
 static int rows_close(sqlite3_vtab_cursor *cur)
 {
+	struct rows_cursor *c = (struct rows_cursor *)cur;
+
+	stream_stop((struct rows_vtab *)cur->pVtab, c);
+	if (c->cells)
+		sql_cells_clear(c->cells, ((struct rows_vtab *)cur->pVtab)->def->ncols);
+	free(c->cells);
 	sqlite3_free(cur);
 	return SQLITE_OK;
 }
@@ -134,13 +201,19 @@ static int rows_close(sqlite3_vtab_cursor *cur)
 static int rows_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int argc, sqlite3_value **argv)
 {
 	struct rows_vtab *t = (struct rows_vtab *)cur->pVtab;
-	int rc;
+	struct rows_cursor *c = (struct rows_cursor *)cur;
+	int rc, rescan = c->filtered;
 
 	(void)idx_num;
 	(void)idx_str;
 	(void)argc;
 	(void)argv;
-	((struct rows_cursor *)cur)->row = 0;
+	stream_stop(t, c);
+	c->row = 0;
+	c->streaming = 0;
+	c->filtered = 1;
+	if (t->def->open && !t->filled && !rescan && !t->streams)
+		return stream_start(t, c);
 	if (!t->filled) {
 		rc = t->def->fill(t->ctx, &t->rows);
 		if (rc == -ENOMEM) {
@@ -154,28 +227,35 @@ static int rows_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_st
 
 static int rows_next(sqlite3_vtab_cursor *cur)
 {
-	((struct rows_cursor *)cur)->row++;
+	struct rows_cursor *c = (struct rows_cursor *)cur;
+
+	if (c->streaming)
+		return c->eof ? SQLITE_OK : stream_next((struct rows_vtab *)cur->pVtab, c);
+	c->row++;
 	return SQLITE_OK;
 }
 
 static int rows_eof(sqlite3_vtab_cursor *cur)
 {
 	struct rows_vtab *t = (struct rows_vtab *)cur->pVtab;
+	struct rows_cursor *rc = (struct rows_cursor *)cur;
 
-	return ((struct rows_cursor *)cur)->row >= t->rows.n;
+	return rc->streaming ? rc->eof : rc->row >= t->rows.n;
 }
 
 static int rows_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
 	struct rows_vtab *t = (struct rows_vtab *)cur->pVtab;
-	const struct sql_cell *c = &t->rows.cells[((struct rows_cursor *)cur)->row * t->rows.ncols + (size_t)col];
+	struct rows_cursor *rc = (struct rows_cursor *)cur;
+	const struct sql_cell *c = rc->streaming ? &rc->cells[col] : &t->rows.cells[rc->row * t->rows.ncols + (size_t)col];
 
 	switch (c->type) {
 	case SQLITE_INTEGER:
 		sqlite3_result_int64(ctx, c->i);
 		break;
 	case SQLITE_TEXT:
-		sqlite3_result_text(ctx, c->s, -1, SQLITE_STATIC);
+		/* a streamed row is replaced at the next one: SQLite copies it */
+		sqlite3_result_text(ctx, c->s, -1, rc->streaming ? SQLITE_TRANSIENT : SQLITE_STATIC);
 		break;
 	default:
 		break;
@@ -185,7 +265,9 @@ static int rows_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 
 static int rows_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
 {
-	*rowid = (sqlite3_int64)((struct rows_cursor *)cur)->row + 1;
+	struct rows_cursor *c = (struct rows_cursor *)cur;
+
+	*rowid = (sqlite3_int64)c->row + !c->streaming;	/* streaming, row counts the rows given */
 	return SQLITE_OK;
 }
 

@@ -72,10 +72,13 @@ static char *json_pair(const char *pre, const char *key, const char *value, size
 	return s;
 }
 
-static void write_rows(struct ltt_export_ctx *ctx, struct rows *w, const struct sql_rows *rows)
+/* One row of a table other than events. */
+static void write_row(struct ltt_export_ctx *ctx, struct rows *w, const struct sql_cell *cell)
 {
 	struct dump_out *o = ctx->out;
 	unsigned trace_col = 0, name_col = 0;
+	const char *trace;
+	unsigned ti = 0;
 
 	for (unsigned c = 0; c < w->table.ncols; c++) {
 		if (!strcmp(w->table.cols[c], "trace"))
@@ -83,30 +86,48 @@ static void write_rows(struct ltt_export_ctx *ctx, struct rows *w, const struct 
 		if (!strcmp(w->table.cols[c], "name"))
 			name_col = c;
 	}
-	for (size_t r = 0; r < rows->n; r++) {
-		const struct sql_cell *cell = rows->cells + r * rows->ncols;
-		const char *trace = cell[strcmp(w->table.name, "traces") ? trace_col : name_col].s;
-		unsigned ti = 0;
-
-		for (unsigned i = 0; i < ctx->ntraces; i++)
-			if (trace && !strcmp(ltt_reader_trace(ctx->reader, i)->path, trace))
-				ti = i;
-		dump_out_mem(o, w->head[ti], w->head_len[ti]);
-		for (unsigned c = 0; c < w->table.ncols; c++) {
-			if (sql_export_col_skipped(&w->table, c))
-				continue;
-			dump_out_char(o, ',');
-			dump_out_json_string(o, w->table.cols[c], strlen(w->table.cols[c]));
-			dump_out_char(o, ':');
-			if (cell[c].type == SQLITE_INTEGER)
-				dump_out_i64(o, cell[c].i);
-			else if (cell[c].type == SQLITE_TEXT)
-				dump_out_json_string(o, cell[c].s, strlen(cell[c].s));
-			else
-				dump_out_str(o, "null");
-		}
-		dump_out_mem(o, "}\n", 2);
+	trace = cell[strcmp(w->table.name, "traces") ? trace_col : name_col].s;
+	for (unsigned i = 0; i < ctx->ntraces; i++)
+		if (trace && !strcmp(ltt_reader_trace(ctx->reader, i)->path, trace))
+			ti = i;
+	dump_out_mem(o, w->head[ti], w->head_len[ti]);
+	for (unsigned c = 0; c < w->table.ncols; c++) {
+		if (sql_export_col_skipped(&w->table, c))
+			continue;
+		dump_out_char(o, ',');
+		dump_out_json_string(o, w->table.cols[c], strlen(w->table.cols[c]));
+		dump_out_char(o, ':');
+		if (cell[c].type == SQLITE_INTEGER)
+			dump_out_i64(o, cell[c].i);
+		else if (cell[c].type == SQLITE_TEXT)
+			dump_out_json_string(o, cell[c].s, strlen(cell[c].s));
+		else
+			dump_out_str(o, "null");
 	}
+	dump_out_mem(o, "}\n", 2);
+}
+
+/* A streamed table (regions): each row written as it comes, none kept. */
+static int stream_rows(struct sql_ctx *sc, struct ltt_export_ctx *ctx, struct rows *w)
+{
+	const struct sql_rows_def *def = w->table.def;
+	struct sql_cell *cells = calloc(def->ncols, sizeof(*cells));
+	void *stream = NULL;
+	int rc = cells ? def->open(sc, &stream) : -ENOMEM;
+
+	if (rc < 0 && rc != -ENOMEM)
+		rc = EXPORT_REPORTED;	/* the reader did not open (said): never an empty table */
+	while (rc == 0 && (rc = def->next(stream, cells)) == 1) {
+		write_row(ctx, w, cells);
+		sql_cells_clear(cells, def->ncols);
+		rc = ctx->out->error;
+	}
+	if (stream)
+		def->close(stream);
+	if (cells)
+		sql_cells_clear(cells, def->ncols);
+	free(cells);
+	return rc;
 }
 
 /* A table other than events: computed by ltt sql's code on readers of its own (their problems are
@@ -131,9 +152,15 @@ static int other_table(struct ltt_export_ctx *ctx, struct rows *w)
 			sc.names[i] = t->path;
 			sc.hosts[i] = host ? host : "";
 		}
-		rc = w->table.def->fill(&sc, &rows);	/* a read error is reported: the rows read stand */
-		if (rc != -ENOMEM) {
-			write_rows(ctx, w, &rows);
+		if (w->table.def->open)
+			rc = stream_rows(&sc, ctx, w);
+		else
+			rc = w->table.def->fill(&sc, &rows);	/* a read error is reported: the rows read stand */
+		if (rc == -EMFILE || rc == -ENFILE)	/* the reader could not open: said already */
+			rc = EXPORT_REPORTED;
+		else if (rc != -ENOMEM && rc != EXPORT_REPORTED) {
+			for (size_t r = 0; r < rows.n; r++)
+				write_row(ctx, w, rows.cells + r * rows.ncols);
 			rc = 0;
 		}
 	}

@@ -47,6 +47,7 @@ struct region_row {
 	uint32_t tid;
 	const char *thread;	/* Trace2's name: "main", "th01:name", "tid:N" */
 	const char *category, *label;
+	const char *msg;	/* region_enter's message (ltt_region_enter_printf), NULL when empty */
 	uint64_t start_ns, dur_ns;	/* region_enter's time, to region_leave's */
 	uint64_t self_ns;	/* dur_ns minus the time in regions nested directly inside */
 	unsigned depth;		/* regions open around it on its thread */
@@ -63,5 +64,14 @@ struct region_row {
  * trace (open 1; thread by thread, outermost first); the row's strings live until fn returns. A nonzero return of
  * fn stops the scan and is returned. Otherwise 0, -ENOMEM, or the reader's negative errno. */
 int regions_scan(struct ltt_reader *r, int (*fn)(void *arg, const struct region_row *row), void *arg);
+
+/* The same rows one at a time, in the same order (ltt sql's regions table, the rows export): memory
+ * bounded by the regions open at a time, not by the trace. next gives 1 and *row (valid until the
+ * next call), 0 at the end, or -ENOMEM / the reader's negative errno. The iterator reads r, which
+ * stays the caller's. */
+struct regions_iter;
+int regions_iter_new(struct ltt_reader *r, struct regions_iter **out);
+int regions_iter_next(struct regions_iter *it, const struct region_row **row);
+void regions_iter_free(struct regions_iter *it);
 
 #endif

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The small tables of `ltt sql` (regions, threads, processes, lost, traces) as rows in memory: filled
  * by one pass over the trace set, read by the ltt_rows virtual table (vtab_rows.c) and by
- * `ltt export --format=rows`. */
+ * `ltt export --format=rows`. A table as long as the trace (regions) is also read one row at a time
+ * (the stream functions of its definition), in the same order: memory bounded by the stream. */
 #ifndef LTT_TOOLS_SQL_ROWS_H
 #define LTT_TOOLS_SQL_ROWS_H
 
@@ -32,12 +33,26 @@ struct sql_rows_def {
 	const char *const *types;	/* INTEGER or TEXT, by column */
 	/* Fills rows (ncols set): 0, -ENOMEM, or a reader error (reported; the rows read stand). */
 	int (*fill)(struct sql_ctx *ctx, struct sql_rows *rows);
+	/* Optional, the same rows streamed: open (0, or a negative errno: reported; *stream is to be
+	 * closed either way, NULL allowed), next fills the
+	 * ncols cells of row (NULLs on entry; the caller frees the text): 1, 0 at the end, -ENOMEM, or a
+	 * reader error (reported; the rows so far stand), close. The ltt_rows table streams a scan, and
+	 * fills only when a statement reads the table again while reading it (a self-join). */
+	int (*open)(struct sql_ctx *ctx, void **stream);
+	int (*next)(void *stream, struct sql_cell *row);
+	void (*close)(void *stream);
 };
+
+/* Frees the text of n cells and makes them NULL. */
+void sql_cells_clear(struct sql_cell *c, unsigned n);
 
 /* Every such table, NULL-terminated (tables.c). */
 extern const struct sql_rows_def sql_rows_defs[];
 
 int sql_fill_regions(struct sql_ctx *ctx, struct sql_rows *rows);
+int sql_regions_open(struct sql_ctx *ctx, void **stream);
+int sql_regions_next(void *stream, struct sql_cell *row);
+void sql_regions_close(void *stream);
 int sql_fill_threads(struct sql_ctx *ctx, struct sql_rows *rows);
 int sql_fill_processes(struct sql_ctx *ctx, struct sql_rows *rows);
 int sql_fill_lost(struct sql_ctx *ctx, struct sql_rows *rows);

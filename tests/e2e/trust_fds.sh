@@ -50,4 +50,14 @@ n=$(least "$LTT" check nest)
 [ -n "$n" ] || { echo "ltt check nest fails at every ulimit -n up to 64"; exit 1; }
 echo "ltt check nest: from ulimit -n $n"
 under "$n" "SELECT count(*), sum(label = 'leaf') FROM regions" "97,60" nest
+# two tables read at once need a reader each: the right answer or a failure, never a wrong one (before
+# 26 Nov 2026 a table that could not open its reader was empty: count 0, exit 0)
+for stmt in "SELECT count(*) FROM regions r JOIN threads t ON t.tid = r.tid" \
+	"SELECT count(*) FROM threads t JOIN regions r ON t.tid = r.tid" \
+	"SELECT count(*) FROM app_region_leave e JOIN processes p ON e.ts_ns >= p.ts_ns"; do
+	want=$("$LTT" sql --format=csv nest -e "$stmt" | tail -n 1)
+	got=$( (ulimit -n "$n" && exec "$LTT" sql --format=csv nest -e "$stmt") 2> /dev/null); rc=$?
+	[ $rc != 0 ] || [ "$(printf '%s\n' "$got" | tail -n 1)" = "$want" ] ||
+		{ echo "ulimit -n $n: '$stmt' gave $got, exit 0 (want $want)"; fail=1; }
+done
 exit $fail

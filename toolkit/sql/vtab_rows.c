@@ -216,9 +216,11 @@ static int rows_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_st
 		return stream_start(t, c);
 	if (!t->filled) {
 		rc = t->def->fill(t->ctx, &t->rows);
-		if (rc == -ENOMEM) {
+		if (rc == -ENOMEM || rc == -EMFILE || rc == -ENFILE) {
+			/* a reader that cannot open (too few descriptors, said) fails the statement: never
+			 * an empty table with exit 0 */
 			rows_free(&t->rows);
-			return SQLITE_NOMEM;
+			return rc == -ENOMEM ? SQLITE_NOMEM : SQLITE_ERROR;
 		}
 		t->filled = 1;	/* a read error was reported: the rows read stand */
 	}

@@ -54,12 +54,13 @@ st() { jq -r ".threads[] | select(.tid == $(sv sleeper)) | $1" ts.json; }
 within "sleeper sleeping_ns (--system)" "$(st .sleeping_ns)" "$(sv sleeper_asleep_ns)" 10
 [ "$(st '.switches_voluntary >= 10')" = true ] ||
 	{ echo "sleeper (--system): voluntary switches '$(st .switches_voluntary)', want 10 at least"; fail=1; }
-# KNOWN BUG, open (found 2026-11-27 at the end of the session, not understood): in some --system
-# recordings (2 of 3 runs at times, plain and ASan builds alike) one CPU's events in the idle task's
-# context (its sched_wakeup of the sleeper, its switch from swapper/N) are missing while the other CPU's
-# are there, and nothing is counted lost. Until it is fixed the wakeup count is reported, not asserted.
+# Not asserted: in some --system recordings (2 of 3 runs at times, plain and ASan builds alike) the
+# sleeper's timer wakeups and one CPU's idle-task events are absent and nothing is counted lost. The
+# kernel's own tool shows the same on this guest (6.18): `perf record -a -e sched:sched_switch,
+# sched:sched_wakeup -- sched_prog sleep` recorded 0 of the sleeper's 10 wakeups, and no event of
+# swapper on CPU 1, in 8 runs of 8. So the count is reported, not asserted (a kernel's, not ltt's, gap).
 [ "$(st '.wakeups >= 10')" = true ] ||
-	echo "KNOWN BUG (not failed): sleeper (--system): $(st .wakeups) wakeups recorded of 10"
+	echo "note (not failed): sleeper (--system): $(st .wakeups) wakeups recorded of 10 (the kernel did not emit the rest: see above)"
 # sched_yield: the calls that switched (the kernel's involuntary count rose across them: a yield that
 # finds no other thread does not switch) are the thread's yields exactly, and voluntary
 "$LTT" record -o ty --kernel=sched,syscalls -- "$prog" yield 50 > yout 2> yerr || { echo "ltt record (yield) failed:"; cat yerr; exit 1; }

@@ -17,18 +17,26 @@ unshare -m true 2>/dev/null || { echo "skip: unshare -m not allowed here"; exit 
 
 tag=$$
 victim="lttv$tag" attacker="ltta$tag"
-cleanup() { userdel "$victim" 2>/dev/null; userdel "$attacker" 2>/dev/null; }
+# a build under /tmp (a clone in /tmp) would vanish under the fresh tmpfs: its top directory is bound
+# through $keep (outside /tmp) back to its own path inside the namespace
+top=
+case $LTT in /tmp/*) top=/tmp/$(echo "${LTT#/tmp/}" | cut -d/ -f1) ;; esac
+keep=
+[ -z "$top" ] || keep=$(mktemp -d /run/ltt-e2e-keep-XXXXXX) || { echo "FAIL: mktemp in /run"; exit 1; }
+cleanup() { userdel "$victim" 2>/dev/null; userdel "$attacker" 2>/dev/null; [ -z "$keep" ] || rmdir "$keep"; }
 trap cleanup EXIT
 useradd -M -N -s /bin/sh "$victim" && useradd -M -N -s /bin/sh "$attacker" || { echo "FAIL: useradd"; exit 1; }
 
 # everything else inside the namespace: its /tmp is a fresh tmpfs (mode 1777) that vanishes with it
-unshare -m --propagation private env LTT="$LTT" PROG="$prog" VICTIM="$victim" ATTACKER="$attacker" sh -c '
+unshare -m --propagation private env LTT="$LTT" PROG="$prog" VICTIM="$victim" ATTACKER="$attacker" TOP="$top" KEEP="$keep" sh -c '
 set -u
 fail() { echo "FAIL: $*"; exit 1; }
 pids=
 stop_all() { [ -n "$pids" ] && kill -9 $pids 2>/dev/null; }	# the programs started here, by pid
 trap stop_all EXIT
+[ -z "$TOP" ] || mount --bind "$TOP" "$KEEP" || fail "bind $TOP"
 mount -t tmpfs -o mode=1777 tmpfs /tmp || fail "mount tmpfs on /tmp"
+[ -z "$TOP" ] || { mkdir "$TOP" && mount --bind "$KEEP" "$TOP"; } || fail "bind $TOP back under the new /tmp"
 unset XDG_RUNTIME_DIR
 vu=$(id -u "$VICTIM") vg=$(id -g "$VICTIM") au=$(id -u "$ATTACKER") ag=$(id -g "$ATTACKER")
 as_v() { setpriv --reuid="$vu" --regid="$vg" --clear-groups -- "$@"; }

@@ -58,6 +58,7 @@ static struct {
 	int buffered;		/* LTT_IO=buffered: no O_DIRECT */
 	uint32_t tid;		/* the consumer thread's id, once it runs */
 	uint64_t flush_ns;	/* seal a partly filled block after this long without a complete one; 0: never */
+	struct ltt_losses_said said;	/* drops of the blocks handled, by cause (ltt_consumer_losses) */
 	uint64_t *progress;	/* per ring: when it last completed a block (or was flushed), CLOCK_MONOTONIC ns */
 	/* Wake-up (doc/recorder.md "Flush"): the thread sets `sleeping`, looks for work once more and
 	 * waits on the futex word `wake`; a writer that seals a block reads `sleeping` and, if set,
@@ -431,6 +432,8 @@ static unsigned drain(unsigned i, uint64_t until, uint64_t deadline)
 		/* A run of complete blocks (B2 for each), written at once. */
 		while (k < max && (!until || seq + k < until) && ltt_ring_block_complete(r, seq + k))
 			k++;
+		for (unsigned j = 0; j < k; j++)
+			ltt_block_drops(ltt_ring_block(r, seq + j), C.t->block_size, C.said.lost);
 		if (k > 1) {
 			done = put_run(i, r, seq, k);
 			for (unsigned j = done; j < k; j++)
@@ -453,6 +456,7 @@ static unsigned drain(unsigned i, uint64_t until, uint64_t deadline)
 			 * right after the records, before the opener's own commit). */
 			C.outs[i].lost_blocks++;
 			C.outs[i].lost_events += ltt_ring_block_events(r, seq);
+			C.said.unwritten += ltt_ring_block_events(r, seq);
 		} else {
 			put_block(i, ltt_ring_block(r, seq), ltt_ring_block_events(r, seq));
 		}
@@ -802,6 +806,11 @@ int ltt_consumer_start(struct ltt_trace_state *t, char *why, size_t whylen)
 	return 0;
 }
 
+void ltt_consumer_losses(struct ltt_losses_said *out)
+{
+	*out = C.said;
+}
+
 void ltt_consumer_stop(void)
 {
 	uint64_t deadline = ltt_mono_ns() + FINAL_WAIT_NS;
@@ -833,12 +842,15 @@ void ltt_consumer_stop(void)
 		 * the summary of blocks that could not be written before it. */
 		if (lost || o->lost_blocks) {
 			ltt_block_lost_only(C.scratch, r, ltt_clock_now(), (uint32_t)ltt_ring_head_seq(r));
+			ltt_block_drops(C.scratch, C.t->block_size, C.said.lost);
 			memcpy(ltt_ring_block(r, ltt_ring_head_seq(r)), C.scratch, C.t->block_size);
 			put_block(i, ltt_ring_block(r, ltt_ring_head_seq(r)), 0);
 			if (o->lost_blocks)
 				C.unrecorded++;	/* not even that could be written */
 		}
 	}
+	for (unsigned i = 0; i < C.t->rg->nrings; i++)
+		C.said.failed += C.outs[i].failed_events;
 	if (C.t->chunk)
 		chunk_close();	/* the last chunk is sealed like the others (close_all included) */
 	else

@@ -142,23 +142,31 @@ static void fork_child(void)
 	pthread_mutex_unlock(&ctl_lock);
 }
 
-/* `ltt record` learns where traces went from the file LTT_RECORD_REPORT names: one line each. */
-static void report_path(const char *path)
+/* `ltt record` learns where traces went from the file LTT_RECORD_REPORT names: one line each (and
+ * "lost PATH: ..." lines, recorder/loss_report.c). */
+int ltt_record_report(const char *line)
 {
 	const char *rep = getenv("LTT_RECORD_REPORT");
-	char line[PATH_MAX + 1];
-	int fd, n;
+	size_t n = strlen(line);
+	int fd, ok;
 
 	if (!rep || !*rep)
-		return;
+		return 0;
 	fd = open(rep, O_WRONLY | O_APPEND | O_CLOEXEC);
 	if (fd < 0)
-		return;
-	n = snprintf(line, sizeof(line), "%s\n", path);
-	if (n > 0 && (size_t)n < sizeof(line) && write(fd, line, (size_t)n) != n) {
-		/* ltt record then says it found no trace: nothing else to do */
-	}
+		return 0;
+	ok = write(fd, line, n) == (ssize_t)n;	/* else ltt record finds no trace: nothing else to do */
 	close(fd);
+	return ok;
+}
+
+static void report_path(const char *path)
+{
+	char line[PATH_MAX + 1];
+	int n = snprintf(line, sizeof(line), "%s\n", path);
+
+	if (n > 0 && (size_t)n < sizeof(line))
+		ltt_record_report(line);
 }
 
 static int start_locked(const struct ltt_options *opt, int from_env, char *why, size_t whylen)
@@ -409,6 +417,8 @@ int ltt_stop(void)
 	for (unsigned i = 0; i < rg->nrings; i++)
 		ltt_ring_flush(&rg->rings[i], 1);
 	ltt_consumer_stop();
+	if (!(rg->flags & LTT_REGION_OVERWRITE))
+		ltt_loss_report(ltt_cur.path, rg);	/* what was lost, once, said (issue 34) */
 	if (rg->flags & LTT_REGION_OVERWRITE) {
 		ltt_flight_stop();	/* the snapshot at exit (recorder/flight_control.c) */
 	}

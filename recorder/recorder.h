@@ -114,6 +114,21 @@ int ltt_consumer_start(struct ltt_trace_state *t, char *why, size_t whylen);
 /* Writes every block left (waiting up to 2 s for writers still committing), the pending lost
  * counts, closes the files and joins the thread. The rings must be closed. */
 void ltt_consumer_stop(void);
+/* What the trace lost, summed by the consumer from the blocks it handled (discard mode): the
+ * events_lost counts by cause, the events of blocks never committed and of blocks that could not be
+ * written. Complete after ltt_consumer_stop(); zeroed by ltt_consumer_start(). */
+struct ltt_losses_said {
+	uint64_t lost[LTT_LOST_CAUSES];
+	uint64_t unwritten;	/* blocks whose writers never committed them (stop's wait ran out) */
+	uint64_t failed;	/* blocks the disk refused (info/write-losses) */
+};
+void ltt_consumer_losses(struct ltt_losses_said *out);
+/* loss_report.c: after a discard-mode trace stopped, one line saying what it lost, its causes and the
+ * settings that would have kept it: on stderr, or to `ltt record` (LTT_RECORD_REPORT) which says it. */
+void ltt_loss_report(const char *path, const struct ltt_region *rg);
+/* control.c: appends line (with its newline) to the file LTT_RECORD_REPORT names; 0 when there is
+ * none (not run by `ltt record`), 1 when written. */
+int ltt_record_report(const char *line);
 /* The consumer thread's id (0 if not running): not a thread of the traced program. */
 uint32_t ltt_consumer_tid(void);
 

@@ -99,6 +99,8 @@ void ltt_block_summary(char *buf, uint32_t block_size, const char *next_block, u
 /* Builds in buf a block with block_id id holding one events_lost record per non-zero count of lost[]
  * (taken from the ring's counters) at cycle count c. Returns 1 if any count was non-zero, else 0. */
 int ltt_block_lost_only(char *buf, struct ltt_ring *r, uint64_t c, uint32_t block_id);
+/* Adds the counts of the events_lost records at the head of sealed block blk to lost[cause]. */
+void ltt_block_drops(const char *blk, uint32_t block_size, uint64_t lost[LTT_LOST_CAUSES]);
 
 /* recorder/consumer.c: called after a block was sealed and its seal committed (a full barrier);
  * wakes the consumer thread if it sleeps. No syscall when it is awake; errno unchanged. */

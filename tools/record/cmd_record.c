@@ -302,6 +302,10 @@ static int run(int argc, char **argv)
 	f = fopen(report, "r");
 	while (f && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = 0;
+		if (!strncmp(line, "lost ", 5)) {	/* libltt's loss line (recorder/loss_report.c) */
+			fprintf(stderr, "ltt record: %s\n", line + 5);
+			continue;
+		}
 		if (is_flight(line))
 			print_snapshots(line);
 		else

@@ -17,6 +17,7 @@
 int calls_init(struct calls_model *m)
 {
 	memset(m, 0, sizeof(*m));
+	losses_init(&m->loss);
 	return prof_model_init(&m->pm);
 }
 
@@ -30,6 +31,7 @@ void calls_free(struct calls_model *m)
 	for (size_t i = 0; i < m->nmaps; i++)
 		free(m->maps[i].path);
 	free(m->maps);
+	losses_free(&m->loss);
 	prof_model_free(&m->pm);
 }
 
@@ -84,16 +86,23 @@ static int pop(struct calls_model *m, struct call_thread *t, uint64_t ns, int un
 		.trace = t->trace, .tid = t->tid, .depth = (uint32_t)t->n, .func = f->func,
 		.parent = t->n ? t->fr[t->n - 1].func : -1,
 		.start_ns = f->start_ns, .dur_ns = ns > f->start_ns ? ns - f->start_ns : 0,
-		.unfinished = unfinished, .outermost = 1,
+		.unfinished = unfinished, .outermost = 1, .cut = f->cut,
 	};
 
+	if (f->cut) {
+		/* a loss lies between its entry and this exit: which entry this exit ends is not known */
+		c.dur_ns = 0;
+		m->cut++;
+	}
 	c.self_ns = c.dur_ns > f->child_ns ? c.dur_ns - f->child_ns : 0;
 	for (size_t i = 0; i < t->n; i++)
-		if (t->fr[i].func == f->func) {
+		if (t->fr[i].func == f->func && !t->fr[i].cut) {	/* a cut call counts no time */
 			c.outermost = 0;
 			break;
 		}
-	if (t->n)
+	if (t->ncut > t->n)
+		t->ncut = t->n;
+	if (t->n && !f->cut)
 		t->fr[t->n - 1].child_ns += c.dur_ns;
 	return m->on_call ? m->on_call(m->arg, &c) : 0;
 }
@@ -148,6 +157,19 @@ static long func_of(struct calls_model *m, uint64_t addr)
 	return f;
 }
 
+/* A loss record of a user tracefile of trace tr: every call open in tr is cut (toolkit/losses.h). */
+static void cut_open(struct calls_model *m, const struct ltt_trace_info *tr)
+{
+	for (size_t i = 0; i < m->nth; i++)
+		if (m->th[i].trace == tr) {
+			struct call_thread *t = &m->th[i];
+
+			for (size_t k = t->ncut; k < t->n; k++)
+				t->fr[k].cut = 1;
+			t->ncut = t->n;
+		}
+}
+
 int calls_event(struct calls_model *m, const struct ltt_event *ev)
 {
 	int kind, ret;
@@ -155,6 +177,11 @@ int calls_event(struct calls_model *m, const struct ltt_event *ev)
 	uint64_t addr;
 	struct call_thread *t;
 
+	if ((ret = losses_event(&m->loss, ev)) != 0) {
+		if (ret == 1 && losses_cut_user(&m->loss))
+			cut_open(m, ev->trace);
+		return ret < 0 ? ret : 0;
+	}
 	if (prof_model_event(&m->pm, ev))
 		return prof_is_core(ev, "mapping") ? keep_map(m, ev) : 0;
 	kind = calls_kind(m, ev);
@@ -240,6 +267,7 @@ static int finish_done(struct calls_model *m, struct call_thread *t)
 
 	qsort(t->done, t->ndone, sizeof(*t->done), by_start);
 	t->n = 0;
+	t->ncut = 0;
 	for (size_t i = 0; i <= t->ndone; i++) {
 		struct call_done *d = i < t->ndone ? &t->done[i] : NULL;
 

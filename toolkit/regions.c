@@ -10,6 +10,7 @@
 
 #include "common/escape_json.h"
 #include "common/escape_term.h"
+#include "toolkit/losses.h"
 #include "toolkit/regions.h"
 #include "toolkit/trace2_model.h"
 #include "toolkit/reader_common.h"
@@ -49,6 +50,7 @@ struct reg_thread {
 	struct reg_open *open;
 	size_t cap;
 	unsigned depth;		/* regions open (the entries of open in use, up to REG_STACK_MAX) */
+	unsigned ncut;		/* open[0 .. ncut) were open at a loss of their trace: cut */
 	char *strs;		/* "category\0label\0" of each open region, outermost first (for the
 				 * regions still open at the end) */
 	size_t strs_cap;
@@ -76,6 +78,8 @@ struct reg_state {
 	int kernel;		/* the traces hold kernel events */
 	struct ltt_reader *r;
 	uint64_t last_ns;	/* the last event's time (regions still open: how long before it) */
+	struct losses loss;	/* the loss records read (toolkit/losses.h) */
+	uint64_t cut;		/* regions left after a loss of their trace: no duration */
 };
 
 static uint64_t reg_fnv(uint64_t h, const void *p, size_t n)
@@ -289,11 +293,35 @@ static int reg_event(struct reg_state *s, const struct t2_event *e)
 		t->open[n].known = s->km && !sched_model_thread_at(s->km, trace_index(e), e->tid, e->ev->time_ns,
 								     t->open[n].at_enter);
 		t->depth = n + 1;
+		if (t->ncut > n)
+			t->ncut = n;
 		return 0;
 	}
 	o = t->open[n];
 	t->open[n] = (struct reg_open){ 0 };
 	t->depth = n;
+	if (n < t->ncut) {	/* open across a loss: its enter is not known to be this leave's */
+		t->ncut = n;
+		free(s->msg);
+		s->msg = o.msg;
+		s->cut++;
+		if (s->fn || s->out) {
+			struct region_row row = {
+				.trace = trace_index(e), .tid = e->tid, .thread = t->name,
+				.category = t2_str(e, "category"), .label = t2_str(e, "label"), .msg = o.msg,
+				.start_ns = o.start_ns, .depth = n, .id = o.id,
+				.parent_id = n > 0 ? t->open[n - 1].id : 0, .cut = 1,
+			};
+
+			if (s->out) {
+				*s->out = row;
+				s->have = 1;
+				return 0;
+			}
+			return s->fn(s->arg, &row);
+		}
+		return 0;
+	}
 	free(s->msg);	/* the row before this one is gone: its message too */
 	s->msg = o.msg;
 	if (!e->has_rel)
@@ -676,7 +704,9 @@ static void reg_print_json(FILE *out, const struct reg_state *s, const struct re
 {
 	size_t i;
 
-	fputs("{\"version\":1,\"threads\":[", out);
+	fputs("{\"version\":1,", out);
+	losses_print_json(&s->loss, out, "regions", s->cut);
+	fputs(",\"threads\":[", out);
 	for (i = 0; i < nthread; i++) {
 		const struct reg_entry *x = rows[i].first;
 		int first = !i || x->trace != rows[i - 1].first->trace || x->tid != rows[i - 1].first->tid;
@@ -734,6 +764,7 @@ static int reg_print(struct reg_state *s, FILE *out, int json, unsigned ntraces)
 	if (json)
 		reg_print_json(out, s, rows, s->ne, nrows);
 	else {
+		losses_print_text(&s->loss, out, "regions", s->cut);
 		reg_print_text(out, s, rows, s->ne, nrows, ntraces);
 		reg_open_each(s, reg_open_print,
 			      &(struct reg_open_print){ .out = out, .last_ns = s->last_ns, .ntraces = ntraces });
@@ -769,6 +800,14 @@ static int reg_read(struct reg_state *s, struct ltt_reader *r)
 
 	s->have = 0;
 	while ((rc = ltt_reader_next(r, &ev)) == 1) {
+		if ((rc = losses_event(&s->loss, &ev)) != 0) {
+			if (rc < 0)
+				break;
+			for (size_t i = 0; losses_cut_user(&s->loss) && i < s->nt; i++)
+				if (s->t[i].trace == ev.trace->index)
+					s->t[i].ncut = s->t[i].depth;
+			continue;
+		}
 		if (ev.time_ns > s->last_ns)
 			s->last_ns = ev.time_ns;
 		rc = sched_decode(s->kd, &ev, &k);
@@ -807,6 +846,7 @@ static void reg_free(struct reg_state *s)
 		free(s->t[i].strs);
 	}
 	free(s->msg);
+	losses_free(&s->loss);
 	t2_model_free(s->m);
 	free(s->t);
 	free(s->eh);

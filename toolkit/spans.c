@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/heap.h"
 #include "toolkit/spans.h"
 
 struct span_open {
@@ -16,6 +17,7 @@ struct span_open {
 	const struct ltt_span_desc *decl;
 	unsigned trace, slot;
 	uint64_t id, begin_ns, hash;
+	uint64_t epoch;				/* its trace's losses when it began (span_model_loss) */
 	int has_tid;
 	uint32_t tid;
 	void *user;
@@ -26,8 +28,9 @@ struct span_open {
 struct span_slots {			/* the slots in use of one declaration in one trace */
 	unsigned trace;
 	const struct ltt_span_desc *decl;
-	unsigned char *used;
-	unsigned n;
+	unsigned top;				/* slots [0, top) were taken at least once */
+	unsigned *free;				/* the slots below top not in use: a min-heap */
+	size_t nfree, capfree;
 };
 
 struct span_model {
@@ -37,6 +40,9 @@ struct span_model {
 	struct span_open *done;			/* the span closed by the previous call (its strings) */
 	struct span_slots *slots;
 	unsigned nslots;
+	unsigned cache;				/* the slots found last */
+	uint64_t *epoch;			/* per trace: loss records of its user tracefiles */
+	unsigned nepoch;
 	uint64_t next_id, unmatched;
 	char num[32];
 };
@@ -70,8 +76,9 @@ void span_model_free(struct span_model *m)
 	}
 	free(m->done);
 	for (unsigned i = 0; i < m->nslots; i++)
-		free(m->slots[i].used);
+		free(m->slots[i].free);
 	free(m->slots);
+	free(m->epoch);
 	free(m->hash);
 	free(m);
 }
@@ -192,9 +199,13 @@ static struct span_slots *slots_of(struct span_model *m, unsigned trace, const s
 {
 	struct span_slots *s;
 
+	if (m->cache < m->nslots && m->slots[m->cache].trace == trace && m->slots[m->cache].decl == d)
+		return &m->slots[m->cache];
 	for (unsigned i = 0; i < m->nslots; i++)
-		if (m->slots[i].trace == trace && m->slots[i].decl == d)
+		if (m->slots[i].trace == trace && m->slots[i].decl == d) {
+			m->cache = i;
 			return &m->slots[i];
+		}
 	s = realloc(m->slots, (m->nslots + 1) * sizeof(*s));
 	if (!s)
 		return NULL;
@@ -206,25 +217,68 @@ static struct span_slots *slots_of(struct span_model *m, unsigned trace, const s
 	return s;
 }
 
-/* The lowest free slot, marked used, or -ENOMEM. */
+static inline int slot_before(unsigned a, unsigned b)
+{
+	return a < b;
+}
+LTT_HEAP_DEFINE(slot_heap, unsigned, slot_before)
+
+/* The lowest free slot, taken: the least of the freed ones below top (a min-heap), else top; O(log n)
+ * (a scan from 0 made 10^6 spans never ended quadratic: issue 34). Never fails. */
 static int slot_take(struct span_slots *s)
 {
 	unsigned i;
 
-	for (i = 0; i < s->n && s->used[i]; i++)
-		;
-	if (i == s->n) {
-		unsigned nn = s->n ? s->n * 2 : 8;
-		unsigned char *nu = realloc(s->used, nn);
-
-		if (!nu)
-			return -ENOMEM;
-		memset(nu + s->n, 0, nn - s->n);
-		s->used = nu;
-		s->n = nn;
+	if (s->nfree) {
+		i = s->free[0];
+		slot_heap_pop(s->free, &s->nfree);
+		return (int)i;
 	}
-	s->used[i] = 1;
-	return (int)i;
+	return (int)s->top++;
+}
+
+/* Slot i is free again: 0, or -ENOMEM (reserved at the begin: span_begin keeps room). */
+static int slot_give(struct span_slots *s, unsigned i)
+{
+	slot_heap_push(s->free, &s->nfree, i);
+	return 0;
+}
+
+/* Room in s->free for every slot below top + 1 (so that slot_give never allocates): 0 or -ENOMEM. */
+static int slot_room(struct span_slots *s)
+{
+	if (s->top + 1u > s->capfree) {
+		size_t nc = s->capfree ? 2 * s->capfree : 16;
+		unsigned *nf = realloc(s->free, nc * sizeof(*nf));
+
+		if (!nf)
+			return -ENOMEM;
+		s->free = nf;
+		s->capfree = nc;
+	}
+	return 0;
+}
+
+/* The losses of trace i so far (span_model_loss). */
+static uint64_t epoch_of(const struct span_model *m, unsigned i)
+{
+	return i < m->nepoch ? m->epoch[i] : 0;
+}
+
+int span_model_loss(struct span_model *m, unsigned trace)
+{
+	if (trace >= m->nepoch) {
+		unsigned n = trace + 1;
+		uint64_t *e = realloc(m->epoch, n * sizeof(*e));
+
+		if (!e)
+			return -ENOMEM;
+		memset(e + m->nepoch, 0, (n - m->nepoch) * sizeof(*e));
+		m->epoch = e;
+		m->nepoch = n;
+	}
+	m->epoch[trace]++;
+	return 0;
 }
 
 static void fill_common(struct span_ev *out, const struct ltt_event *ev, const struct ltt_span_desc *d)
@@ -243,16 +297,12 @@ static int span_begin(struct span_model *m, const struct ltt_event *ev, const st
 	size_t b;
 	int slot;
 
-	if (!ss || (m->nopen + 1 > m->hsize && hash_grow(m)))
+	if (!ss || (m->nopen + 1 > m->hsize && hash_grow(m)) || slot_room(ss))
 		return -ENOMEM;
 	o = malloc(sizeof(*o) + klen + 1);
 	if (!o)
 		return -ENOMEM;
 	slot = slot_take(ss);
-	if (slot < 0) {
-		free(o);
-		return slot;
-	}
 	memset(o, 0, sizeof(*o));
 	memcpy(o->key, key, klen);
 	o->key[klen] = 0;
@@ -264,6 +314,7 @@ static int span_begin(struct span_model *m, const struct ltt_event *ev, const st
 	o->slot = (unsigned)slot;
 	o->id = m->next_id++;
 	o->begin_ns = ev->time_ns;
+	o->epoch = epoch_of(m, o->trace);
 	o->has_tid = tid_of(ev, &o->tid);
 	b = (size_t)(h & (m->hsize - 1));
 	o->hnext = m->hash[b];
@@ -316,7 +367,7 @@ static int span_end(struct span_model *m, const struct ltt_event *ev, const stru
 	else
 		m->last = o->prev;
 	m->nopen--;
-	slots_of(m, trace, d)->used[o->slot] = 0;	/* it exists: the begin made it */
+	slot_give(slots_of(m, trace, d), o->slot);	/* it exists, with room: the begin made it */
 	m->done = o;
 	out->kind = SPAN_END;
 	out->key = o->key;
@@ -326,6 +377,7 @@ static int span_end(struct span_model *m, const struct ltt_event *ev, const stru
 	out->has_tid = o->has_tid;
 	out->tid = o->tid;
 	out->user_val = o->user;
+	out->cut = o->epoch != epoch_of(m, trace);
 	o->user = NULL;
 	return SPAN_END;
 }

@@ -56,7 +56,7 @@ ntf=$(echo "$out" | sed -n 's/.*(\([0-9]*\) tracefiles.*/\1/p')	# the merge read
 
 # the rows export: every row, as written (counted on the fly, never stored)
 "$RSS" "$LTT" export --format=rows --table regions -o - big 3> rows.rss |
-	awk '/"label":"outer"/ { o++ } /"label":"inner"/ { i++ } /"msg":"job 749999"}$/ { m++ } /"msg":null}$/ { z++ }
+	awk '/"label":"outer"/ { o++ } /"label":"inner"/ { i++ } /"msg":"job 749999","cut":0}$/ { m++ } /"msg":null,"cut":0}$/ { z++ }
 	     END { print NR, o, i, m, z }' > rows.out || bad "ltt export --table regions failed"
 rss rows
 [ "$(cat rows.out)" = "$N $K $K 1 $((K + 1))" ] || bad "export rows: lines, outer, inner, job 749999, null msg: $(cat rows.out)"

@@ -87,7 +87,8 @@ jq -e '
 		 all(type == "number" and . >= 0 and . == floor)) and
 		.min_ns <= .p50_ns and .p50_ns <= .p90_ns and .p90_ns <= .p99_ns and .p99_ns <= .max_ns and
 		.median_ns == .p50_ns and .self_ns <= .total_ns;
-	keys == ["open", "overall", "threads", "version"] and .version == 1 and
+	keys == ["lost", "open", "overall", "threads", "version"] and .version == 1 and
+	(.lost | type == "object" and .events == 0 and .cut == 0) and
 	(.open | type == "array" and all(type == "object" and keys == (["trace", "tid", "thread", "category", "label",
 		"start_ns", "open_ns", "depth"] | sort))) and
 	(.threads | type == "array" and all(type == "object" and keys == ["regions", "thread", "tid", "trace"] and
@@ -148,6 +149,6 @@ sed 's/µ/u/g' nest.txt | awk '/^  category/ { w = length($0) } /^  / && length(
 echo "ev 0 1000 app.data_int 7 \"t.c\" 1 0 \"c\" \"k\" 1" | "$BUILD/tests/progs/mktrace" -o none -b 4096 \
 	-f "$SRCDIR/eventdefs/app.xml" -s - || { echo "mktrace failed"; exit 1; }
 check "no regions (text)" "$("$LTT" stats --regions none)" "$(printf 'regions of all threads:\n  category label count children  total   self    min    p50    p90    p99    max')"
-check "no regions (JSON)" "$("$LTT" stats --regions --format=json none)" '{"version":1,"threads":[],"overall":[],"open":[]}'
+check "no regions (JSON)" "$("$LTT" stats --regions --format=json none)" '{"version":1,"lost":{"events":0,"by_cause":{},"overwritten":0,"overwritten_blocks":0,"records":0,"kernel_events":0,"cut":0},"threads":[],"overall":[],"open":[]}'
 [ $fail -eq 0 ] && echo ok
 exit $fail

@@ -17,3 +17,8 @@ $(BUILD)/tests/func/func_tree_fentry: tests/func/func_tree.c
 	$(CC) $(FUNC_TREE_CFLAGS) -pg -mfentry -o $@ $<
 FUNC_TREE_BINS := $(BUILD)/tests/func/func_tree_cyg $(BUILD)/tests/func/func_tree_pg $(BUILD)/tests/func/func_tree_fentry
 check: $(FUNC_TREE_BINS)
+# tests/e2e/trust_lossy.sh: a fast program that loses events in tiny rings and times its own calls.
+$(BUILD)/tests/func/func_lossy_cyg: tests/func/func_lossy.c $(STATIC_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(FUNC_TREE_CFLAGS) -finstrument-functions -o $@ $< $(BUILD)/lib/libltt.a $(RECORDER_LIBS)
+check: $(BUILD)/tests/func/func_lossy_cyg

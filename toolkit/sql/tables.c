@@ -15,11 +15,11 @@ const struct sql_rows_def sql_rows_defs[] = {
 	STREAMED("regions", sql_fill_regions,
 	      "CREATE TABLE regions(ts_ns INTEGER, dur_ns INTEGER, tid INTEGER, thread TEXT, category TEXT, "
 	      "label TEXT, depth INTEGER, parent_id INTEGER, id INTEGER, self_ns INTEGER, trace TEXT, open INTEGER, "
-	      "msg TEXT)",
+	      "msg TEXT, cut INTEGER)",
 	      ("ts_ns", "dur_ns", "tid", "thread", "category", "label", "depth", "parent_id", "id", "self_ns",
-	       "trace", "open", "msg"),
+	       "trace", "open", "msg", "cut"),
 	      ("INTEGER", "INTEGER", "INTEGER", "TEXT", "TEXT", "TEXT", "INTEGER", "INTEGER", "INTEGER",
-	       "INTEGER", "TEXT", "INTEGER", "TEXT"),
+	       "INTEGER", "TEXT", "INTEGER", "TEXT", "INTEGER"),
 	      sql_regions_open, sql_regions_next, sql_regions_close),
 	TABLE("threads", sql_fill_threads,
 	      "CREATE TABLE threads(trace TEXT, tid INTEGER, pid INTEGER, name TEXT, start_ns INTEGER, "
@@ -32,9 +32,10 @@ const struct sql_rows_def sql_rows_defs[] = {
 	      ("trace", "pid", "ppid", "name", "sid", "exe", "ts_ns"),
 	      ("TEXT", "INTEGER", "INTEGER", "TEXT", "TEXT", "TEXT", "INTEGER")),
 	TABLE("lost", sql_fill_lost,
-	      "CREATE TABLE lost(ts_ns INTEGER, trace TEXT, tracefile TEXT, count INTEGER, cause TEXT)",
-	      ("ts_ns", "trace", "tracefile", "count", "cause"),
-	      ("INTEGER", "TEXT", "TEXT", "INTEGER", "TEXT")),
+	      "CREATE TABLE lost(ts_ns INTEGER, trace TEXT, tracefile TEXT, count INTEGER, cause TEXT, "
+	      "from_ns INTEGER)",
+	      ("ts_ns", "trace", "tracefile", "count", "cause", "from_ns"),
+	      ("INTEGER", "TEXT", "TEXT", "INTEGER", "TEXT", "INTEGER")),
 	TABLE("traces", sql_fill_traces,
 	      "CREATE TABLE traces(name TEXT, host TEXT, start_ns INTEGER, end_ns INTEGER, events INTEGER, "
 	      "lost INTEGER)",
@@ -53,16 +54,17 @@ const struct sql_rows_def sql_rows_defs[] = {
 	       "TEXT")),
 	TABLE("calls", sql_fill_calls,
 	      "CREATE TABLE calls(ts_ns INTEGER, dur_ns INTEGER, tid INTEGER, function TEXT, depth INTEGER, "
-	      "self_ns INTEGER, caller TEXT, unfinished INTEGER, trace TEXT)",
-	      ("ts_ns", "dur_ns", "tid", "function", "depth", "self_ns", "caller", "unfinished", "trace"),
-	      ("INTEGER", "INTEGER", "INTEGER", "TEXT", "INTEGER", "INTEGER", "TEXT", "INTEGER", "TEXT")),
+	      "self_ns INTEGER, caller TEXT, unfinished INTEGER, trace TEXT, cut INTEGER)",
+	      ("ts_ns", "dur_ns", "tid", "function", "depth", "self_ns", "caller", "unfinished", "trace", "cut"),
+	      ("INTEGER", "INTEGER", "INTEGER", "TEXT", "INTEGER", "INTEGER", "TEXT", "INTEGER", "TEXT",
+	       "INTEGER")),
 	TABLE("spans", sql_fill_spans,
 	      "CREATE TABLE spans(ts_ns INTEGER, end_ns INTEGER, dur_ns INTEGER, tid INTEGER, end_tid INTEGER, "
 	      "facility TEXT, name TEXT, key TEXT, open INTEGER, begin_fields TEXT, end_fields TEXT, id INTEGER, "
-	      "trace TEXT)",
+	      "trace TEXT, cut INTEGER)",
 	      ("ts_ns", "end_ns", "dur_ns", "tid", "end_tid", "facility", "name", "key", "open", "begin_fields",
-	       "end_fields", "id", "trace"),
+	       "end_fields", "id", "trace", "cut"),
 	      ("INTEGER", "INTEGER", "INTEGER", "INTEGER", "INTEGER", "TEXT", "TEXT", "TEXT", "INTEGER", "TEXT",
-	       "TEXT", "INTEGER", "TEXT")),
+	       "TEXT", "INTEGER", "TEXT", "INTEGER")),
 	{ 0 },
 };

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "toolkit/losses.h"
 #include "toolkit/regions.h"
 #include "toolkit/trace2_model.h"
 #include "toolkit/sql_rows.h"
@@ -22,21 +23,29 @@ struct regions_fill {
 static int region_cells(struct sql_ctx *ctx, const struct region_row *r, struct sql_cell *c)
 {
 	sql_cell_int(&c[0], (int64_t)r->start_ns);
-	if (!r->open)	/* open at the end: no duration, no self time */
+	if (!r->open && !r->cut)	/* open at the end, cut by a loss: no duration, no self time */
 		sql_cell_int(&c[1], (int64_t)r->dur_ns);
 	sql_cell_int(&c[2], r->tid);
 	sql_cell_int(&c[6], r->depth);
 	if (r->parent_id)
 		sql_cell_int(&c[7], (int64_t)r->parent_id);
 	sql_cell_int(&c[8], (int64_t)r->id);
-	if (!r->open)
+	if (!r->open && !r->cut)
 		sql_cell_int(&c[9], (int64_t)r->self_ns);
 	sql_cell_int(&c[11], r->open);
+	sql_cell_int(&c[13], r->cut);
 	if (sql_cell_text(&c[3], r->thread) || sql_cell_text(&c[4], r->category) ||
 	    sql_cell_text(&c[5], r->label) || sql_cell_text(&c[10], ctx->names[r->trace]) ||
 	    (r->msg && sql_cell_text(&c[12], r->msg)))
 		return -ENOMEM;
 	return 0;
+}
+
+/* The app facility's events and the loss records, which cut the regions open across them. */
+static int app_or_loss(const struct ltt_event_type *ty, void *arg)
+{
+	(void)arg;
+	return losses_type(ty) || (!ty->builtin && !strcmp(ty->facility, "app"));
 }
 
 static int region_row(void *arg, const struct region_row *r)
@@ -64,7 +73,8 @@ int sql_regions_open(struct sql_ctx *ctx, void **out)
 		return -ENOMEM;
 	st->ctx = ctx;
 	sql_filter_init(&flt);
-	flt.facility = "app";
+	flt.keep = app_or_loss;
+	flt.flags = LTT_READ_BUILTIN;
 	rc = sql_reader_open(ctx, &flt, &st->r);
 	if (!rc && st->r)
 		rc = regions_iter_new(st->r, &st->it);
@@ -101,7 +111,8 @@ int sql_fill_regions(struct sql_ctx *ctx, struct sql_rows *rows)
 	int rc;
 
 	sql_filter_init(&flt);
-	flt.facility = "app";
+	flt.keep = app_or_loss;
+	flt.flags = LTT_READ_BUILTIN;
 	rc = sql_reader_open(ctx, &flt, &r);
 	if (rc || !r)
 		return rc;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The calls table of `ltt sql` (sql_rows.h): one row per call that function tracing recorded
- * (toolkit/calls.h), completed or still open at the end of the trace (unfinished = 1). */
+ * (toolkit/calls.h), completed or still open at the end of the trace (unfinished = 1), or open when
+ * events of its trace were lost (cut = 1: no dur_ns, no self_ns; toolkit/losses.h). */
 #include <errno.h>
 #include <string.h>
 
@@ -26,10 +27,13 @@ static int call_row(void *arg, const struct call *k)
 		if (ltt_reader_trace(f->r, i) == k->trace)
 			trace = i;
 	sql_cell_int(&c[0], (int64_t)k->start_ns);
-	sql_cell_int(&c[1], (int64_t)k->dur_ns);
+	if (!k->cut)	/* cut by a loss: no duration (NULL), cut 1 */
+		sql_cell_int(&c[1], (int64_t)k->dur_ns);
+	sql_cell_int(&c[9], k->cut);
 	sql_cell_int(&c[2], k->tid);
 	sql_cell_int(&c[4], k->depth);
-	sql_cell_int(&c[5], (int64_t)k->self_ns);
+	if (!k->cut)
+		sql_cell_int(&c[5], (int64_t)k->self_ns);
 	sql_cell_int(&c[7], k->unfinished);
 	if (sql_cell_text(&c[3], calls_func_name(&f->m, k->func)) ||
 	    (k->parent >= 0 && sql_cell_text(&c[6], calls_func_name(&f->m, k->parent))) ||
@@ -41,6 +45,8 @@ static int call_row(void *arg, const struct call *k)
 static int calls_types(const struct ltt_event_type *ty, void *arg)
 {
 	(void)arg;
+	if (losses_type(ty))
+		return 1;	/* a loss cuts the calls open across it (toolkit/losses.h) */
 	return !ty->builtin && (!strcmp(ty->facility, "func") ||
 				(!strcmp(ty->facility, "core") && !strcmp(ty->name, "mapping")));
 }
@@ -54,6 +60,7 @@ int sql_fill_calls(struct sql_ctx *ctx, struct sql_rows *rows)
 
 	sql_filter_init(&flt);
 	flt.keep = calls_types;
+	flt.flags = LTT_READ_BUILTIN;
 	rc = sql_reader_open(ctx, &flt, &f.r);
 	if (rc || !f.r)
 		return rc;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The lost and traces tables of `ltt sql` (sql_rows.h). lost has one row per events_lost record
  * (count and cause as written: their sum is `ltt stats`' "lost") and one per blocks_lost record (cause
- * "blocks_lost", count the events the lost blocks held: `ltt stats`' "overwritten"). traces has one row
+ * "blocks_lost", count the events the lost blocks held: `ltt stats`' "overwritten"); its window is
+ * (from_ns, ts_ns]: from its tracefile's previous block_end (NULL when none) to the record, the time
+ * a query over calls, regions, spans, thread_states or syscalls joins on (doc/cli.md). traces has one row
  * per trace: its name as given, host (node_name of info/system.xml), the times of its first and last
  * events (anchors included), its events (builtin ones left out, as `ltt stats` counts them) and the
  * sum of its events_lost counts. */
@@ -9,12 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "toolkit/losses.h"
 #include "toolkit/sql_rows.h"
 
+/* The loss records, and block_end: the window of a loss starts at its tracefile's previous block_end
+ * (the writer sealed that block when it found it full: the drops began then). */
 static int lost_types(const struct ltt_event_type *ty, void *arg)
 {
 	(void)arg;
-	return ty->builtin && (ty->id == LTT_ID_EVENTS_LOST || ty->id == LTT_ID_BLOCKS_LOST);
+	return losses_type(ty) || (ty->builtin && ty->id == LTT_ID_BLOCK_END);
 }
 
 int sql_fill_lost(struct sql_ctx *ctx, struct sql_rows *rows)
@@ -22,6 +27,7 @@ int sql_fill_lost(struct sql_ctx *ctx, struct sql_rows *rows)
 	struct sql_filter flt;
 	struct ltt_reader *r;
 	struct ltt_event ev;
+	struct losses loss;
 	int rc;
 
 	sql_filter_init(&flt);
@@ -30,11 +36,17 @@ int sql_fill_lost(struct sql_ctx *ctx, struct sql_rows *rows)
 	rc = sql_reader_open(ctx, &flt, &r);
 	if (rc || !r)
 		return rc;
+	losses_init(&loss);
 	while ((rc = ltt_reader_next(r, &ev)) == 1) {
 		struct ltt_value body, v;
 		struct sql_cell *c;
 		const char *cause = "blocks_lost";
 
+		if ((rc = losses_event(&loss, &ev)) <= 0) {	/* a block_end: its time noted */
+			if (rc < 0)
+				break;
+			continue;
+		}
 		if (ltt_event_body(&ev, &body))
 			continue;
 		if (!(c = sql_rows_add(rows))) {
@@ -42,6 +54,8 @@ int sql_fill_lost(struct sql_ctx *ctx, struct sql_rows *rows)
 			break;
 		}
 		sql_cell_int(&c[0], (int64_t)ev.time_ns);
+		if (loss.last.from_ns)
+			sql_cell_int(&c[5], (int64_t)loss.last.from_ns);
 		if (ev.type->id == LTT_ID_EVENTS_LOST) {
 			if (!ltt_value_field(&body, "count", &v))
 				sql_cell_int(&c[3], (int64_t)ltt_value_uint(&v));
@@ -57,6 +71,7 @@ int sql_fill_lost(struct sql_ctx *ctx, struct sql_rows *rows)
 		}
 	}
 	sql_reader_close(ctx, r);
+	losses_free(&loss);
 	return rc;
 }
 

@@ -2,17 +2,19 @@
 /* The spans table of `ltt sql` (sql_rows.h): one row per span of the facilities' <span> declarations
  * (toolkit/spans.h): the closed ones in the order of their ends, then those still open at the end of
  * the trace (open = 1, no end), then ends without a begin in the trace were added where they came
- * (no ts_ns, no begin). begin_fields and end_fields are the two events' fields as JSON. */
+ * (no ts_ns, no begin). begin_fields and end_fields are the two events' fields as JSON. A span open when
+ * events of its trace were lost has cut = 1 and no dur_ns (toolkit/losses.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "toolkit/losses.h"
 #include "toolkit/spans.h"
 #include "toolkit/sql_rows.h"
 
 enum {
 	SP_TS, SP_END, SP_DUR, SP_TID, SP_END_TID, SP_FACILITY, SP_NAME, SP_KEY, SP_OPEN, SP_BEGIN_FIELDS,
-	SP_END_FIELDS, SP_ID, SP_TRACE
+	SP_END_FIELDS, SP_ID, SP_TRACE, SP_CUT
 };
 
 struct spans_fill {
@@ -23,7 +25,7 @@ struct spans_fill {
 static int span_types(const struct ltt_event_type *ty, void *arg)
 {
 	(void)arg;
-	return span_event_type(ty);
+	return span_event_type(ty) || losses_type(ty);
 }
 
 /* The row of sp: its begin's columns (when it has one) and the common ones. */
@@ -63,8 +65,9 @@ static int end_row(struct spans_fill *f, const struct ltt_event *ev, const struc
 	if (!c)
 		return -ENOMEM;
 	sql_cell_int(&c[SP_END], (int64_t)sp->end_ns);
-	if (sp->kind == SPAN_END)
+	if (sp->kind == SPAN_END && !sp->cut)	/* cut by a loss: no duration */
 		sql_cell_int(&c[SP_DUR], (int64_t)(sp->end_ns - sp->begin_ns));
+	sql_cell_int(&c[SP_CUT], sp->cut);
 	if (sp->has_end_tid)
 		sql_cell_int(&c[SP_END_TID], sp->end_tid);
 	j = sql_json_fields(ev, (struct json_plan **)ev->type->user, &n);
@@ -81,10 +84,13 @@ int sql_fill_spans(struct sql_ctx *ctx, struct sql_rows *rows)
 	struct ltt_reader *r;
 	struct ltt_event ev;
 	struct span_ev sp;
+	struct losses loss;
 	int rc;
 
 	sql_filter_init(&flt);
 	flt.keep = span_types;
+	flt.flags = LTT_READ_BUILTIN;
+	losses_init(&loss);
 	if ((rc = span_model_new(&m)))
 		return rc;
 	rc = sql_reader_open(ctx, &flt, &r);
@@ -93,7 +99,17 @@ int sql_fill_spans(struct sql_ctx *ctx, struct sql_rows *rows)
 		return rc;
 	}
 	while ((rc = ltt_reader_next(r, &ev)) == 1) {
-		int k = span_model_event(m, &ev, &sp);
+		int k = losses_event(&loss, &ev);
+
+		if (k == 1 && losses_cut_user(&loss))
+			k = span_model_loss(m, ev.trace->index);
+		if (k < 0) {
+			rc = k;
+			break;
+		}
+		if (k)
+			continue;
+		k = span_model_event(m, &ev, &sp);
 
 		if (k < 0) {
 			rc = k;
@@ -118,5 +134,6 @@ int sql_fill_spans(struct sql_ctx *ctx, struct sql_rows *rows)
 		rc = span_model_open_each(m, open_row, &f);
 	sql_reader_close(ctx, r);
 	span_model_free(m);
+	losses_free(&loss);
 	return rc;
 }

@@ -10,6 +10,7 @@
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
 #include "toolkit/dump_format.h"
+#include "toolkit/losses.h"
 #include "toolkit/reader_common.h"
 #include "toolkit/follow.h"
 #include "toolkit/par.h"
@@ -287,7 +288,7 @@ static int run(int argc, char **argv)
 		free(out);
 		return status;
 	}
-	if (o.filter.all)
+	if (o.filter.all || o.fmt->losses)
 		ropt.flags |= LTT_READ_BUILTIN;
 	tool.capture_flags = o.capture_flags;
 	ret = reader_tool_open(&tool, &r, argv + first, (unsigned)(argc - first), &ropt);
@@ -297,6 +298,8 @@ static int run(int argc, char **argv)
 		ltt_reader_close(r);
 		return 2;
 	}
+	if (o.fmt->losses && !o.filter.all)
+		losses_reader(r);	/* the loss records only (toolkit/losses.h) */
 	out = malloc(sizeof(*out));
 	if (!out) {
 		ltt_tool_error("dump", "out of memory");
@@ -354,6 +357,10 @@ static int run(int argc, char **argv)
 		n++;
 	}
 	while (!ret && workers <= 1 && (!o.have_limit || n < o.limit) && (ret = ltt_reader_next(r, &ev)) == 1) {
+		if (o.fmt->losses && ev.type->builtin && !o.filter.all) {
+			ret = o.fmt->event(&ctx, &ev);	/* a loss record: every thread's */
+			continue;
+		}
 		if (!reader_filter_tid_shown(&o.filter, &ev)) {
 			ret = 0;
 			continue;

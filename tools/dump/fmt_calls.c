@@ -4,7 +4,9 @@
  * duration, a call without is one line `f();` with its duration; the thread id on every line, the
  * indentation its depth. Threads interleave in time order. Other events are not shown. Calls still
  * open at the end of the trace (a crash, a flight snapshot) close with `(unfinished)`; exits whose
- * entry the trace does not hold are counted on the last line. */
+ * entry the trace does not hold are counted on the last line. Where events were lost a comment line says
+ * how many, on which tracefile, between which times; the calls open across it are printed without a
+ * duration, "(cut by a loss)", and a last comment line sums the window's losses (toolkit/losses.h). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -99,6 +101,16 @@ static int on_call(void *arg, const struct call *k)
 		put_line(c, &k->dur_ns, k->tid, k->depth, "", name, "();");
 		return 0;
 	}
+	if (k->cut) {	/* no duration: which entry this exit ends is not known (toolkit/losses.h) */
+		if (p->held && p->depth == k->depth && p->func == k->func) {
+			p->held = 0;
+			put_line(c, NULL, k->tid, k->depth, "", name, "(); /* cut by a loss */");
+			return 0;
+		}
+		flush_pending(c, p);
+		put_line(c, NULL, k->tid, k->depth, "} /* ", name, " (cut by a loss) */");
+		return 0;
+	}
 	flush_pending(c, p);
 	put_line(c, &k->dur_ns, k->tid, k->depth, "} /* ", name, k->unfinished ? " (unfinished) */" : " */");
 	return 0;
@@ -127,8 +139,21 @@ static int cf_begin(struct ltt_dump_ctx *ctx)
 
 static int cf_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 {
-	int ret = calls_event(&((struct cf *)ctx->priv)->m, ev);
+	struct cf *c = ctx->priv;
+	uint64_t before = c->m.loss.records;
+	int ret = calls_event(&c->m, ev);
+	char buf[256];
 
+	if (ret >= 0 && c->m.loss.records != before) {	/* a loss record: said where it is */
+		const struct loss_window *w = &c->m.loss.last;
+
+		snprintf(buf, sizeof(buf), "# lost %" PRIu64 " events (%s) on %s between %" PRIu64 ".%09" PRIu64
+			 " and %" PRIu64 ".%09" PRIu64 "%s\n", w->events,
+			 w->cause == LOSS_OVERWRITTEN ? "overwritten" : ltt_lost_cause_name(w->cause), w->tf->name,
+			 w->from_ns / 1000000000u, w->from_ns % 1000000000u, w->to_ns / 1000000000u,
+			 w->to_ns % 1000000000u, w->kernel ? "" : ": the calls open across it are cut");
+		dump_out_str(c->o, buf);
+	}
 	return ret < 0 ? ret : 0;
 }
 
@@ -136,7 +161,7 @@ static int cf_end(struct ltt_dump_ctx *ctx)
 {
 	struct cf *c = ctx->priv;
 	int ret;
-	char buf[128];
+	char buf[512];
 
 	if (!c)
 		return 0;
@@ -145,6 +170,11 @@ static int cf_end(struct ltt_dump_ctx *ctx)
 		flush_pending(c, &c->p[i]);
 	if (!c->shown)
 		dump_out_str(ctx->out, "# no func events (record with LTT_FUNCTIONS=1 or ltt record --functions)\n");
+	if (losses_format_text(&c->m.loss, buf + 2, sizeof(buf) - 2, "calls", c->m.cut)) {
+		buf[0] = '#';
+		buf[1] = ' ';
+		dump_out_str(ctx->out, buf);
+	}
 	if (c->m.unmatched) {
 		snprintf(buf, sizeof(buf), "# %" PRIu64 " exits without their entry in the trace\n", c->m.unmatched);
 		dump_out_str(ctx->out, buf);
@@ -163,4 +193,5 @@ const struct ltt_dump_format ltt_fmt_calls = {
 	.begin = cf_begin,
 	.event = cf_event,
 	.end = cf_end,
+	.losses = 1,
 };

@@ -19,6 +19,7 @@ struct caller {
 
 struct fstat {
 	uint64_t calls, total, self, sum, min, max;
+	uint64_t cut;		/* calls cut by a loss: counted apart, no duration */
 	struct caller *callers;
 	size_t ncallers;
 };
@@ -26,7 +27,7 @@ struct fstat {
 struct cstats {
 	struct fstat *f;
 	size_t n;
-	uint64_t calls, unfinished;
+	uint64_t calls, unfinished, cut;
 };
 
 static int on_call(void *arg, const struct call *c)
@@ -34,7 +35,7 @@ static int on_call(void *arg, const struct call *c)
 	struct cstats *s = arg;
 	struct fstat *f;
 
-	if (c->unfinished) {
+	if (c->unfinished && !c->cut) {	/* one open across a loss is counted cut */
 		s->unfinished++;
 		return 0;
 	}
@@ -51,6 +52,11 @@ static int on_call(void *arg, const struct call *c)
 		s->n = n;
 	}
 	f = &s->f[c->func];
+	if (c->cut) {
+		f->cut++;
+		s->cut++;
+		return 0;
+	}
 	if (!f->calls || c->dur_ns < f->min)
 		f->min = c->dur_ns;
 	if (c->dur_ns > f->max)
@@ -103,17 +109,19 @@ static void put_dur(struct dump_out *o, uint64_t ns)
 static void print_text(struct dump_out *o, const struct calls_model *m, const struct cstats *s, const long *ord,
 		       size_t n)
 {
-	char buf[160];
+	char buf[512];
 
+	if (losses_format_text(&m->loss, buf, sizeof(buf), "calls", s->cut))
+		dump_out_str(o, buf);
 	snprintf(buf, sizeof(buf), "functions: %" PRIu64 " calls of %zu functions on %zu threads; %" PRIu64
-		 " unfinished, %" PRIu64 " exits without their entry\n", s->calls, n, m->nth, s->unfinished,
-		 m->unmatched);
+		 " unfinished, %" PRIu64 " exits without their entry, %" PRIu64 " cut by a loss\n", s->calls, n,
+		 m->nth, s->unfinished, m->unmatched, s->cut);
 	dump_out_str(o, buf);
 	if (!n) {
 		dump_out_str(o, "  (no func events: record with LTT_FUNCTIONS=1 or ltt record --functions)\n");
 		return;
 	}
-	dump_out_str(o, "  Total time   Self time      Calls   Min time    Avg time    Max time  Function\n");
+	dump_out_str(o, "  Total time   Self time      Calls   Min time    Avg time    Max time        Cut  Function\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct fstat *f = &s->f[ord[i]];
 
@@ -125,10 +133,11 @@ static void print_text(struct dump_out *o, const struct calls_model *m, const st
 		dump_out_str(o, buf);
 		put_dur(o, f->min);
 		dump_out_str(o, "  ");
-		put_dur(o, f->sum / f->calls);
+		put_dur(o, f->calls ? f->sum / f->calls : 0);
 		dump_out_str(o, "  ");
 		put_dur(o, f->max);
-		dump_out_str(o, "  ");
+		snprintf(buf, sizeof(buf), "  %9" PRIu64 "  ", f->cut);
+		dump_out_str(o, buf);
 		dump_out_str(o, calls_func_name(m, ord[i]));
 		dump_out_char(o, '\n');
 	}
@@ -137,7 +146,12 @@ static void print_text(struct dump_out *o, const struct calls_model *m, const st
 static void print_json(struct dump_out *o, const struct calls_model *m, const struct cstats *s, const long *ord,
 		       size_t n)
 {
-	dump_out_str(o, "{\"calls\":");
+	char buf[512];
+
+	dump_out_str(o, "{");
+	losses_format_json(&m->loss, buf, sizeof(buf), "calls", s->cut);
+	dump_out_str(o, buf);
+	dump_out_str(o, ",\"calls\":");
 	dump_out_u64(o, s->calls);
 	dump_out_str(o, ",\"threads\":");
 	dump_out_u64(o, m->nth);
@@ -167,7 +181,9 @@ static void print_json(struct dump_out *o, const struct calls_model *m, const st
 		dump_out_str(o, ",\"min_ns\":");
 		dump_out_u64(o, f->min);
 		dump_out_str(o, ",\"avg_ns\":");
-		dump_out_u64(o, f->sum / f->calls);
+		dump_out_u64(o, f->calls ? f->sum / f->calls : 0);
+		dump_out_str(o, ",\"cut\":");
+		dump_out_u64(o, f->cut);
 		dump_out_str(o, ",\"max_ns\":");
 		dump_out_u64(o, f->max);
 		dump_out_str(o, ",\"callers\":{");
@@ -219,7 +235,7 @@ int calls_report(struct ltt_reader *r, int json)
 	}
 	if (!ret) {
 		for (size_t i = 0; i < s.n; i++)
-			if (s.f[i].calls)
+			if (s.f[i].calls || s.f[i].cut)
 				ord[n++] = (long)i;
 		sort_s = &s;
 		qsort(ord, n, sizeof(*ord), by_total);

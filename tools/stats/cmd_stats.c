@@ -462,7 +462,7 @@ static int run(int argc, char **argv)
 	if (follow)
 		return stats_follow(argv[optind], json);
 	if (regions || profile || sched || waits || functions || per_thread)
-		ropt.flags = 0;	/* merged in time order (toolkit/regions.h, toolkit/profile.h, toolkit/sched_model.h,
+		ropt.flags = functions || regions ? LTT_READ_BUILTIN : 0;	/* the loss records (toolkit/losses.h) */	/* merged in time order (toolkit/regions.h, toolkit/profile.h, toolkit/sched_model.h,
 				 * toolkit/calls.h) */
 	ret = reader_tool_open(&tool, &r, argv + optind, (unsigned)(argc - optind), &ropt);
 	if (ret)
@@ -496,6 +496,8 @@ static int run(int argc, char **argv)
 		return ret < 0 || tool.problems || tool.skipped ? 1 : 0;
 	}
 	if (regions || profile || sched || waits || functions) {
+		if (ropt.flags & LTT_READ_BUILTIN)
+			losses_reader(r);	/* of the builtin records, the loss records only */
 		ret = functions ? calls_report(r, json) : regions ? regions_report(r, stdout, json)
 			: sched ? stats_sched_report(r, stdout, json) : waits ? stats_waits_report(r, stdout, json)
 			: profile_report(r, stdout, lf.tids.n || lf.from || lf.to || lim.region ? &lim : NULL);

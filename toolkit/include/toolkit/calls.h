@@ -12,6 +12,7 @@
 
 #include <ltt/reader.h>
 
+#include "toolkit/losses.h"
 #include "toolkit/profile.h"
 
 /* One completed call (or, unfinished, one still open when the trace ends: end = the last time the
@@ -24,6 +25,8 @@ struct call {
 	long parent;		/* the enclosing call's function, -1 when none is known */
 	uint64_t start_ns, dur_ns, self_ns;
 	int unfinished;
+	int cut;		/* events were lost between its entry and its exit (toolkit/losses.h): its
+				 * pairing is not known, dur_ns and self_ns are 0 */
 	int outermost;		/* no call of the same function encloses it on its thread (for totals) */
 };
 
@@ -31,6 +34,7 @@ struct call_frame {
 	uint64_t addr;
 	long func;
 	uint64_t start_ns, child_ns;
+	int cut;		/* open when events of its trace were lost */
 };
 
 struct call_done {		/* minimum-duration mode: whole calls of a thread, kept until the end */
@@ -42,6 +46,7 @@ struct call_thread {		/* one thread of one trace */
 	uint32_t tid;
 	struct call_frame *fr;
 	size_t n, cap;
+	size_t ncut;		/* fr[0 .. ncut) are cut (a loss since they opened) */
 	uint64_t last_ns;
 	struct call_done *done;
 	size_t ndone, capdone;
@@ -68,12 +73,16 @@ struct calls_model {
 	int (*on_call)(void *arg, const struct call *c);
 	void *arg;
 	uint64_t events, unmatched;	/* func events read; exits whose entry the trace does not hold */
+	uint64_t cut;			/* calls cut by a loss (struct call.cut) */
+	struct losses loss;		/* the losses read (the reader opened with LTT_READ_BUILTIN and
+					 * losses_reader(): toolkit/losses.h); a loss record cuts every call
+					 * open in its trace */
 };
 
 int calls_init(struct calls_model *m);
 void calls_free(struct calls_model *m);
-/* Feeds one event (core.mapping and func events matter; the others are ignored). 1 when it was a
- * func event, 0 when not, or a negative errno from a callback or an allocation. */
+/* Feeds one event (core.mapping, func events and loss records matter; the others are ignored). 1 when
+ * it was a func event, 0 when not, or a negative errno from a callback or an allocation. */
 int calls_event(struct calls_model *m, const struct ltt_event *ev);
 /* The end of the trace: minimum-duration calls in order, then the calls still open (unfinished). */
 int calls_finish(struct calls_model *m);

@@ -243,6 +243,9 @@ struct ltt_dump_format {
 	/* 1: an event's output depends on that event only (no state from earlier events, no priv):
 	 * `ltt dump --threads` may format events in parallel processes (toolkit/par.h). */
 	unsigned per_event;
+	/* 1: the format is also given the loss records (events_lost, blocks_lost: toolkit/losses.h), of
+	 * every thread, not counted by --limit (ltt dump --format=calls cuts calls across a loss). */
+	unsigned losses;
 };
 
 enum { DUMP_TIME_ABS, DUMP_TIME_REL, DUMP_TIME_DELTA };

@@ -13,7 +13,10 @@
 
 #include <ltt/reader.h>
 
-/* Reads the remaining events of r (opened with the app facility's events visible) and prints the
+/* The readers given here are opened with LTT_READ_BUILTIN and losses_reader() (toolkit/losses.h): a
+ * region open when events of its trace were lost is cut (counted apart, no duration), and the text
+ * says the window's losses before the tables, the JSON in its "lost" key.
+ * Reads the remaining events of r (opened with the app facility's events visible) and prints the
  * tables on out, as text (durations in adaptive units), or as one JSON object when json is nonzero
  * (the schema of doc/cli.md). Returns 0, -ENOMEM, or the
  * reader's negative errno. */
@@ -57,6 +60,8 @@ struct region_row {
 	struct reg_kernel k;	/* k.known 0: no kernel events about the thread */
 	int open;		/* still open at the end of the trace (a flight snapshot taken inside it):
 				 * dur_ns, self_ns and k 0 */
+	int cut;		/* events of its trace were lost while it was open (toolkit/losses.h): its
+				 * enter is not known to be this leave's; dur_ns, self_ns and k 0 */
 };
 
 /* Reads the remaining events of r (as regions_report) and calls fn for each completed region, in the

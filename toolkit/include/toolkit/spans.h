@@ -8,7 +8,8 @@
  * Each open span also has a slot: the lowest number no other open span of the same declaration in the
  * same trace holds, so that the spans of one slot never overlap (the exports draw a slot as a lane).
  * Used by `ltt sql`'s spans table (toolkit/sql/tables_spans.c) and the exports' timeline.
- * Memory: one record per open span (its key copied); nothing per closed span. */
+ * Memory: one record per open span (its key copied) and its slot; nothing per closed span. Time: O(1)
+ * per event but the slot, O(log open spans). */
 #ifndef LTT_TOOLS_SPANS_H
 #define LTT_TOOLS_SPANS_H
 
@@ -39,6 +40,8 @@ struct span_ev {
 	 * the caller's. */
 	void **user;
 	void *user_val;
+	int cut;			/* END: events of its trace were lost since its begin (span_model_loss):
+					 * which begin this end closes is not known, it has no duration */
 };
 
 struct span_model;
@@ -57,6 +60,10 @@ int span_model_event(struct span_model *m, const struct ltt_event *ev, struct sp
 /* Calls fn for each span still open, in the order of their begins (kind SPAN_BEGIN, user_val its block,
  * which stays the model's); stops at fn's nonzero return and returns it. */
 int span_model_open_each(struct span_model *m, int (*fn)(void *arg, const struct span_ev *sp), void *arg);
+
+/* A loss record of a user tracefile of trace `trace` (toolkit/losses.h): every span of it open now is
+ * cut (its end has kind SPAN_END and cut 1). O(1). 0 or -ENOMEM. */
+int span_model_loss(struct span_model *m, unsigned trace);
 
 /* Ends seen without an open begin, so far. */
 uint64_t span_model_unmatched(const struct span_model *m);

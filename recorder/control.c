@@ -478,22 +478,21 @@ static int env_options(struct ltt_options *o, char *why, size_t n)
 	o->shm_dir = getenv("LTT_SHM_DIR");
 	o->events = getenv("LTT_EVENTS");
 	if (mode && *mode) {
-		if (!strcmp(mode, "discard"))
-			o->mode = LTT_MODE_DISCARD;
-		else if (!strcmp(mode, "flight"))
-			o->mode = LTT_MODE_FLIGHT;
-		else {
-			ltt_env_why(why, n, "LTT_MODE", mode, "not discard or flight");
-			return -EINVAL;
-		}
+		if ((rc = ltt_env_word(&ltt_env_words[LTT_ENV_MODE_ID], mode, why, n)) < 0)
+			return rc;
+		o->mode = rc == 1 ? LTT_MODE_FLIGHT : LTT_MODE_DISCARD;
 	}
-	/* LTT_IO is read by the consumer (recorder/consumer.c), LTT_RSEQ by recorder/rseq.c: checked
-	 * here so that a misspelt value is refused like any other, never taken as the default */
-	if (io && *io && strcmp(io, "buffered") && strcmp(io, "direct")) {
-		ltt_env_why(why, n, "LTT_IO", io, "not buffered or direct");
-		return -EINVAL;
-	}
+	/* LTT_IO is read by the consumer (recorder/consumer.c), LTT_RSEQ by recorder/rseq.c, LTT_WAITS
+	 * and LTT_WAITS_THRESHOLD_US by recorder/waits.c (before this, which leaves waits off on a bad
+	 * value): checked here so that a misspelt value is refused like any other, never taken as the
+	 * default, and stops the trace */
+	if (io && *io && (rc = ltt_env_word(&ltt_env_words[LTT_ENV_IO_ID], io, why, n)) < 0)
+		return rc;
 	if ((rc = ltt_env_get(LTT_ENV_RSEQ_ID, &v, why, n)) < 0)
+		return rc;
+	if ((rc = ltt_env_get(LTT_ENV_WAITS_ID, &v, why, n)) < 0)
+		return rc;
+	if ((rc = ltt_env_get(LTT_ENV_WAITS_THRESHOLD_US_ID, &v, why, n)) < 0)
 		return rc;
 	if ((rc = ltt_env_get(LTT_ENV_BLOCK_SIZE_ID, &v, why, n)) < 0)
 		return rc;

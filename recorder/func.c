@@ -30,32 +30,24 @@ static struct {
 static pthread_key_t stack_key;
 static int stack_key_ok;
 
-static const struct ltt_env_var depth_var = {
-	"LTT_FUNCTIONS_DEPTH", LTT_ENV_COUNT, 1, LTT_FUNC_DEPTH_MAX, "a count of calls from 1 to 1024",
-};
-static const struct ltt_env_var min_var = {
-	"LTT_FUNCTIONS_MIN_NS", LTT_ENV_COUNT, 0, 1000000000000ull, "nanoseconds, from 0 to 10^12",
-};
+_Static_assert(LTT_FUNC_DEPTH_MAX == 1024, "LTT_FUNCTIONS_DEPTH's bound in common/settings.c");
 
 int ltt_func_env(char *why, size_t n)
 {
-	const char *v = getenv("LTT_FUNCTIONS"), *d = getenv("LTT_FUNCTIONS_DEPTH");
-	const char *m = getenv("LTT_FUNCTIONS_MIN_NS");
+	const char *v = getenv("LTT_FUNCTIONS");
 	uint64_t x;
 	int rc;
 
 	memset(&env, 0, sizeof(env));
 	env.max_depth = LTT_FUNC_DEPTH_MAX;
-	if (d && *d) {
-		if ((rc = ltt_env_parse(&depth_var, d, &x, why, n)) < 0)
-			return rc;
+	if ((rc = ltt_env_get(LTT_ENV_FUNCTIONS_DEPTH_ID, &x, why, n)) < 0)
+		return rc;
+	if (rc)
 		env.max_depth = (uint32_t)x;
-	}
-	if (m && *m) {
-		if ((rc = ltt_env_parse(&min_var, m, &x, why, n)) < 0)
-			return rc;
+	if ((rc = ltt_env_get(LTT_ENV_FUNCTIONS_MIN_NS_ID, &x, why, n)) < 0)
+		return rc;
+	if (rc)
 		env.min_ns = x;
-	}
 	if (!v || !*v || !strcmp(v, "0"))
 		return 0;
 	env.enabled = 1;

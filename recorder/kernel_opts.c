@@ -62,26 +62,21 @@ int ltt_kernel_parse(const struct ltt_options *opt, struct ltt_kernel_req *req, 
 
 int ltt_kernel_env(struct ltt_options *o, char *why, size_t n)
 {
-	const char *scope = getenv("LTT_KERNEL_SCOPE"), *buf = getenv("LTT_KERNEL_BUFFER");
+	const char *scope = getenv("LTT_KERNEL_SCOPE");
+	uint64_t v;
+	int rc;
 
 	o->kernel = getenv("LTT_KERNEL");
+	if (o->kernel && *o->kernel && (rc = ltt_env_word(&ltt_env_words[LTT_ENV_KERNEL_ID], o->kernel, why, n)) < 0)
+		return rc;
 	if (scope && *scope) {
-		if (!strcmp(scope, "system"))
-			o->kernel_system = 1;
-		else if (strcmp(scope, "process")) {
-			ltt_env_why(why, n, "LTT_KERNEL_SCOPE", scope, "not process or system");
-			return -EINVAL;
-		}
-	}
-	if (buf && *buf) {
-		static const struct ltt_env_var var = { "LTT_KERNEL_BUFFER", LTT_ENV_SIZE_POW2, 8192, 1u << 30,
-							"a power of two from 8k to 1G" };
-		uint64_t v;
-		int rc = ltt_env_parse(&var, buf, &v, why, n);
-
-		if (rc)
+		if ((rc = ltt_env_word(&ltt_env_words[LTT_ENV_KERNEL_SCOPE_ID], scope, why, n)) < 0)
 			return rc;
-		o->kernel_buffer = (size_t)v;
+		o->kernel_system = rc == 1;
 	}
+	if ((rc = ltt_env_get(LTT_ENV_KERNEL_BUFFER_ID, &v, why, n)) < 0)
+		return rc;
+	if (rc)
+		o->kernel_buffer = (size_t)v;
 	return 0;
 }

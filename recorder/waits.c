@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "env_parse.h"
 #include "recorder.h"
 
 /* The generated encoders of eventdefs/ltt.xml, registered only when waits are recorded. */
@@ -201,20 +202,19 @@ __attribute__((visibility("default"))) int sem_wait(sem_t *s)
  * library's functions, and LTT_WAITS. */
 void ltt_waits_init(void)
 {
-	const char *on = getenv("LTT_WAITS"), *us = getenv("LTT_WAITS_THRESHOLD_US");
+	char why[160];
+	uint64_t on = 0, us;
+	int rc;
 
 	resolve();
-	if (!on || !*on || !strcmp(on, "0"))
+	/* a bad value of either leaves waits off; libltt's start refuses it in one line and does not
+	 * trace (recorder/control.c) */
+	if (ltt_env_get(LTT_ENV_WAITS_ID, &on, why, sizeof(why)) <= 0 || !on)
 		return;
-	if (us && *us) {
-		char *end;
-		unsigned long long v = strtoull(us, &end, 10);
-
-		if (!*end && v < UINT64_MAX / 1000)
-			waits_min_ns = v * 1000;
-		else
-			ltt_warn("LTT_WAITS_THRESHOLD_US=%s: not a number of microseconds; 10 used", us);
-	}
+	if ((rc = ltt_env_get(LTT_ENV_WAITS_THRESHOLD_US_ID, &us, why, sizeof(why))) < 0)
+		return;
+	if (rc)
+		waits_min_ns = us * 1000;
 	if (ltt_facility_register(&ltt_facility_ltt) == 0)
 		waits_on = 1;
 }

@@ -79,7 +79,7 @@ out=$("$LTT" record -o "$tmp/r" --cpu-sample 20 --stack-sample 500 -- "$prog" ch
 "$LTT" dump --event core.sampling "$tmp/r" | grep -q 'cpu_sample_ms = 20, stack_sample_hz = 500' ||
 	fail "ltt record did not set the sampling: $("$LTT" dump --event core.sampling "$tmp/r")"
 "$LTT" record -o "$tmp/r2" --cpu-sample x -- "$prog" chains 1 2>/dev/null; [ $? = 2 ] || fail "--cpu-sample x: not a usage error"
-"$LTT" record -o "$tmp/r2" --stack-sample 0 -- "$prog" chains 1 2>/dev/null; [ $? = 2 ] || fail "--stack-sample 0: not a usage error"
+"$LTT" record -o "$tmp/r2" --stack-sample 100001 -- "$prog" chains 1 2>/dev/null; [ $? = 2 ] || fail "--stack-sample 100001: not a usage error"
 for bad in LTT_CPU_SAMPLE_MS=ten LTT_STACK_SAMPLE_HZ=-5 LTT_STACK_SIGNAL=SIGNOPE LTT_PAUSE_SIGNAL=SIGSEGV LTT_STACK_SAMPLE_HZ=200000; do
 	err=$(env LTT_TRACE="$tmp/bad" "$bad" "$prog" chains 1 2>&1 >/dev/null) || fail "$bad: the program failed"
 	[ "$(echo "$err" | grep -c .)" = 1 ] && echo "$err" | grep -q "^ltt: .*not tracing$" || fail "$bad: $err"

@@ -55,8 +55,8 @@ LTT_BLOCK_SIZE=18014398509481988k|LTT_BLOCK_SIZE=18014398509481988k: not a power
 LTT_FLUSH_MS=-0|LTT_FLUSH_MS=-0: not a number of milliseconds in [0, 86400000]
 LTT_FLUSH_MS=1k|LTT_FLUSH_MS=1k: not a number of milliseconds in [0, 86400000]
 LTT_ROTATE_SECONDS=99999999999999999999|LTT_ROTATE_SECONDS=99999999999999999999: not a number of seconds in [1, 31536000]
-LTT_CPU_SAMPLE_MS=+5|LTT_CPU_SAMPLE_MS=+5: not a number of milliseconds in [0, 4294967295]
-LTT_STACK_SAMPLE_HZ=4294967296|LTT_STACK_SAMPLE_HZ=4294967296: not a number of samples per second in [0, 4294967295]
+LTT_CPU_SAMPLE_MS=+5|LTT_CPU_SAMPLE_MS=+5: not a number of milliseconds in [0, 3600000] (0: off)
+LTT_STACK_SAMPLE_HZ=4294967296|LTT_STACK_SAMPLE_HZ=4294967296: not a number of samples per second in [0, 100000] (0: off)
 LTT_IO=bufferd|LTT_IO=bufferd: not buffered or direct
 LTT_RSEQ=off|LTT_RSEQ=off: not 1 or 0
 LTT_RSEQ=2|LTT_RSEQ=2: not 1 or 0

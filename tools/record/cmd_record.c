@@ -16,6 +16,7 @@
 
 #include <ltt/reader.h>
 
+#include "common/settings.h"
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
 #include "eventdefs/rules_match.h"
@@ -24,30 +25,85 @@
 
 extern const struct ltt_cmd ltt_cmd_record;	/* at the end of this file */
 
-static int pow2_in(const char *s, unsigned long long lo, unsigned long long hi)
-{
-	char *end;
-	unsigned long long v;
+/* The LTT_* settings the options set, in the order given: each option value is checked by the parser
+ * libltt reads the variable with (common/settings.h), before the program starts; the child sets them. */
+#define MAX_SETS 32
+struct setting {
+	const char *opt;	/* "--rotate-size": the long name, for the message */
+	const char *env;	/* "LTT_ROTATE_SIZE" */
+	const char *value;
+};
+struct settings {
+	struct setting s[MAX_SETS];
+	unsigned n;
+};
 
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		return 0;
-	if (*end == 'k' || *end == 'K')
-		v <<= 10, end++;
-	else if (*end == 'm' || *end == 'M')
-		v <<= 20, end++;
-	return !*end && v >= lo && v <= hi && !(v & (v - 1));
+/* Sets env to value (a later option of the same variable wins, as on a command line). */
+static void set(struct settings *st, const char *opt, const char *env, const char *value)
+{
+	for (unsigned i = 0; i < st->n; i++)
+		if (!strcmp(st->s[i].env, env)) {
+			st->s[i].opt = opt, st->s[i].value = value;
+			return;
+		}
+	if (st->n < MAX_SETS)
+		st->s[st->n++] = (struct setting){ opt, env, value };
 }
 
-static int number_in(const char *s, unsigned long lo, unsigned long hi)
+static const char *setting(const struct settings *st, const char *env)
 {
-	char *end;
-	unsigned long v;
+	for (unsigned i = 0; i < st->n; i++)
+		if (!strcmp(st->s[i].env, env))
+			return st->s[i].value;
+	return NULL;
+}
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	return !errno && end != s && !*end && s[0] != '-' && v >= lo && v <= hi;
+/* A setting's value is an event or symbol rule list (LTT_EVENTS, LTT_FUNCTIONS but 0 and 1). */
+static int rules_setting(const char *env, const char *value)
+{
+	return !strcmp(env, "LTT_EVENTS") || (!strcmp(env, "LTT_FUNCTIONS") && strcmp(value, "0") && strcmp(value, "1"));
+}
+
+/* Every option value, then every LTT_* variable inherited and not set by an option, checked as libltt
+ * checks it: 0, or 2 with one line said ("--OPTION=VALUE: FORM (LTT_NAME)", "LTT_NAME=VALUE: FORM"). */
+static int check_settings(const struct settings *st)
+{
+	char why[400], shown[512];
+
+	for (unsigned i = 0; i < st->n; i++) {
+		const struct setting *t = &st->s[i];
+
+		if (rules_setting(t->env, t->value)) {
+			if (ltt_rules_check(t->value, why, sizeof(why)) == 0)
+				continue;
+			ltt_env_why(shown, sizeof(shown), t->opt, t->value, why);
+			ltt_tool_error("record", "%s (%s)", shown, t->env);
+			return 2;
+		}
+		if (ltt_env_check(t->env, t->value, why, sizeof(why)) == 0)
+			continue;
+		ltt_env_why(why, sizeof(why), t->opt, t->value, ltt_env_form(t->env));
+		ltt_tool_error("record", "%s (%s)", why, t->env);
+		return 2;
+	}
+	for (unsigned k = 0; k < LTT_ENV_NVARS + LTT_ENV_NWORDS + 2; k++) {
+		const char *env = k < LTT_ENV_NVARS ? ltt_env_vars[k].name :
+				  k < LTT_ENV_NVARS + LTT_ENV_NWORDS ? ltt_env_words[k - LTT_ENV_NVARS].name :
+				  k == LTT_ENV_NVARS + LTT_ENV_NWORDS ? "LTT_EVENTS" : "LTT_FUNCTIONS";
+		const char *v = getenv(env);
+		int bad;
+
+		if (!v || !*v || setting(st, env))
+			continue;
+		bad = rules_setting(env, v) ? ltt_rules_check(v, why, sizeof(why)) : ltt_env_check(env, v, why, sizeof(why));
+		if (bad && rules_setting(env, v))
+			ltt_env_why(shown, sizeof(shown), env, v, why);
+		if (bad) {
+			ltt_tool_error("record", "%s (in the environment)", rules_setting(env, v) ? shown : why);
+			return 2;
+		}
+	}
+	return 0;
 }
 
 /* A flight-recorder trace (ltt_mode="flight" in its info/system.xml): its data is in snapshot-NNNN/. */
@@ -114,17 +170,9 @@ static int run(int argc, char **argv)
 		{ "any-binary", no_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 },
 	};
-	/* options passed on as environment variables, checked here (number, k/M/G suffix) and by libltt */
-	static const struct { int opt; const char *name, *env; } pass[] = {
-		{ 'R', "--rotate-size", "LTT_ROTATE_SIZE" }, { 'T', "--rotate-seconds", "LTT_ROTATE_SECONDS" },
-		{ 'M', "--max-size", "LTT_MAX_SIZE" }, { 'F', "--flush-ms", "LTT_FLUSH_MS" },
-	};
-	const char *passv[4] = { NULL, NULL, NULL, NULL };
-	const char *out = "ltt-traces/", *mode = NULL, *bs = NULL, *blocks = NULL, *events = NULL;
-	const char *cpu_ms = NULL, *stack_hz = NULL, *funcs = NULL, *fdepth = NULL, *fmin = NULL;
+	struct settings st = { .n = 0 };
+	const char *out = "ltt-traces/", *funcs = NULL, *kernel = NULL;
 	char lib[PATH_MAX];
-	int waits = 0;
-	const char *kernel = NULL, *kbuf = NULL;
 	int system_scope = 0;
 	char report[] = "/tmp/ltt-record-XXXXXX", line[4096], why[256];
 	int any = 0, linked;
@@ -138,90 +186,59 @@ static int run(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+:o:m:b:n:e:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
-		case 'm': mode = optarg; break;
-		case 'b': bs = optarg; break;
-		case 'n': blocks = optarg; break;
-		case 'C': cpu_ms = optarg; break;
-		case 'S': stack_hz = optarg; break;
-		case 'e': events = optarg; break;
-		case 'W': waits = 1; break;
-		case 'f': funcs = optarg ? optarg : "1"; break;
-		case 'D': fdepth = optarg; break;
-		case 'N': fmin = optarg; break;
+		case 'm': set(&st, "--mode", "LTT_MODE", optarg); break;
+		case 'b': set(&st, "--block-size", "LTT_BLOCK_SIZE", optarg); break;
+		case 'n': set(&st, "--blocks", "LTT_BLOCKS", optarg); break;
+		case 'C': set(&st, "--cpu-sample", "LTT_CPU_SAMPLE_MS", optarg); break;
+		case 'S': set(&st, "--stack-sample", "LTT_STACK_SAMPLE_HZ", optarg); break;
+		case 'R': set(&st, "--rotate-size", "LTT_ROTATE_SIZE", optarg); break;
+		case 'T': set(&st, "--rotate-seconds", "LTT_ROTATE_SECONDS", optarg); break;
+		case 'M': set(&st, "--max-size", "LTT_MAX_SIZE", optarg); break;
+		case 'F': set(&st, "--flush-ms", "LTT_FLUSH_MS", optarg); break;
+		case 'e': set(&st, "--events", "LTT_EVENTS", optarg); break;
+		case 'W': set(&st, "--waits", "LTT_WAITS", "1"); break;
+		case 'f': funcs = optarg ? optarg : ""; break;
+		case 'D': set(&st, "--functions-depth", "LTT_FUNCTIONS_DEPTH", optarg); break;
+		case 'N': set(&st, "--functions-min-ns", "LTT_FUNCTIONS_MIN_NS", optarg); break;
 		case 'K': kernel = optarg ? optarg : "sched,syscalls"; break;
 		case 'Y': system_scope = 1; break;
-		case 'B': kbuf = optarg; break;
+		case 'B': set(&st, "--kernel-buffer", "LTT_KERNEL_BUFFER", optarg); break;
 		case 'A': any = 1; break;
-		case 'R': case 'T': case 'M': case 'F':
-			for (unsigned i = 0; i < 4; i++)
-				if (pass[i].opt == c)
-					passv[i] = optarg;
-			break;
 		default:
 			return ltt_cli_option_error("record", ltt_cmd_record.usage, c, argc, argv, longopts);
 		}
 	}
-	for (unsigned i = 0; i < 4; i++) {
-		const char *v = passv[i];
-		size_t d = v ? strspn(v, "0123456789") : 1;
+	/* --functions=RULES sets LTT_FUNCTIONS=RULES; --functions alone keeps the rules of an inherited
+	 * LTT_FUNCTIONS (LTT_FUNCTIONS='my_*' ltt record --functions), else records every function */
+	if (funcs) {
+		const char *inherited = getenv("LTT_FUNCTIONS");
 
-		if (v && (!d || (v[d] && (strchr("kKmMgG", v[d]) == NULL || v[d + 1] || pass[i].opt == 'T' ||
-						pass[i].opt == 'F')))) {
-			ltt_tool_error("record", "%s %s: not a number%s", pass[i].name, v,
-				       pass[i].opt == 'T' || pass[i].opt == 'F' ? "" : " (k, M, G suffixes)");
-			return 2;
-		}
+		if (!*funcs)
+			funcs = inherited && *inherited && strcmp(inherited, "0") ? inherited : "1";
+		set(&st, "--functions", "LTT_FUNCTIONS", funcs);
 	}
-	if ((passv[0] || passv[1]) && mode && !strcmp(mode, "flight")) {
+	/* kernel events (doc/recorder.md "Kernel events"): --system alone records sched,syscalls */
+	if (kernel || system_scope)
+		set(&st, "--kernel", "LTT_KERNEL", kernel ? kernel : "sched,syscalls");
+	if (system_scope)
+		set(&st, "--system", "LTT_KERNEL_SCOPE", "system");
+	if ((rc = check_settings(&st)))
+		return rc;
+	if ((setting(&st, "LTT_ROTATE_SIZE") || setting(&st, "LTT_ROTATE_SECONDS")) && setting(&st, "LTT_MODE") &&
+	    !strcmp(setting(&st, "LTT_MODE"), "flight")) {
 		ltt_tool_error("record", "--rotate-size and --rotate-seconds are for discard mode");
 		return 2;
 	}
-	if (passv[2] && !passv[0] && !passv[1]) {
+	if (setting(&st, "LTT_MAX_SIZE") && !setting(&st, "LTT_ROTATE_SIZE") && !setting(&st, "LTT_ROTATE_SECONDS")) {
 		ltt_tool_error("record", "--max-size needs --rotate-size or --rotate-seconds (it removes whole chunks)");
+		return 2;
+	}
+	if ((setting(&st, "LTT_FUNCTIONS_DEPTH") || setting(&st, "LTT_FUNCTIONS_MIN_NS")) && !funcs) {
+		ltt_tool_error("record", "--functions-depth and --functions-min-ns go with --functions");
 		return 2;
 	}
 	if (optind >= argc) {
 		ltt_tool_error("record", "no program to run (ltt record [OPTIONS] -- PROGRAM ARGS...)");
-		return 2;
-	}
-	if (mode && strcmp(mode, "discard") && strcmp(mode, "flight")) {
-		ltt_tool_error("record", "--mode %s: not discard or flight", mode);
-		return 2;
-	}
-	if (bs && !pow2_in(bs, 4096, 256ull << 20)) {
-		ltt_tool_error("record", "--block-size %s: not a power of two in [4096, 256M]", bs);
-		return 2;
-	}
-	if (blocks && !pow2_in(blocks, 2, 65536)) {
-		ltt_tool_error("record", "--blocks %s: not a power of two in [2, 65536]", blocks);
-		return 2;
-	}
-	if (events && ltt_rules_check(events, why, sizeof(why))) {
-		ltt_tool_error("record", "--events %s: %s", events, why);
-		return 2;
-	}
-	if (cpu_ms && !number_in(cpu_ms, 1, 3600000)) {
-		ltt_tool_error("record", "--cpu-sample %s: not a number of milliseconds in [1, 3600000]", cpu_ms);
-		return 2;
-	}
-	if (stack_hz && !number_in(stack_hz, 1, 100000)) {
-		ltt_tool_error("record", "--stack-sample %s: not a rate in [1, 100000] Hz", stack_hz);
-		return 2;
-	}
-	if (funcs && strcmp(funcs, "1") && ltt_rules_check(funcs, why, sizeof(why))) {
-		ltt_tool_error("record", "--functions=%s: %s (symbol globs, '-' excludes)", funcs, why);
-		return 2;
-	}
-	if ((fdepth || fmin) && !funcs) {
-		ltt_tool_error("record", "--functions-depth and --functions-min-ns go with --functions");
-		return 2;
-	}
-	if (fdepth && !number_in(fdepth, 1, 1024)) {
-		ltt_tool_error("record", "--functions-depth %s: not a count in [1, 1024]", fdepth);
-		return 2;
-	}
-	if (fmin && !number_in(fmin, 0, 1000000000000ul)) {
-		ltt_tool_error("record", "--functions-min-ns %s: not a number of ns in [0, 10^12]", fmin);
 		return 2;
 	}
 	/* function tracing in a program not linked with libltt (-pg), or --any-binary: libltt.so
@@ -247,40 +264,12 @@ static int run(int argc, char **argv)
 		sigaction(SIGQUIT, &old_quit, NULL);
 		setenv("LTT_TRACE", out, 1);
 		setenv("LTT_RECORD_REPORT", report, 1);
-		if (mode)
-			setenv("LTT_MODE", mode, 1);
-		if (bs)
-			setenv("LTT_BLOCK_SIZE", bs, 1);
-		if (blocks)
-			setenv("LTT_BLOCKS", blocks, 1);
-		if (cpu_ms)
-			setenv("LTT_CPU_SAMPLE_MS", cpu_ms, 1);
-		if (stack_hz)
-			setenv("LTT_STACK_SAMPLE_HZ", stack_hz, 1);
-		for (unsigned i = 0; i < 4; i++)
-			if (passv[i])
-				setenv(pass[i].env, passv[i], 1);
-		if (events)
-			setenv("LTT_EVENTS", events, 1);
-		if (waits)
-			setenv("LTT_WAITS", "1", 1);
-		if (funcs)
-			setenv("LTT_FUNCTIONS", funcs, 1);
-		if (fdepth)
-			setenv("LTT_FUNCTIONS_DEPTH", fdepth, 1);
-		if (fmin)
-			setenv("LTT_FUNCTIONS_MIN_NS", fmin, 1);
+		for (unsigned i = 0; i < st.n; i++)
+			setenv(st.s[i].env, st.s[i].value, 1);
 		if (lib[0] && preload_set(lib)) {
 			ltt_tool_error("record", "LD_PRELOAD: out of memory");
 			_exit(127);
 		}
-		/* kernel events (doc/recorder.md "Kernel events"): checked by libltt, which says why */
-		if (kernel || system_scope)
-			setenv("LTT_KERNEL", kernel ? kernel : "sched,syscalls", 1);
-		if (system_scope)
-			setenv("LTT_KERNEL_SCOPE", "system", 1);
-		if (kbuf)
-			setenv("LTT_KERNEL_BUFFER", kbuf, 1);
 		execvp(argv[optind], argv + optind);
 		ltt_tool_error("record", "%s: %s", argv[optind], strerror(errno));
 		_exit(127);

@@ -4,11 +4,9 @@
 # facility core, 22 events. Its checksum is the one ltt computes by doc/format.md section 8 (the
 # trace's control/facilities is empty, so there is no recorded checksum to compare with).
 set -u
-f="${LTT_SHARED:-../shared}/reference/lttv-smp-example/eventdefs/core.xml"
-if [ ! -f "$f" ]; then
-	echo "skip: ../shared not found"
-	exit 77
-fi
+. "$SRCDIR/tests/e2e/lib/reference.sh"
+need_reference lttv-smp-example/eventdefs/core.xml
+f="$REF/lttv-smp-example/eventdefs/core.xml"
 got=$("$LTT" facilities "$f") || { echo "ltt facilities failed on $f"; exit 1; }
 [ "$got" = "core 0x06588858 22" ] || { echo "got '$got'"; exit 1; }
 # and the generator accepts it

@@ -4,9 +4,10 @@
 # `ltt check` when built) of the archive give exactly the output of the directory; the manifest
 # carries the per-tracefile event counts; private temporary directories are removed.
 set -u
-: "${LTT:?}" "${LTT_SHARED:=}"
-ref="$LTT_SHARED/reference/lttv-smp-example"
-[ -d "$ref" ] || { echo "skip: ../shared not found"; exit 77; }
+: "${LTT:?}" "${SRCDIR:?}"
+. "$SRCDIR/tests/e2e/lib/reference.sh"
+need_reference lttv-smp-example
+ref="$REF/lttv-smp-example"
 "$LTT" help | grep -q '^  dump ' || { echo "skip: ltt dump is not built yet"; exit 77; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-packdump.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT

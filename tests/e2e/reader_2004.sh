@@ -5,11 +5,9 @@
 # decoded values and times, clean ltt check. Golden: tests/golden/reader/lttv-smp-example.txt.
 set -u
 : "${SRCDIR:?}" "${LTT:?}"
-ref="${LTT_SHARED:-$SRCDIR/../shared}/reference"
-if [ ! -d "$ref/lttv-smp-example" ]; then
-	echo "skip: ../shared not found ($ref/lttv-smp-example is absent)"
-	exit 77
-fi
+. "$SRCDIR/tests/e2e/lib/reference.sh"
+need_reference lttv-smp-example
+ref=$REF
 out=$(mktemp) || exit 1
 trap 'rm -f "$out"' EXIT
 cd "$ref" || exit 1

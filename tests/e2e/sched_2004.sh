@@ -12,9 +12,10 @@
 # - the Perfetto export's sched_switch and sched_wakeup events equal the schedchange and wakeup events;
 # - lttng-analyses on the LTTng export: system calls per thread exactly, CPU time within 5%.
 set -u
-: "${BUILD:?}" "${LTT:?}" "${LTT_SHARED:?}" "${SRCDIR:?}"
-T="$LTT_SHARED/reference/lttv-smp-example"
-[ -d "$T" ] || { echo "no $T (LTT_SHARED must point at the shared reference data)"; exit 1; }
+: "${BUILD:?}" "${LTT:?}" "${SRCDIR:?}"
+. "$SRCDIR/tests/e2e/lib/reference.sh"
+need_reference lttv-smp-example
+T="$REF/lttv-smp-example"
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1

@@ -72,6 +72,21 @@ check "calls: the sum" "$(grep -c "^# lost: $lost events in this window" "$work/
 check "calls: cut calls printed" "$(grep -c "cut by a loss" "$work/calls.txt" | awk '{print ($1 > 0)}')" 1
 over=$(awk -v b="$bound" '/^ *[0-9.]+ us/ { d = $1 * 1000; if (d > b) n++ } END { print n + 0 }' "$work/calls.txt")
 check "calls: durations within the program's longest outer()" "$over" 0
+# every other analysis view: the line before its table, the JSON key (per trace for --per-thread)
+for v in sched profile waits per-thread; do
+	"$LTT" stats --$v "$t" | grep -q "^lost: $lost events in this window (buffer_full $lost" ||
+		{ echo "FAIL: stats --$v: no loss line"; fail=1; }
+done
+check "sched json: lost.events" "$("$LTT" stats --sched --format=json "$t" | jq .lost.events)" "$lost"
+check "waits json: lost.events" "$("$LTT" stats --waits --format=json "$t" | jq .lost.events)" "$lost"
+check "per-thread json: lost.events" "$("$LTT" stats --per-thread --format=json "$t" | jq .lost.events)" "$lost"
+# a window (--from/--to) states the losses inside it only
+first=$("$LTT" sql --format=csv "$t" -e "SELECT min(ts_ns) FROM lost" | tail -1)
+inwin=$("$LTT" sql --format=csv "$t" -e "SELECT sum(count) FROM lost WHERE ts_ns <= $first" | tail -1)
+s0=$((first / 1000000000)); n0=$((first % 1000000000))
+check "per-thread --to: the window's losses" \
+	"$("$LTT" stats --per-thread --format=json --to "$s0.$(printf %09d $n0)" "$t" | jq .lost.events)" "$inwin"
+
 # ltt sql: the calls table's cut rows, the lost table's windows
 sq() { "$LTT" sql --format=csv "$1" -e "$2" | tail -n +2; }
 check "sql calls: cut rows = stats' cut" "$(sq "$t" "SELECT count(*) FROM calls WHERE cut = 1")" "$cut"

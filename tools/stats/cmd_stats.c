@@ -462,7 +462,7 @@ static int run(int argc, char **argv)
 	if (follow)
 		return stats_follow(argv[optind], json);
 	if (regions || profile || sched || waits || functions || per_thread)
-		ropt.flags = functions || regions ? LTT_READ_BUILTIN : 0;	/* the loss records (toolkit/losses.h) */	/* merged in time order (toolkit/regions.h, toolkit/profile.h, toolkit/sched_model.h,
+		ropt.flags = LTT_READ_BUILTIN;	/* the loss records (toolkit/losses.h): each report shows them only */	/* merged in time order (toolkit/regions.h, toolkit/profile.h, toolkit/sched_model.h,
 				 * toolkit/calls.h) */
 	ret = reader_tool_open(&tool, &r, argv + optind, (unsigned)(argc - optind), &ropt);
 	if (ret)

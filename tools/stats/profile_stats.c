@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "toolkit/losses.h"
 #include "toolkit/profile.h"
 
 #define TOP_FUNCS	25
@@ -40,6 +41,7 @@ struct stack_ent {
 
 struct pstats {
 	struct prof_model m;
+	struct losses loss;	/* the window's loss records (toolkit/losses.h) */
 	struct tcount *tc;	/* parallel to m.threads */
 	size_t ntc;
 	struct stack_ent *st;	/* open addressing, hash 0 = empty */
@@ -397,6 +399,7 @@ static int report(struct pstats *p, FILE *out)
 
 	for (size_t i = 0; i < p->m.nfuncs; i++)
 		nfuncs += p->m.funcs[i].total != 0;
+	losses_print_text(&p->loss, out, NULL, 0);
 	fprintf(out, "profile: %" PRIu64 " stack samples, %" PRIu64 " ticks", p->samples, p->ticks);
 	if (p->m.hz)
 		fprintf(out, " at %u Hz of thread CPU time", p->m.hz);
@@ -446,9 +449,16 @@ int profile_report(struct ltt_reader *r, FILE *out, const struct prof_limits *li
 
 	memset(&p, 0, sizeof(p));
 	p.lim = lim;
+	losses_init(&p.loss);
+	losses_reader(r);	/* the reader was opened with LTT_READ_BUILTIN: the loss records */
 	ret = prof_model_init(&p.m);
 	while (!ret && (ret = ltt_reader_next(r, &ev)) == 1) {
-		ret = 0;
+		if (losses_type(ev.type) && lim && (ev.time_ns < lim->from_ns || ev.time_ns > lim->to_ns))
+			continue;	/* a loss outside the window --from/--to asks for */
+		if ((ret = losses_event(&p.loss, &ev)) != 0) {
+			ret = ret < 0 ? ret : 0;
+			continue;
+		}
 		if (ev.type->builtin)
 			continue;
 		if (lim && lim->region && !strcmp(ev.type->facility, "app") &&
@@ -481,5 +491,6 @@ int profile_report(struct ltt_reader *r, FILE *out, const struct prof_limits *li
 		free(p.rt[i].match);
 	free(p.rt);
 	prof_model_free(&p.m);
+	losses_free(&p.loss);
 	return ret;
 }

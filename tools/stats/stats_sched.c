@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/escape_json.h"
+#include "toolkit/losses.h"
 #include "toolkit/reader_common.h"
 #include "stats_sched.h"
 #include "toolkit/sched_decode.h"
@@ -167,7 +168,7 @@ static size_t sc_processes(struct sched_thread **th, size_t nth, struct sc_row *
 	return n;
 }
 
-static int sc_print_json(FILE *out, struct sched_model *m, const struct ltt_reader *r)
+static int sc_print_json(FILE *out, struct sched_model *m, const struct ltt_reader *r, const struct losses *loss)
 {
 	struct sched_thread **th;
 	struct sched_cpu **cpu;
@@ -181,7 +182,9 @@ static int sc_print_json(FILE *out, struct sched_model *m, const struct ltt_read
 	if (!rows)
 		return -ENOMEM;
 	sched_model_span(m, &first, &last);
-	fprintf(out, "{\"version\":1,\"first_ns\":%" PRIu64 ",\"last_ns\":%" PRIu64 ",\"threads\":[", first, last);
+	fprintf(out, "{\"version\":1,\"first_ns\":%" PRIu64 ",\"last_ns\":%" PRIu64 ",", first, last);
+	losses_print_json(loss, out, NULL, 0);
+	fputs(",\"threads\":[", out);
 	for (size_t i = 0; i < nth; i++)
 		if (sc_seen(th[i])) {
 			sc_json_thread(out, m, r, th[i], !any);
@@ -245,7 +248,7 @@ static void sc_text_row(FILE *out, const struct sc_row *r, uint32_t first)
 		r->migrations, r->wakeups, dur(b[9], r->wait_max), r->calls, r->traps);
 }
 
-static int sc_print_text(FILE *out, struct sched_model *m, const struct ltt_reader *r)
+static int sc_print_text(FILE *out, struct sched_model *m, const struct ltt_reader *r, const struct losses *loss)
 {
 	struct sched_thread **th;
 	struct sched_cpu **cpu;
@@ -259,6 +262,7 @@ static int sc_print_text(FILE *out, struct sched_model *m, const struct ltt_read
 	if (!rows)
 		return -ENOMEM;
 	sched_model_span(m, &first, &last);
+	losses_print_text(loss, out, NULL, 0);
 	fprintf(out, "scheduling: %zu CPUs, %s of kernel events\n\nthreads (time on CPU by mode, off CPU by state; "
 		"switches voluntary and involuntary; migrations; wakeups and the longest wait after one):\n",
 		ncpu, dur(b[0], last - first));
@@ -322,9 +326,17 @@ static int sc_print_text(FILE *out, struct sched_model *m, const struct ltt_read
 	return 0;
 }
 
+/* sched_scan's hook: the loss records of the window (toolkit/losses.h). */
+static int sc_loss(void *arg, const struct ltt_event *ev, const struct sched_ev *kev)
+{
+	(void)kev;
+	return losses_event(arg, ev) < 0 ? -ENOMEM : 0;
+}
+
 int stats_sched_report(struct ltt_reader *r, FILE *out, int json)
 {
 	struct sched_model *m;
+	struct losses loss;
 	int rc = sched_model_new(&m, NULL, 1);
 
 	if (rc)
@@ -336,9 +348,12 @@ int stats_sched_report(struct ltt_reader *r, FILE *out, int json)
 			if (!sched_decode_wants(t->event_types[k]))
 				ltt_reader_hide_event_type(r, t->event_types[k], 1);
 	}
-	rc = sched_scan(r, m, NULL, NULL);
+	losses_reader(r);	/* and the loss records (the reader was opened with LTT_READ_BUILTIN) */
+	losses_init(&loss);
+	rc = sched_scan(r, m, sc_loss, &loss);
 	if (!rc)
-		rc = json ? sc_print_json(out, m, r) : sc_print_text(out, m, r);
+		rc = json ? sc_print_json(out, m, r, &loss) : sc_print_text(out, m, r, &loss);
 	sched_model_free(m);
+	losses_free(&loss);
 	return rc;
 }

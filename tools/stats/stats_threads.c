@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "toolkit/losses.h"
 #include "toolkit/trace2_model.h"
 #include "stats_threads.h"
 
@@ -27,6 +28,7 @@ struct th_state {
 	size_t *h, hsize;	/* index + 1, 0 free; hsize a power of 2 */
 	unsigned *nids;		/* per trace: highest event id + 1 */
 	uint64_t *events;	/* per trace: events (builtin records aside) */
+	struct losses *loss;	/* per trace: the loss records read (toolkit/losses.h) */
 };
 
 static uint64_t th_hash(unsigned trace, int64_t tid)
@@ -189,6 +191,8 @@ static void print_text(struct dump_out *o, struct ltt_reader *r, const struct th
 		 (unsigned long long)s->events[trace], (unsigned long long)about, (unsigned long long)shown);
 	dump_out_str(o, line);
 	dump_out_str(o, tids->n ? " of those asked\n" : "\n");
+	if (losses_format_text(&s->loss[trace], line, sizeof(line), NULL, 0))
+		dump_out_str(o, line);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct th *t = &s->t[i];
 
@@ -245,6 +249,13 @@ static void print_json(struct dump_out *o, struct ltt_reader *r, const struct th
 	dump_out_u64(o, s->events[trace]);
 	json_key(o, "events_with_tid", 1);
 	dump_out_u64(o, about);
+	{
+		char lj[400];
+
+		losses_format_json(&s->loss[trace], lj, sizeof(lj), NULL, 0);
+		dump_out_char(o, ',');
+		dump_out_str(o, lj);
+	}
 	dump_out_str(o, ",\"threads\":[");
 	for (size_t i = 0; i < s->n; i++) {
 		const struct th *t = &s->t[i];
@@ -296,7 +307,9 @@ int stats_threads_report(struct ltt_reader *r, struct dump_out *o, const struct 
 
 	s.nids = calloc(ntraces ? ntraces : 1, sizeof(*s.nids));
 	s.events = calloc(ntraces ? ntraces : 1, sizeof(*s.events));
-	ret = s.nids && s.events ? t2_model_new(&m) : -ENOMEM;
+	s.loss = calloc(ntraces ? ntraces : 1, sizeof(*s.loss));	/* zero: losses_init's state */
+	ret = s.nids && s.events && s.loss ? t2_model_new(&m) : -ENOMEM;
+	losses_reader(r);	/* the reader was opened with LTT_READ_BUILTIN: the loss records */
 	for (unsigned i = 0; !ret && i < ntraces; i++) {
 		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
 
@@ -304,8 +317,13 @@ int stats_threads_report(struct ltt_reader *r, struct dump_out *o, const struct 
 			if (t->event_types[k]->id + 1u > s.nids[i])
 				s.nids[i] = t->event_types[k]->id + 1u;
 	}
-	while (!ret && (ret = ltt_reader_next(r, &ev)) == 1)
+	while (!ret && (ret = ltt_reader_next(r, &ev)) == 1) {
+		if ((ret = losses_event(&s.loss[ev.trace->index], &ev)) != 0) {
+			ret = ret < 0 ? ret : 0;
+			continue;
+		}
 		ret = ev.type->builtin ? 0 : th_event(&s, m, &ev);
+	}
 	if (!ret) {
 		qsort(s.t, s.n, sizeof(*s.t), by_trace_tid);
 		for (unsigned i = 0; i < ntraces; i++)
@@ -319,6 +337,9 @@ int stats_threads_report(struct ltt_reader *r, struct dump_out *o, const struct 
 	free(s.h);
 	free(s.nids);
 	free(s.events);
+	for (unsigned i = 0; s.loss && i < ntraces; i++)
+		losses_free(&s.loss[i]);
+	free(s.loss);
 	t2_model_free(m);
 	return ret;
 }

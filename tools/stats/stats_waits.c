@@ -10,6 +10,7 @@
 
 #include "common/escape_json.h"
 #include "common/escape_term.h"
+#include "toolkit/losses.h"
 #include "toolkit/reader_common.h"
 #include "toolkit/thread_names.h"
 #include "stats_waits.h"
@@ -174,6 +175,7 @@ int stats_waits_report(struct ltt_reader *r, FILE *out, int json)
 {
 	struct wt_state s = { 0 };
 	struct thread_names *tn;
+	struct losses loss;
 	struct ltt_event ev;
 	uint64_t all = 0, n = 0;
 	char d[3][24];
@@ -189,9 +191,11 @@ int stats_waits_report(struct ltt_reader *r, FILE *out, int json)
 						   strcmp(ty->name, "wait"));
 		}
 	}
+	losses_reader(r);	/* and the loss records (the reader was opened with LTT_READ_BUILTIN) */
+	losses_init(&loss);
 	tn = thread_names_load(r);
 	while ((rc = ltt_reader_next(r, &ev)) == 1)
-		if ((rc = wt_event(&s, &ev)) < 0)
+		if ((rc = losses_event(&loss, &ev)) < 0 || (!rc && (rc = wt_event(&s, &ev)) < 0))
 			break;
 	if (rc == 0) {
 		if (s.n)
@@ -205,7 +209,9 @@ int stats_waits_report(struct ltt_reader *r, FILE *out, int json)
 			n += s.l[i].n;
 		}
 		if (json) {
-			fprintf(out, "{\"version\":1,\"waits\":%" PRIu64 ",\"total_ns\":%" PRIu64 ",\"locks\":[", n, all);
+			fputs("{\"version\":1,", out);
+			losses_print_json(&loss, out, NULL, 0);
+			fprintf(out, ",\"waits\":%" PRIu64 ",\"total_ns\":%" PRIu64 ",\"locks\":[", n, all);
 			for (size_t i = 0; i < s.n; i++) {
 				const struct wt_lock *l = &s.l[i];
 
@@ -218,6 +224,7 @@ int stats_waits_report(struct ltt_reader *r, FILE *out, int json)
 			}
 			fputs("]}\n", out);
 		} else {
+			losses_print_text(&loss, out, NULL, 0);
 			fprintf(out, "waits: %" PRIu64 " waits on %zu locks, %s in all\n", n, s.n,
 				reader_format_duration(d[0], sizeof(d[0]), all));
 			if (s.n)
@@ -240,6 +247,7 @@ int stats_waits_report(struct ltt_reader *r, FILE *out, int json)
 		free(s.l[i].waiters);
 	}
 	free(s.l);
+	losses_free(&loss);
 	thread_names_free(tn);
 	return rc;
 }

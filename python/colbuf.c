@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define NO_IMPORT_ARRAY
 #define PY_ARRAY_UNIQUE_SYMBOL pyltt_ARRAY_API
@@ -75,7 +76,7 @@ int colset_add(struct colset *s, const char *name, enum colbuf_kind kind, unsign
 int colset_find(const struct colset *s, const char *name)
 {
 	for (unsigned i = 0; i < s->ncols; i++)
-		if (!strcmp(s->cols[i].name, name))
+		if (!strcasecmp(s->cols[i].name, name))	/* as ltt sql's names (toolkit/colname.h) */
 			return (int)i;
 	return -1;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "colbuf.h"
+#include "toolkit/colname.h"
 #include "ptrmap.h"
 
 /* One leaf of a type's flattening, in body order */
@@ -56,6 +57,35 @@ static enum colbuf_kind kind_of(const struct ltt_type_desc *t, unsigned *isz)
 	}
 }
 
+static const char *const lead[] = { "ts_ns" };
+
+struct leaf_taken {
+	const struct colset *s;
+	const struct plan *p;
+	enum colbuf_kind kind;
+	unsigned isz;
+};
+
+/* Whether name is the column of an earlier leaf of this plan, or a column (of another trace's layout)
+ * holding values of another kind or size: one field never lands in another's narrower column. */
+static int leaf_taken(void *arg, const char *name)
+{
+	const struct leaf_taken *a = arg;
+	int col = colset_find(a->s, name);
+	const struct colbuf *c;
+	unsigned isz;
+
+	if (col < 0)
+		return 0;
+	for (unsigned i = 0; i < a->p->n; i++)
+		if (a->p->leaves[i].col == col)
+			return 1;
+	c = &a->s->cols[col];
+	isz = a->kind == COLBUF_FLOAT ? (a->isz == 4 ? 4 : 8) : a->kind == COLBUF_OBJECT ? a->isz
+	      : (a->isz == 1 || a->isz == 2 || a->isz == 4 ? a->isz : 8);
+	return c->kind != a->kind || c->isz != isz;
+}
+
 static int add_leaf(struct colset *s, struct plan *p, const char *name, const struct ltt_type_desc *t, uint32_t off)
 {
 	char buf[512];
@@ -72,9 +102,12 @@ static int add_leaf(struct colset *s, struct plan *p, const char *name, const st
 		p->leaves = l;
 		p->cap = nc;
 	}
-	snprintf(buf, sizeof(buf), "%s", name);
-	while (!strcmp(buf, "ts_ns"))
-		strncat(buf, "_", sizeof(buf) - strlen(buf) - 1);
+	/* unique within the type, and never a column of another kind or size (toolkit/colname.h) */
+	if (colname_make(buf, sizeof(buf), name, lead, 1, leaf_taken,
+			 &(struct leaf_taken){ s, p, k, k == COLBUF_OBJECT ? sizeof(PyObject *) : isz })) {
+		PyErr_Format(PyExc_ValueError, "field %s: its column name is too long", name);
+		return -1;
+	}
 	col = colset_find(s, buf);
 	if (col < 0 && (col = colset_add(s, buf, k, isz, 0)) < 0)
 		return -1;

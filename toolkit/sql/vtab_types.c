@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "toolkit/colname.h"
 #include "toolkit/sql.h"
 
 enum col_kind { CK_INT, CK_UINT, CK_FLOAT, CK_TEXT, CK_ENUM, CK_JSON };
@@ -61,7 +63,7 @@ static int col_of(struct sql_type *ty, const char *name, enum col_kind k)
 	struct sql_col *n;
 
 	for (unsigned i = 0; i < ty->ncols; i++)
-		if (!strcmp(ty->cols[i].name, name))
+		if (!strcasecmp(ty->cols[i].name, name))	/* SQL names are case-insensitive */
 			return (int)(SQL_COL_NFIXED + i);
 	n = realloc(ty->cols, (ty->ncols + 1) * sizeof(*n));
 	if (!n)
@@ -78,6 +80,25 @@ struct leaves {
 	int *map;
 	unsigned n, cap;
 };
+
+struct leaf_taken {
+	const struct sql_type *ty;
+	const struct leaves *l;
+};
+
+/* Whether name is the column of an earlier leaf of this flattening (toolkit/colname.h). */
+static int leaf_taken(void *arg, const char *name)
+{
+	const struct leaf_taken *a = arg;
+
+	for (unsigned i = 0; i < a->l->n; i++) {
+		int c = a->l->map[i] - SQL_COL_NFIXED;
+
+		if (c >= 0 && (unsigned)c < a->ty->ncols && !strcasecmp(a->ty->cols[c].name, name))
+			return 1;
+	}
+	return 0;
+}
 
 static int add_leaf(struct sql_type *ty, struct leaves *l, const char *name, const struct ltt_type_desc *t,
 		    int top)
@@ -99,15 +120,10 @@ static int add_leaf(struct sql_type *ty, struct leaves *l, const char *name, con
 		l->map[l->n++] = SQL_COL_TID;
 		return 0;
 	}
-	snprintf(buf, sizeof(buf), "%s", name);
-	for (int again = 1; again; ) {
-		again = 0;
-		for (unsigned i = 0; i < SQL_COL_NFIXED; i++)
-			if (!strcmp(buf, fixed_cols[i])) {
-				strncat(buf, "_", sizeof(buf) - strlen(buf) - 1);
-				again = 1;
-			}
-	}
+	/* unique within the type (toolkit/colname.h): never two leaves in one column */
+	if (colname_make(buf, sizeof(buf), name, fixed_cols, SQL_COL_NFIXED, leaf_taken,
+			 &(struct leaf_taken){ ty, l }))
+		return -ENAMETOOLONG;
 	col = col_of(ty, buf, kind_of(t));
 	if (col < 0)
 		return -ENOMEM;
@@ -224,9 +240,13 @@ int sql_types_build(struct sql_ctx *ctx)
 				return -ENOMEM;
 			if (ty->map[i])
 				continue;	/* loaded twice in this trace: the first one names the columns */
-			if (et->body && et->body->kind == LTT_TYPE_STRUCT && flatten(ty, &l, "", et->body)) {
-				free(l.map);
-				return -ENOMEM;
+			if (et->body && et->body->kind == LTT_TYPE_STRUCT) {
+				int rc = flatten(ty, &l, "", et->body);
+
+				if (rc) {
+					free(l.map);
+					return rc;
+				}
 			}
 			ty->map[i] = l.map ? l.map : calloc(1, sizeof(int));
 			ty->nleaves[i] = l.n;

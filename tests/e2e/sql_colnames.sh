@@ -1,0 +1,29 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Generated column names are unique (issue 34, point 6; toolkit/colname.h): tests/eventdefs/colnames.xml
+# has a field ts_ns (the leading column: becomes ts_ns_) next to a field ts_ns_, a struct s holding a
+# next to a field s_a, and S_A (the same name as s_a for SQL). ltt sql's colnames_clash table has one
+# column per field, named by the rule (ts_ns_, ts_ns__2, s_a, s_a_2, S_A_3), each holding its own
+# field's value (before: ts_ns_ held 3000, the other field dropped; s_a held 112, 70000's low byte).
+# Trace.to_numpy gives the same names and values, and over two traces describing w with 1 and 4 bytes
+# never writes 3000 into the 1-byte column (before: 184): the wider one is w_2.
+set -u
+. "$SRCDIR/tests/e2e/lib/common.sh"
+E="$SRCDIR/tests/eventdefs"
+printf 'ev 0 1000 colnames.clash 7 3000 5 70000 9 200\n' > cn.script
+printf 'ev 0 1000 colnames.clash 7 3000 5 70000 9 3000\n' > cw.script
+"$MK" -o cn -f "$E/colnames.xml" -s cn.script || exit 1
+"$MK" -o cw -f "$E/colnames_wide.xml" -s cw.script || exit 1
+check "sql: names and values" "$("$LTT" sql --format=csv cn cw -e 'SELECT * FROM colnames_clash' | cut -d, -f1,6-)" \
+"ts_ns,ts_ns_,ts_ns__2,s_a,s_a_2,S_A_3,w
+1700000000000000000,7,3000,5,70000,9,200
+1700000000000000000,7,3000,5,70000,9,3000"
+PYTHON=${PYTHON:-/usr/bin/python3}
+got=$(PYTHONPATH="$BUILD/python" "$PYTHON" -c '
+import ltt
+a = ltt.open("cn", "cw").to_numpy("colnames.clash")
+print(" ".join("%s=%s:%s" % (k, ",".join(str(int(x)) for x in v), v.dtype) for k, v in a.items() if k != "ts_ns"))
+') || { echo "FAIL: to_numpy"; exit 1; }
+check "to_numpy: names, values, types" "$got" \
+	"ts_ns_=7,7:uint16 ts_ns__2=3000,3000:uint32 s_a=5,5:uint8 s_a_2=70000,70000:uint32 S_A_3=9,9:uint8 w=200,0:uint8 w_2=0,3000:uint32"
+exit $fail

@@ -8,6 +8,7 @@
 
 #include "pyltt.h"
 #include "toolkit/sql.h"
+#include "toolkit/sql_guard.h"
 
 static struct sql_ctx *session(struct pyltt_trace *t)
 {
@@ -77,7 +78,7 @@ static PyObject *cell(sqlite3_stmt *st, int i)
 }
 
 /* An error of the statement at offset off of text: ltt.Error "SQL: line L, column C: msg". */
-static PyObject *sql_error(sqlite3 *db, const char *text, long off)
+static PyObject *sql_error(struct sql_ctx *ctx, const char *text, long off)
 {
 	long line = 1, col = 1;
 	char buf[1024];
@@ -90,7 +91,7 @@ static PyObject *sql_error(sqlite3 *db, const char *text, long off)
 			col++;
 		}
 	}
-	snprintf(buf, sizeof(buf), "SQL: line %ld, column %ld: %s", line, col, sqlite3_errmsg(db));
+	snprintf(buf, sizeof(buf), "SQL: line %ld, column %ld: %s", line, col, sql_guard_errmsg(ctx));
 	return pyltt_raise(-EINVAL, buf);
 }
 
@@ -117,7 +118,7 @@ PyObject *pyltt_sql(PyObject *self, PyObject *args)
 
 			Py_XDECREF(names);
 			Py_XDECREF(rows);
-			return sql_error(ctx->db, text, (long)(p - text) + (off >= 0 ? off : 0));
+			return sql_error(ctx, text, (long)(p - text) + (off >= 0 ? off : 0));
 		}
 		if (!st)	/* only spaces or comments left */
 			break;
@@ -154,7 +155,7 @@ PyObject *pyltt_sql(PyObject *self, PyObject *args)
 			return NULL;
 		}
 		if (rc != SQLITE_DONE) {
-			PyObject *e = sql_error(ctx->db, text, (long)(p - text));
+			PyObject *e = sql_error(ctx, text, (long)(p - text));
 
 			sqlite3_finalize(st);
 			Py_DECREF(names);

@@ -5,6 +5,7 @@
 
 #include "toolkit/cmd.h"
 #include "toolkit/sql.h"
+#include "toolkit/sql_guard.h"
 #include "toolkit/sql_rows.h"
 
 int sql_exec(sqlite3 *db, const char *cmd, const char *sql)
@@ -67,11 +68,16 @@ int sql_session_init(struct sql_ctx *ctx)
 		ltt_tool_error(ctx->tool.cmd, "cannot open SQLite: %s", ctx->db ? sqlite3_errmsg(ctx->db) : "out of memory");
 		return -1;
 	}
+	if (sql_guard_init(ctx))	/* before anything is declared in the database */
+		return -1;
 	if (sql_aggregates_register(ctx->db) != SQLITE_OK) {
 		ltt_tool_error(ctx->tool.cmd, "cannot add the percentile functions: %s", sqlite3_errmsg(ctx->db));
 		return -1;
 	}
-	return create_tables(ctx);
+	if (create_tables(ctx))
+		return -1;
+	sql_guard_set(ctx);	/* the statements from here on are the user's */
+	return 0;
 nomem:
 	ltt_tool_error(ctx->tool.cmd, "out of memory");
 	return -1;

@@ -13,6 +13,7 @@
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
 #include "toolkit/sql.h"
+#include "toolkit/sql_guard.h"
 #include "sql_out.h"
 #include "sql_prompt.h"
 #include "sql_readonly.h"
@@ -87,7 +88,7 @@ static int run_text(struct session *s, const char *text, const char *where, long
 			int off = sqlite3_error_offset(s->ctx->db);
 
 			error_at(where, line, text, (long)(p - text) + (off >= 0 ? off : 0),
-				 sql_readonly_errmsg(s->ctx->db));
+				 sql_guard_errmsg(s->ctx));
 			s->failed = 1;
 			return -1;
 		}
@@ -108,7 +109,7 @@ static int run_text(struct session *s, const char *text, const char *where, long
 			}
 		sql_out_end(s->out);
 		if (rc != SQLITE_DONE) {
-			error_at(where, line, text, (long)(p - text), sql_readonly_errmsg(s->ctx->db));
+			error_at(where, line, text, (long)(p - text), sql_guard_errmsg(s->ctx));
 			sqlite3_finalize(st);
 			s->failed = 1;
 			return -1;
@@ -457,7 +458,7 @@ static int run(int argc, char **argv)
 	if (o.save && save_tables(&s, o.save))
 		s.failed = 1;
 	if (!o.save)	/* the statements read: only --save writes a file (sql_readonly.c) */
-		sql_readonly_set(ctx.db);
+		sql_readonly_set(&ctx);
 	for (unsigned i = 0; i < o.nqueries && !s.failed && !s.quit; i++) {
 		char where[32];
 		const char *q = o.queries[i] + strspn(o.queries[i], " \t\n");

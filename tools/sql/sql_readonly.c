@@ -10,24 +10,23 @@
  *   - PRAGMA with a value (PRAGMA s.user_version = 3, journal_mode = WAL...) but the ones whose
  *     argument only names what to read (table_info...), and the pragmas that write without one
  *     (optimize, incremental_vacuum, wal_checkpoint).
- * Allowed: SELECT and reads of every database, functions (load_extension stays off: SQLite's default),
+ * What no session may do (fts3_tokenizer, load_extension...) is refused before these rules
+ * (toolkit/sql/sql_guard.c).
+ * Allowed: SELECT and reads of every database, functions,
  * json_each and the other table-valued functions (their first use declares them in main: an UPDATE of
  * main's sqlite_master), transactions, savepoints, DETACH. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "toolkit/sql_guard.h"
 #include "sql_readonly.h"
 
-static char why[512];	/* the first refusal, until sql_readonly_errmsg says it */
-
-static int deny(const char *what, const char *name, const char *db)
+static int deny(struct sql_ctx *ctx, const char *what, const char *name, const char *db)
 {
-	if (!why[0])
-		snprintf(why, sizeof(why), "not authorized: %s%s%.200s%s%s%.100s: ltt sql only reads (--save FILE writes a "
-		 "database; doc/cli.md \"ltt sql\")", what, name ? " " : "", name ? name : "", db ? " of " : "",
-		 db ? "database " : "", db ? db : "");
-	return SQLITE_DENY;
+	return sql_guard_deny(ctx, "%s%s%.200s%s%s%.100s: ltt sql only reads (--save FILE writes a database; "
+			      "doc/cli.md \"ltt sql\")", what, name ? " " : "", name ? name : "", db ? " of " : "",
+			      db ? "database " : "", db ? db : "");
 }
 
 static int in_memory(const char *db)
@@ -65,18 +64,16 @@ static int pragma_allowed(const char *name, const char *arg)
 	return 0;
 }
 
-static int read_only(void *arg, int action, const char *a, const char *b, const char *db, const char *trig)
+static int read_only(struct sql_ctx *ctx, int action, const char *a, const char *b, const char *db)
 {
-	(void)arg;
-	(void)trig;
 	switch (action) {
 	case SQLITE_ATTACH:	/* VACUUM attaches its output ('' for a plain VACUUM) */
-		return attach_allowed(a) ? SQLITE_OK : deny("ATTACH or VACUUM of a file that is not an existing "
+		return attach_allowed(a) ? SQLITE_OK : deny(ctx, "ATTACH or VACUUM of a file that is not an existing "
 							    "database:", a && *a ? a : "''", NULL);
 	case SQLITE_PRAGMA:
-		return pragma_allowed(a, b) ? SQLITE_OK : deny("PRAGMA", a, db);
+		return pragma_allowed(a, b) ? SQLITE_OK : deny(ctx, "PRAGMA", a, db);
 	case SQLITE_ALTER_TABLE:	/* a: the database */
-		return in_memory(a) ? SQLITE_OK : deny("ALTER TABLE", b, a);
+		return in_memory(a) ? SQLITE_OK : deny(ctx, "ALTER TABLE", b, a);
 	case SQLITE_INSERT:
 	case SQLITE_UPDATE:
 	case SQLITE_DELETE:
@@ -92,24 +89,13 @@ static int read_only(void *arg, int action, const char *a, const char *b, const 
 	case SQLITE_DROP_VTABLE:
 	case SQLITE_REINDEX:
 	case SQLITE_ANALYZE:
-		return in_memory(db) ? SQLITE_OK : deny("a change of", a, db);
+		return in_memory(db) ? SQLITE_OK : deny(ctx, "a change of", a, db);
 	default:	/* SELECT, READ, FUNCTION, RECURSIVE, TRANSACTION, SAVEPOINT, DETACH, the temp forms */
 		return SQLITE_OK;
 	}
 }
 
-void sql_readonly_set(sqlite3 *db)
+void sql_readonly_set(struct sql_ctx *ctx)
 {
-	sqlite3_set_authorizer(db, read_only, NULL);
-}
-
-const char *sql_readonly_errmsg(sqlite3 *db)
-{
-	static char msg[sizeof(why)];
-
-	if (!why[0])
-		return sqlite3_errmsg(db);
-	memcpy(msg, why, sizeof(msg));
-	why[0] = 0;
-	return msg;
+	ctx->extra = read_only;	/* after the guard's own refusals (toolkit/sql/sql_guard.c) */
 }

@@ -4,12 +4,9 @@
 #ifndef LTT_TOOLS_SQL_READONLY_H
 #define LTT_TOOLS_SQL_READONLY_H
 
-#include <sqlite3.h>
+#include "toolkit/sql.h"
 
-/* Sets the authorizer on db (after the session's tables are declared). */
-void sql_readonly_set(sqlite3 *db);
-/* The error of the statement that failed on db: what was refused and why when the authorizer refused
- * something, else sqlite3_errmsg. */
-const char *sql_readonly_errmsg(sqlite3 *db);
+/* Adds the read-only rules to the session's authorizer (sql_guard_errmsg says what they refused). */
+void sql_readonly_set(struct sql_ctx *ctx);
 
 #endif

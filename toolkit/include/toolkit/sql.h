@@ -37,6 +37,11 @@ struct sql_ctx {
 	 * module's Trace.problems). */
 	void (*problem)(void *arg, const struct ltt_problem *p);
 	void *problem_arg;
+	/* The authorizer (toolkit/sql_guard.h): when set, more refusals than the guard's (ltt sql's
+	 * read-only rules, tools/sql/sql_readonly.c); the first refusal of the current statement. */
+	int (*extra)(struct sql_ctx *ctx, int action, const char *a, const char *b, const char *db);
+	char refused[512];
+	char refused_msg[512];
 };
 
 /* ---- the session (sql_session.c) --------------------------------------------------------------- */

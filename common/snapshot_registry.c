@@ -136,7 +136,7 @@ int ltt_snapreg_parse(const char *buf, size_t len, struct ltt_snapreg_entry *e, 
 
 int ltt_snapreg_dirs(uid_t uid, char dirs[2][PATH_MAX])
 {
-	const char *x = getenv("XDG_RUNTIME_DIR");
+	const char *x = secure_getenv("XDG_RUNTIME_DIR");
 	int n = 0;
 
 	if (uid == getuid() && x && x[0] == '/' && strlen(x) + 5 < PATH_MAX)

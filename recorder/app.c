@@ -69,7 +69,7 @@ static void app_join(char *dst, size_t size, const char *a, const char *b)
  * the parent's session id when a traced parent started us. */
 static void app_make_sid(void)
 {
-	const char *parent = getenv(APP_ENV_SID);
+	const char *parent = secure_getenv(APP_ENV_SID);
 	struct timespec ts;
 	struct tm tm;
 	char own[96];
@@ -185,7 +185,7 @@ void ltt_app_cmd_path_fl(const char *file, int line, const char *path)
 
 void ltt_app_cmd_name_fl(const char *file, int line, const char *name)
 {
-	const char *parent = getenv(APP_ENV_PARENT_NAME);
+	const char *parent = secure_getenv(APP_ENV_PARENT_NAME);
 	char hierarchy[512];
 
 	if (!name)

@@ -757,7 +757,7 @@ int ltt_consumer_start(struct ltt_trace_state *t, char *why, size_t whylen)
 	unsigned n = t->rg->nrings;
 	int rc;
 
-	const char *io = getenv("LTT_IO");
+	const char *io = secure_getenv("LTT_IO");
 
 	memset(&C, 0, sizeof(C));
 	C.resv_fd = -1;

@@ -146,7 +146,7 @@ static void fork_child(void)
  * "lost PATH: ..." lines, recorder/loss_report.c). */
 int ltt_record_report(const char *line)
 {
-	const char *rep = getenv("LTT_RECORD_REPORT");
+	const char *rep = secure_getenv("LTT_RECORD_REPORT");
 	size_t n = strlen(line);
 	int fd, ok;
 
@@ -179,7 +179,7 @@ static int start_locked(const struct ltt_options *opt, int from_env, char *why, 
 	unsigned blocks;
 	int rc, shm_fd, created = 0, mapped_file, rotating;
 	char abs_path[PATH_MAX], taken[PATH_MAX], cwhy[PATH_MAX + 256];
-	const char *verbose = getenv("LTT_VERBOSE");
+	const char *verbose = secure_getenv("LTT_VERBOSE");
 
 	if (ltt_cur.rg)
 		return -EBUSY;
@@ -469,14 +469,14 @@ static int env_io_options(struct ltt_options *o, char *why, size_t n)
 
 static int env_options(struct ltt_options *o, char *why, size_t n)
 {
-	const char *mode = getenv("LTT_MODE"), *io = getenv("LTT_IO");
+	const char *mode = secure_getenv("LTT_MODE"), *io = secure_getenv("LTT_IO");
 	uint64_t v;
 	int rc;
 
 	memset(o, 0, sizeof(*o));
-	o->path = getenv("LTT_TRACE");
-	o->shm_dir = getenv("LTT_SHM_DIR");
-	o->events = getenv("LTT_EVENTS");
+	o->path = secure_getenv("LTT_TRACE");
+	o->shm_dir = secure_getenv("LTT_SHM_DIR");
+	o->events = secure_getenv("LTT_EVENTS");
 	if (mode && *mode) {
 		if ((rc = ltt_env_word(&ltt_env_words[LTT_ENV_MODE_ID], mode, why, n)) < 0)
 			return rc;
@@ -518,9 +518,10 @@ __attribute__((constructor(102))) static void env_start(void)
 {
 	char why[PATH_MAX + 128] = "";
 	struct ltt_options o;
-	const char *path = getenv("LTT_TRACE");
+	const char *path = secure_getenv("LTT_TRACE");
 	int rc;
 
+	ltt_secure_env_note();	/* setuid programs: the LTT_* variables ignored, said once */
 	if (!path || !*path)
 		return;
 	rc = env_options(&o, why, sizeof(why));

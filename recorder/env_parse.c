@@ -8,7 +8,7 @@
 
 int ltt_env_get(enum ltt_env_id id, uint64_t *out, char *why, size_t n)
 {
-	const char *v = getenv(ltt_env_vars[id].name);
+	const char *v = secure_getenv(ltt_env_vars[id].name);
 
 	if (!v || !*v)
 		return 0;

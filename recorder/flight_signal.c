@@ -29,7 +29,7 @@ static int installed, snap_installed;
 
 int ltt_flight_signal_parse(char *why, size_t whylen)
 {
-	const char *v = getenv("LTT_SNAPSHOT_SIGNAL");
+	const char *v = secure_getenv("LTT_SNAPSHOT_SIGNAL");
 	int n;
 
 	ltt_fl.snap_signal = SIGUSR2;

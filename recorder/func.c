@@ -34,7 +34,7 @@ _Static_assert(LTT_FUNC_DEPTH_MAX == 1024, "LTT_FUNCTIONS_DEPTH's bound in commo
 
 int ltt_func_env(char *why, size_t n)
 {
-	const char *v = getenv("LTT_FUNCTIONS");
+	const char *v = secure_getenv("LTT_FUNCTIONS");
 	uint64_t x;
 	int rc;
 

@@ -35,7 +35,7 @@ struct ltt_kernel_req {
 
 /* kernel_opts.c: ltt_options.kernel, kernel_system, kernel_buffer -> req (req->groups 0: none). */
 int ltt_kernel_parse(const struct ltt_options *opt, struct ltt_kernel_req *req, char *why, size_t n);
-/* LTT_KERNEL, LTT_KERNEL_SCOPE, LTT_KERNEL_BUFFER into o (the strings stay getenv()'s). */
+/* LTT_KERNEL, LTT_KERNEL_SCOPE, LTT_KERNEL_BUFFER into o (the strings stay secure_getenv()'s). */
 int ltt_kernel_env(struct ltt_options *o, char *why, size_t n);
 
 /* kernel_clock.c: perf's time -> the trace's cycles (doc/format.md section 13 "One timeline"). */

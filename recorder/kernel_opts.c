@@ -62,11 +62,11 @@ int ltt_kernel_parse(const struct ltt_options *opt, struct ltt_kernel_req *req, 
 
 int ltt_kernel_env(struct ltt_options *o, char *why, size_t n)
 {
-	const char *scope = getenv("LTT_KERNEL_SCOPE");
+	const char *scope = secure_getenv("LTT_KERNEL_SCOPE");
 	uint64_t v;
 	int rc;
 
-	o->kernel = getenv("LTT_KERNEL");
+	o->kernel = secure_getenv("LTT_KERNEL");
 	if (o->kernel && *o->kernel && (rc = ltt_env_word(&ltt_env_words[LTT_ENV_KERNEL_ID], o->kernel, why, n)) < 0)
 		return rc;
 	if (scope && *scope) {

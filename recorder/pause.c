@@ -141,7 +141,7 @@ static void on_pause_signal(int sig)
 
 int ltt_pause_signal_parse(char *why, size_t n)
 {
-	const char *v = getenv("LTT_PAUSE_SIGNAL");
+	const char *v = secure_getenv("LTT_PAUSE_SIGNAL");
 
 	pause_sig = 0;
 	if (!v || !*v || !strcmp(v, "none"))

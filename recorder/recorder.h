@@ -30,6 +30,9 @@ extern struct ltt_trace_state ltt_cur;
 
 /* Prints "ltt: message" on stderr (one line). */
 void ltt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* In a setuid, setgid or file-capability process, one ltt_warn line when LTT_* variables were set:
+ * they are ignored, libltt reads its environment with secure_getenv() (recorder/secure_env.c). */
+void ltt_secure_env_note(void);
 
 /* facility.c */
 void ltt_registry_lock(void);

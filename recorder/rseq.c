@@ -22,7 +22,7 @@ static int mode = -1;	/* -1 not decided yet; set once, before the first region i
 
 int ltt_rseq_mode(void)
 {
-	const char *e = getenv("LTT_RSEQ");
+	const char *e = secure_getenv("LTT_RSEQ");
 	int q;
 
 	if (mode >= 0)

@@ -219,7 +219,7 @@ int ltt_events_set(const char *text)
 
 int ltt_events_start(const char *text, int flight, char *why, size_t whylen)
 {
-	const char *on = getenv("LTT_SNAPSHOT_ON");
+	const char *on = secure_getenv("LTT_SNAPSHOT_ON");
 	char w[256];
 	char *copy = NULL, *tcopy = NULL;
 

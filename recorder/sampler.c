@@ -122,7 +122,7 @@ int ltt_profile_env(struct ltt_options *o, char *why, size_t n)
 {
 	static const enum ltt_env_id ids[] = { LTT_ENV_CPU_SAMPLE_MS_ID, LTT_ENV_STACK_SAMPLE_HZ_ID };
 	unsigned *dst[] = { &o->cpu_sample_ms, &o->stack_sample_hz };
-	const char *sig = getenv("LTT_STACK_SIGNAL");
+	const char *sig = secure_getenv("LTT_STACK_SIGNAL");
 
 	for (unsigned i = 0; i < 2; i++) {
 		uint64_t x;

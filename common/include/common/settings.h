@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* common/settings.h: the one parser of the LTT_* settings (doc/recorder.md "Using it") and of the
  * `ltt record` options that set them: libltt reads the variables with it (recorder/env_parse.h adds
- * getenv()), `ltt record` checks its option values and the variables it passes on with it before the
- * program starts (tools/record/), tests/fuzz/fuzz_env.c drives it. No state, libc only.
+ * secure_getenv()), `ltt record` checks its option values and the variables it passes on with it
+ * before the program starts (tools/record/), tests/fuzz/fuzz_env.c drives it. No state, libc only.
  *
  * Every value is checked whole: decimal digits only (no sign, space or trailing junk), an optional
  * k/K, m/M, g/G, t/T suffix (x 2^10, 2^20, 2^30, 2^40; "B" or "iB" may follow) where a size is expected

@@ -402,6 +402,21 @@ int span_model_event(struct span_model *m, const struct ltt_event *ev, struct sp
 	return span_end(m, ev, d, key, klen, key_hash(ev->trace->index, d, key, klen), out);
 }
 
+int span_model_open_next(struct span_model *m, void **cursor, struct span_ev *out)
+{
+	struct span_open *o = *cursor ? ((struct span_open *)*cursor)->next : m->first;
+
+	if (!o)
+		return 0;
+	*cursor = o;
+	*out = (struct span_ev){
+		.kind = SPAN_BEGIN, .fac = o->fac, .decl = o->decl, .trace = o->trace, .key = o->key,
+		.id = o->id, .slot = o->slot, .begin_ns = o->begin_ns, .has_tid = o->has_tid,
+		.tid = o->tid, .user_val = o->user,
+	};
+	return 1;
+}
+
 int span_model_open_each(struct span_model *m, int (*fn)(void *arg, const struct span_ev *sp), void *arg)
 {
 	for (struct span_open *o = m->first; o; o = o->next) {

@@ -58,13 +58,14 @@ const struct sql_rows_def sql_rows_defs[] = {
 	      ("ts_ns", "dur_ns", "tid", "function", "depth", "self_ns", "caller", "unfinished", "trace", "cut"),
 	      ("INTEGER", "INTEGER", "INTEGER", "TEXT", "INTEGER", "INTEGER", "TEXT", "INTEGER", "TEXT",
 	       "INTEGER")),
-	TABLE("spans", sql_fill_spans,
+	STREAMED("spans", sql_fill_spans,
 	      "CREATE TABLE spans(ts_ns INTEGER, end_ns INTEGER, dur_ns INTEGER, tid INTEGER, end_tid INTEGER, "
 	      "facility TEXT, name TEXT, key TEXT, open INTEGER, begin_fields TEXT, end_fields TEXT, id INTEGER, "
 	      "trace TEXT, cut INTEGER)",
 	      ("ts_ns", "end_ns", "dur_ns", "tid", "end_tid", "facility", "name", "key", "open", "begin_fields",
 	       "end_fields", "id", "trace", "cut"),
 	      ("INTEGER", "INTEGER", "INTEGER", "INTEGER", "INTEGER", "TEXT", "TEXT", "TEXT", "INTEGER", "TEXT",
-	       "TEXT", "INTEGER", "TEXT", "INTEGER")),
+	       "TEXT", "INTEGER", "TEXT", "INTEGER"),
+	      sql_spans_open, sql_spans_next, sql_spans_close),
 	{ 0 },
 };

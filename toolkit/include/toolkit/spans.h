@@ -61,6 +61,11 @@ int span_model_event(struct span_model *m, const struct ltt_event *ev, struct sp
  * which stays the model's); stops at fn's nonzero return and returns it. */
 int span_model_open_each(struct span_model *m, int (*fn)(void *arg, const struct span_ev *sp), void *arg);
 
+/* The spans still open one at a time, in the order of their begins: *cursor NULL at first; 1 and *out
+ * (kind SPAN_BEGIN, user_val its block, the model's), or 0 after the last. The model must not take
+ * events meanwhile. */
+int span_model_open_next(struct span_model *m, void **cursor, struct span_ev *out);
+
 /* A loss record of a user tracefile of trace `trace` (toolkit/losses.h): every span of it open now is
  * cut (its end has kind SPAN_END and cut 1). O(1). 0 or -ENOMEM. */
 int span_model_loss(struct span_model *m, unsigned trace);

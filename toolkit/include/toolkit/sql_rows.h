@@ -61,5 +61,8 @@ int sql_fill_thread_states(struct sql_ctx *ctx, struct sql_rows *rows);
 int sql_fill_syscalls(struct sql_ctx *ctx, struct sql_rows *rows);
 int sql_fill_calls(struct sql_ctx *ctx, struct sql_rows *rows);
 int sql_fill_spans(struct sql_ctx *ctx, struct sql_rows *rows);
+int sql_spans_open(struct sql_ctx *ctx, void **stream);
+int sql_spans_next(void *stream, struct sql_cell *row);
+void sql_spans_close(void *stream);
 
 #endif

@@ -193,6 +193,27 @@ class Trace:
             return rows
         return pd.DataFrame.from_records(rows, columns=names)
 
+    def lost(self, start_ns=None, end_ns=None):
+        """The losses in a window, as the "lost" key of ltt stats' JSON counts them (doc/cli.md "Losses in
+        a view's window"): the loss records (ltt sql's lost table) whose window (from_ns, ts_ns] meets
+        [start_ns, end_ns] (None: open; a record without from_ns may have dropped events since the
+        start), summed: {"events", "by_cause": {cause: n}, "overwritten", "records", "kernel_events"}.
+        A query over calls, regions or spans knows its intervals cut by a loss from their cut column."""
+        q = "SELECT cause, sum(count), count(*), sum(CASE WHEN tracefile LIKE 'kernel/%%' THEN count ELSE 0 END) " \
+            "FROM lost WHERE 1%s%s GROUP BY cause"
+        lo = " AND ts_ns >= %d" % int(start_ns) if start_ns is not None else ""
+        hi = " AND coalesce(from_ns, 0) <= %d" % int(end_ns) if end_ns is not None else ""
+        out = {"events": 0, "by_cause": {}, "overwritten": 0, "records": 0, "kernel_events": 0}
+        for cause, n, records, kernel in self.sql_rows(q % (lo, hi))[1]:
+            out["events"] += n
+            out["records"] += records
+            out["kernel_events"] += kernel
+            if cause == "blocks_lost":
+                out["overwritten"] += n
+            else:
+                out["by_cause"][cause] = n
+        return out
+
     def sql_rows(self, query):
         """sql() as (column names, list of tuples), whether or not pandas is installed."""
         return self._live()._sql(query)

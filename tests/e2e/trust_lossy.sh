@@ -18,6 +18,40 @@ prog="$BUILD/tests/func/func_lossy_cyg"
 [ -x "$prog" ] || { echo "FAIL: $prog not built (make check builds it)"; exit 1; }
 command -v jq >/dev/null || { echo "FAIL: jq missing (make deps installs it)"; exit 1; }
 
+# 0. exact, on a written trace (tests/progs/mktrace): f (0x1000) enters, g (0x2000) runs 100 ns, 10
+#    events are lost on cpu/0, f exits (cut: no duration), f runs again 500 ns; a span of spantest
+#    open across 5 events lost on cpu/1 is cut, the next one lasts 100 ns.
+cat > fl.script <<'SCRIPT'
+ev 0 1000 func.entry 100 4096
+ev 0 1100 func.entry 100 8192
+ev 0 1200 func.exit 100 8192
+lost 0 1500 10 0
+ev 0 2000 func.exit 100 4096
+ev 0 3000 func.entry 100 4096
+ev 0 3500 func.exit 100 4096
+ev 1 3600 spantest.job_begin 100 1 a
+lost 1 3700 5 2
+ev 1 3800 spantest.job_end 100 1 0
+ev 1 3900 spantest.job_begin 100 2 b
+ev 1 4000 spantest.job_end 100 2 0
+SCRIPT
+"$BUILD/tests/progs/mktrace" -o fl -c 2 -f "$SRCDIR/eventdefs/func.xml" -f "$SRCDIR/tests/eventdefs/spantest.xml" \
+	-s fl.script || exit 1
+B=1700000000000000000
+check "exact: functions json" "$("$LTT" stats --functions --format=json fl | jq -c '[.lost.events, .lost.cut,
+	[.functions[] | [.function, .calls, .cut, .max_ns]]]')" '[15,1,[["0x1000",1,1,500],["0x2000",1,0,100]]]'
+check "exact: sql calls" "$("$LTT" sql --format=csv fl -e "SELECT ts_ns - $B, dur_ns, cut FROM calls ORDER BY ts_ns" | tail -n +2 | tr '\n' ' ')" \
+	"0,,1 100,100,0 2000,500,0 "
+check "exact: sql spans" "$("$LTT" sql --format=csv fl -e "SELECT id, dur_ns, cut FROM spans" | tail -n +2 | tr '\n' ' ')" \
+	"1,,1 2,100,0 "
+check "exact: calls format" "$("$LTT" dump --format=calls fl | grep -c '(cut by a loss)')" 1
+PYTHON=${PYTHON:-/usr/bin/python3}
+check "exact: Python's Trace.lost() and its window" "$(PYTHONPATH="$BUILD/python" "$PYTHON" -c "
+import ltt
+t = ltt.open('fl')
+print(t.lost()['events'], t.lost()['by_cause'], t.lost($B + 2600, $B + 3000)['events'], t.lost($B + 600)['events'])")" \
+	"15 {'buffer_full': 10, 'nested': 5} 5 5"
+
 # 1. the line at the end of the recording (a few runs until one loses: with 8 KiB rings it always does)
 for i in 1 2 3; do
 	LTT_BLOCK_SIZE=4096 LTT_BLOCKS=2 "$LTT" record -o "$work/t$i" --functions -- "$prog" 20000 \

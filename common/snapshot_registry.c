@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* common/snapshot_registry.c: the `ltt snapshot` registry's files (common/snapshot_registry.h). A file
  * flight-PID holds four lines: the trace directory, the snapshot signal, the start time, and the
- * device and inode of the program, then "own-handler" when the program replaced ltt's handler of the
- * snapshot signal (doc/flight-recorder.md "Taking a snapshot"). */
+ * device and inode of the program, then "thread TID" when libltt's own thread takes the snapshots
+ * (the signal is sent to that thread alone), then "own-handler" when the program replaced ltt's handler
+ * of the snapshot signal (doc/flight-recorder.md "Taking a snapshot"). */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -51,8 +52,11 @@ int ltt_snapreg_format(char *buf, size_t n, const struct ltt_snapreg_entry *e)
 			buf[k++] = *p;
 		}
 	}
-	m = snprintf(buf + k, n - k, "\n%d\n%llu\n%llu %llu\n%s", e->sig, e->start, e->exe_dev, e->exe_ino,
-		     e->own_handler ? "own-handler\n" : "");
+	m = snprintf(buf + k, n - k, "\n%d\n%llu\n%llu %llu\n", e->sig, e->start, e->exe_dev, e->exe_ino);
+	if (m >= 0 && (size_t)m < n - k && e->thread > 0)
+		m += snprintf(buf + k + m, n - k - (size_t)m, "thread %d\n", e->thread);
+	if (m >= 0 && (size_t)m < n - k && e->own_handler)
+		m += snprintf(buf + k + m, n - k - (size_t)m, "own-handler\n");
 	if (m < 0 || (size_t)m >= n - k)
 		return -ENAMETOOLONG;
 	return (int)(k + (size_t)m);
@@ -123,12 +127,22 @@ int ltt_snapreg_parse(const char *buf, size_t len, struct ltt_snapreg_entry *e, 
 		say(why, whylen, "line 4: not DEVICE INODE");
 		return -EINVAL;
 	}
+	if (p < end && (size_t)(end - p) > 7 && !memcmp(p, "thread ", 7)) {
+		unsigned long long tid;
+
+		p += 7;
+		if (number(&p, end, '\n', &tid) || !tid || tid > 0x3fffffff) {
+			say(why, whylen, "line 5: not thread TID");
+			return -EINVAL;
+		}
+		e->thread = (int)tid;
+	}
 	if (p < end && (size_t)(end - p) == 12 && !memcmp(p, "own-handler\n", 12)) {
 		e->own_handler = 1;
 		p = end;
 	}
 	if (p != end) {
-		say(why, whylen, "text after line 4 (\"own-handler\" only)");
+		say(why, whylen, "text after line 4 (\"thread TID\" and \"own-handler\" only)");
 		return -EINVAL;
 	}
 	return 0;

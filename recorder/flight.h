@@ -25,6 +25,7 @@ struct ltt_flight {
 	char *scratch[2];		/* one block each: [0] snapshots, [1] the fatal-signal snapshot */
 	unsigned snap_no;		/* snapshots numbered so far (atomic) */
 	int owner;			/* tid of the thread taking a snapshot, 0 when none (atomic) */
+	int thread_tid;			/* libltt's flight thread, 0 when it does not run (atomic) */
 	int at_exit;			/* LTT_SNAPSHOT_AT_EXIT */
 	int snap_signal;		/* LTT_SNAPSHOT_SIGNAL, 0 for none */
 	char registry[PATH_MAX + 32];	/* DIR/flight-PID (`ltt snapshot`), "" when not written */
@@ -85,6 +86,17 @@ void ltt_shm_threads_add(int d);
 /* Removes DIR/flight-PID (ltt_fl.registry) if this process wrote it; async-signal-safe (the
  * fatal-signal handler calls it before the default action kills the process). */
 void ltt_flight_registry_remove(void);
+/* The fatal-signal handler, before the program's own handler (which may end the process any way):
+ * removes the entry, and puts it back (as written) if the program goes on. Async-signal-safe. */
+void ltt_flight_registry_remove_keep(void);
+void ltt_flight_registry_restore(void);
+/* After a crash snapshot: that it could not be written and `ltt recover` of the rings' file is what
+ * is left (stderr, one line), or that it was (the rings' file is removed). Async-signal-safe. */
+void ltt_flight_say_recover(void);
+void ltt_flight_crash_written(void);
+/* flight_signal.c, from libltt's sigaction(): while libltt's fatal-signal handler is installed, the
+ * program's action for a fatal signal is kept (and *old filled) instead of replacing it: returns 1. */
+int ltt_flight_chain(int sig, const struct sigaction *act, struct sigaction *old);
 /* Rewrites the registry entry with "own-handler": the program replaced ltt's snapshot signal handler. */
 void ltt_flight_registry_own_handler(void);
 /* flight_handlers.c: the C library's sigaction(), bypassing libltt's own (which watches the program's
@@ -95,6 +107,9 @@ void ltt_flight_handler_check(int sig, const struct sigaction *act);
 /* ---- flight_trigger.c ---- */
 /* Reads LTT_SNAPSHOT_MIN_INTERVAL_MS and LTT_SNAPSHOT_KEEP: 0 or -EINVAL (why filled in). */
 int ltt_flight_trigger_parse(char *why, size_t whylen);
+/* Starts libltt's flight thread (`ltt-flight`), which takes the snapshots asked for by the snapshot
+ * signal sent to it alone (ltt_fl.thread_tid), from ltt_flight_start(). */
+void ltt_flight_thread_start(void);
 /* Starts the recorder's thread that serves triggers (and LTT_SNAPSHOT_KEEP); from ltt_start() once
  * recording, when LTT_SNAPSHOT_ON is set. */
 void ltt_flight_trigger_start(void);

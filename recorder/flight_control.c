@@ -127,6 +127,11 @@ static int registry_dir(const char *dir)
 	return ltt_snapreg_open_dir(dir, getuid(), NULL, 0);
 }
 
+/* The entry as written, for ltt_flight_registry_restore() (async-signal-safe: no formatting then). */
+static char reg_text[PATH_MAX * 2 + 96];
+static size_t reg_len;
+static int reg_gone;	/* removed by ltt_flight_registry_remove_keep(), to be restored */
+
 static void registry_add(int own_handler)
 {
 	char dirs[2][PATH_MAX], name[32], tmp[40], text[PATH_MAX * 2 + 96];
@@ -142,6 +147,7 @@ static void registry_add(int own_handler)
 	e->sig = ltt_fl.snap_signal;
 	e->start = self_start_time();
 	e->own_handler = own_handler;
+	e->thread = ltt_read(&ltt_fl.thread_tid);
 	if (!stat("/proc/self/exe", &st)) {
 		e->exe_dev = (unsigned long long)st.st_dev;
 		e->exe_ino = (unsigned long long)st.st_ino;
@@ -170,10 +176,14 @@ static void registry_add(int own_handler)
 		return;
 	}
 	close(fd);
-	if (renameat(dfd, tmp, dfd, name))
+	if (renameat(dfd, tmp, dfd, name)) {
 		unlinkat(dfd, tmp, 0);
-	else	/* the fatal-signal handler removes it */
+	} else {	/* the fatal-signal handler removes it */
 		snprintf(ltt_fl.registry, sizeof(ltt_fl.registry), "%s/%s", dirs[k], name);
+		memcpy(reg_text, text, (size_t)n);
+		reg_len = (size_t)n;
+		reg_gone = 0;
+	}
 	close(dfd);
 }
 
@@ -185,9 +195,68 @@ void ltt_flight_registry_own_handler(void)
 
 void ltt_flight_registry_remove(void)
 {
-	if (ltt_fl.registry[0])
+	if (ltt_fl.registry[0] && !reg_gone)
 		unlink(ltt_fl.registry);
 	ltt_fl.registry[0] = 0;
+}
+
+void ltt_flight_registry_remove_keep(void)
+{
+	if (ltt_fl.registry[0] && getpid() == ltt_fl.pid && !reg_gone) {
+		unlink(ltt_fl.registry);
+		reg_gone = 1;
+	}
+}
+
+void ltt_flight_registry_restore(void)
+{
+	char tmp[sizeof(ltt_fl.registry) + 8];
+	size_t n = strlen(ltt_fl.registry);
+	int fd;
+
+	if (!n || !reg_gone || getpid() != ltt_fl.pid || n + 5 > sizeof(tmp))
+		return;
+	memcpy(tmp, ltt_fl.registry, n);
+	memcpy(tmp + n, ".tmp", 5);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	if (ltt_write_all(fd, reg_text, reg_len) || close(fd) || rename(tmp, ltt_fl.registry)) {
+		unlink(tmp);
+		return;
+	}
+	reg_gone = 0;
+}
+
+/* Async-signal-safe: one line on stderr built without stdio. */
+static void say_parts(const char *const *parts, unsigned n)
+{
+	char line[3 * PATH_MAX];
+	size_t len = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		for (const char *p = parts[i]; *p && len + 2 < sizeof(line); p++)
+			line[len++] = *p;
+	line[len++] = '\n';
+	if (write(2, line, len) < 0) {
+		/* nowhere else to say it */
+	}
+}
+
+void ltt_flight_say_recover(void)
+{
+	const char *parts[] = { "ltt: ", ltt_fl.path, ": the crash snapshot could not be written; the rings are in ",
+				ltt_fl.shm_path, ": ltt recover ", ltt_fl.shm_path, " -o TRACE" };
+
+	say_parts(parts, sizeof(parts) / sizeof(parts[0]));
+}
+
+void ltt_flight_crash_written(void)
+{
+	/* the snapshot holds what the rings' file would give `ltt recover`: the file goes (its pages
+	 * are freed when the process dies), not left in LTT_SHM_DIR for nobody */
+	if (ltt_fl.shm_path[0] && getpid() == ltt_fl.pid)
+		unlink(ltt_fl.shm_path);
 }
 
 int ltt_flight_start(const struct ltt_trace_state *t, int shm_fd)
@@ -242,6 +311,7 @@ int ltt_flight_start(const struct ltt_trace_state *t, int shm_fd)
 	/* Release: everything above is set before a handler can see the trace active. */
 	ltt_set(&ltt_fl.active, 1);
 	ltt_flight_signals_install();
+	ltt_flight_thread_start();	/* before the registry, which names it */
 	registry_add(0);
 	return 0;
 }

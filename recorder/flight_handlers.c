@@ -4,10 +4,14 @@
  * snapshots by signal and its crash snapshot were lost without a word. libltt defines sigaction() and
  * signal() (as it does pthread_create, recorder/threads.c), which tell flight_signal.c before calling
  * the C library's; libltt's own installs go to the C library's directly (ltt_real_sigaction()).
- * Not seen: bsd_signal(), sysv_signal(), sigset() and the raw system call. */
+ * While libltt's fatal-signal handlers are installed, the program's action for a fatal signal is kept
+ * by libltt, which calls it after the crash snapshot (recorder/flight_signal.c), instead of replacing
+ * libltt's handler. Not seen: bsd_signal(), sysv_signal(), sigset() and the raw system call. */
 #include <dlfcn.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "flight.h"
 
@@ -31,8 +35,37 @@ int ltt_real_sigaction(int sig, const struct sigaction *act, struct sigaction *o
 __attribute__((visibility("default")))
 int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
+	if (ltt_flight_chain(sig, act, old))
+		return 0;	/* a fatal signal: libltt's handler stays first and calls the program's */
 	ltt_flight_handler_check(sig, act);
 	return ltt_real_sigaction(sig, act, old);
+}
+
+/* _exit() and _Exit() end the process without atexit handlers: the `ltt snapshot` entry goes first
+ * (a crash handler of the program's commonly ends with _exit()). */
+typedef void (*exit_fn)(int);
+
+static __attribute__((noreturn)) void real_exit(const char *name, int status)
+{
+	exit_fn f = (exit_fn)dlsym(RTLD_NEXT, name);
+
+	ltt_flight_registry_remove_keep();
+	if (f)
+		f(status);
+	syscall(SYS_exit_group, status);
+	__builtin_unreachable();
+}
+
+__attribute__((visibility("default"), noreturn))
+void _exit(int status)
+{
+	real_exit("_exit", status);
+}
+
+__attribute__((visibility("default"), noreturn))
+void _Exit(int status)
+{
+	real_exit("_Exit", status);
 }
 
 /* glibc's signal(): BSD semantics (SA_RESTART, the handler stays installed). */

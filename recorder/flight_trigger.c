@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* recorder/flight_trigger.c: snapshot triggers (LTT_SNAPSHOT_ON, doc/flight-recorder.md "Triggers").
+/* recorder/flight_trigger.c: libltt's flight thread, `ltt-flight` (doc/flight-recorder.md "Where a
+ * snapshot runs"): the snapshots asked for by the snapshot signal sent to it alone, and the snapshot
+ * triggers (LTT_SNAPSHOT_ON, doc/flight-recorder.md "Triggers").
  *
  * The event path only raises a flag: ltt_snapshot_trigger(), called by generated code after it
  * committed an event whose enabled flag has LTT_EVENT_TRIGGER (recorder/rules.c), stores the event id
@@ -22,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,7 +36,8 @@
 #include "rules.h"
 #include "threads.h"
 
-#define POLL_NS		5000000u	/* the thread looks at the flag this often */
+#define POLL_NS		5000000u	/* the thread looks at the flag this often (triggers armed) */
+#define IDLE_NS		1000000000u	/* ... and this often otherwise (a signal wakes it) */
 #define LOCK_WAIT_NS	5000000000ull	/* ... and waits this long for another snapshot to end */
 #define SNAP_WAIT_NS	200000000ull	/* the snapshot waits this long for writers still committing */
 #define LOW48		((1ull << 48) - 1)
@@ -43,7 +47,10 @@
  * triggers meanwhile are part of that request. The CPU rings' trig_hold apply while it is nonzero. */
 uint64_t ltt_trigger_pending;
 static pthread_t thread;
-static int running, stopping, thread_pid;
+static int running, stopping, thread_pid, poll_triggers;
+static int counted;	/* the thread is counted among the ring file's writers (its first snapshot) */
+static int woken;
+static void count_writer(void);	/* the next snapshot signal the thread takes is a wake-up from ltt_flight_trigger_start() */
 static int refused;	/* the thread could not start: no request may be raised (none would end) */
 static unsigned pruned_at;	/* snap_no when the thread last pruned */
 
@@ -167,6 +174,7 @@ static void take(uint64_t v, int tid)
 		ltt_warn("LTT_SNAPSHOT_ON: %s: another snapshot did not end; trigger %s ignored", ltt_fl.path, name);
 		return;
 	}
+	count_writer();
 	snprintf(ltt_fl.trigger, sizeof(ltt_fl.trigger), "  ltt_trigger=\"%s\" ltt_trigger_time=\"%u.%09u\"\n",
 		 name, sec, nsec);
 	rc = ltt_read(&ltt_fl.active) ? ltt_snapshot_write(where, sizeof(where), ltt_fl.scratch[0], SNAP_WAIT_NS)
@@ -179,22 +187,64 @@ static void take(uint64_t v, int tid)
 	ltt_flight_unlock();
 }
 
-static void *trigger_main(void *arg)
+/* Before the thread's first snapshot: it flushes the rings, so it counts among the threads that may
+ * have written (recover: recorder/shm_layout.h); not before, so that a program with one thread keeps
+ * the exact recovery of one writer. */
+static void count_writer(void)
 {
-	int tid = ltt_flight_tid();
+	if (!counted) {
+		ltt_shm_threads_add(1);
+		counted = 1;
+	}
+}
+
+/* A snapshot asked for by the snapshot signal, taken here, on libltt's thread. */
+static void take_signalled(int tid)
+{
+	if (ltt_read(&ltt_rt.region) != ltt_fl.rg || ltt_flight_lock(tid, LOCK_WAIT_NS) != 1)
+		return;
+	count_writer();
+	if (ltt_read(&ltt_fl.active))
+		ltt_snapshot_write(NULL, 0, ltt_fl.scratch[0], SNAP_WAIT_NS);
+	ltt_flight_prune();	/* LTT_SNAPSHOT_KEEP, as each snapshot is written */
+	pruned_at = ltt_read(&ltt_fl.snap_no);
+	ltt_flight_unlock();
+}
+
+/* libltt's flight thread, `ltt-flight`: every signal blocked, it waits for the snapshot signal sent
+ * to it alone (`ltt snapshot`, `ltt record`'s forwarding: tgkill, so no thread of the program is
+ * interrupted; a signal sent to the process reaches a thread of the program, whose handler only
+ * passes it on here, recorder/flight_signal.c) and looks at the trigger request every POLL_NS while
+ * triggers are armed. */
+static void *flight_main(void *arg)
+{
+	int tid = ltt_flight_tid(), sig = ltt_fl.snap_signal;
 	uint64_t last = 0;
 	int have_last = 0;
+	sigset_t set;
 
 	(void)arg;
-	prctl(PR_SET_NAME, "ltt-trigger", 0, 0, 0);
+	prctl(PR_SET_NAME, "ltt-flight", 0, 0, 0);
+	sigemptyset(&set);
+	if (sig)
+		sigaddset(&set, sig);
+	/* Release: the name is set before `ltt snapshot` can read the tid (pairs with nothing in this
+	 * process: the registry is written after ltt_flight_thread_start() returns). */
+	ltt_set(&ltt_fl.thread_tid, tid);
 	while (!ltt_read(&stopping)) {
 		uint64_t v;
+		long ns = ltt_read(&poll_triggers) ? POLL_NS : IDLE_NS;
+		siginfo_t si;
+		int got = sigtimedwait(&set, &si, &(struct timespec){ ns / 1000000000, ns % 1000000000 });
 
-		nanosleep(&(struct timespec){ 0, POLL_NS }, NULL);
+		if (ltt_read(&stopping))
+			break;
+		if (got == sig && sig && !ltt_xchg(&woken, 0))
+			take_signalled(tid);
 		/* The request stays raised while its snapshot is taken (the rings hold the trigger's
 		 * blocks meanwhile); only ltt_snapshot_trigger()'s CAS from 0 changes it otherwise. */
 		v = ltt_read(&ltt_trigger_pending);
-		if (v && !ltt_read(&stopping)) {
+		if (v) {
 			uint64_t t = ltt_mono_ns();
 
 			if (!have_last || t - last >= ltt_fl.min_interval_ns) {
@@ -202,37 +252,69 @@ static void *trigger_main(void *arg)
 				last = t;
 				have_last = 1;
 			}
-		}
-		/* Full barrier: the snapshot is written before openers see the holds gone (pairs with
-		 * the acquire load in ring.c's slot_free()) and before a new trigger's CAS. */
-		if (v)
+			/* Full barrier: the snapshot is written before openers see the holds gone
+			 * (pairs with the acquire load in ring.c's slot_free()) and before a new
+			 * trigger's CAS. */
 			(void)ltt_xchg(&ltt_trigger_pending, 0);
-		/* snapshots by signal or ltt_snapshot() count against LTT_SNAPSHOT_KEEP too */
+		}
+		/* snapshots by ltt_snapshot() count against LTT_SNAPSHOT_KEEP too (it prunes itself;
+		 * this is for one that could not) */
 		if (ltt_fl.keep && ltt_read(&ltt_fl.snap_no) != pruned_at && ltt_flight_lock(tid, 0) == 1) {
 			pruned_at = ltt_read(&ltt_fl.snap_no);
 			ltt_flight_prune();
 			ltt_flight_unlock();
 		}
 	}
+	ltt_set(&ltt_fl.thread_tid, 0);
 	return NULL;
 }
 
-void ltt_flight_trigger_start(void)
+/* Starts the flight thread once per process (a forked child starts its own if it records). */
+static int thread_start(void)
 {
 	sigset_t all, old;
 	int rc;
 
 	if (running && thread_pid == (int)getpid())
-		return;
+		return 0;
 	ltt_set(&ltt_trigger_pending, 0);
 	ltt_set(&stopping, 0);
 	ltt_set(&refused, 0);
+	ltt_set(&ltt_fl.thread_tid, 0);
 	pruned_at = ltt_read(&ltt_fl.snap_no);
-	/* the thread takes no signal of the program's (the snapshot signal included) */
+	/* the thread takes no signal of the program's (the snapshot signal only by sigtimedwait) */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	rc = ltt_real_pthread_create(&thread, NULL, trigger_main, NULL);
+	rc = ltt_real_pthread_create(&thread, NULL, flight_main, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc)
+		return rc;
+	running = 1;
+	thread_pid = (int)getpid();
+	counted = 0;
+	/* its tid, for the registry (`ltt snapshot` signals that thread): a few microseconds, more
+	 * on a loaded machine (at most 5 s: then the registry names no thread) */
+	for (int i = 0; i < 50000 && !ltt_read(&ltt_fl.thread_tid); i++)
+		nanosleep(&(struct timespec){ 0, 100000 }, NULL);
+	return 0;
+}
+
+void ltt_flight_thread_start(void)
+{
+	int rc;
+
+	if (!ltt_fl.snap_signal)
+		return;	/* no signal to wait for: the thread starts with the first trigger, if any */
+	rc = thread_start();
+	if (rc)
+		ltt_warn("%s: cannot start the recorder's flight thread: %s; snapshots by signal are taken in "
+			 "the program's thread the signal reaches", ltt_fl.path, strerror(rc));
+}
+
+void ltt_flight_trigger_start(void)
+{
+	int rc = thread_start();
+
 	if (rc) {
 		ltt_warn("LTT_SNAPSHOT_ON: cannot start the recorder's thread: %s; no trigger will take a snapshot",
 			 strerror(rc));
@@ -242,20 +324,30 @@ void ltt_flight_trigger_start(void)
 		(void)ltt_xchg(&ltt_trigger_pending, 0);
 		return;
 	}
-	running = 1;
-	thread_pid = (int)getpid();
-	ltt_shm_threads_add(1);	/* it flushes the rings (recover: recorder/shm_layout.h) */
+	ltt_set(&poll_triggers, 1);
+	/* wakes it so that it polls from now on (full barrier of the exchange: pairs with its own) */
+	if (ltt_fl.snap_signal && ltt_read(&ltt_fl.thread_tid)) {
+		(void)ltt_xchg(&woken, 1);
+		syscall(SYS_tgkill, (int)getpid(), ltt_read(&ltt_fl.thread_tid), ltt_fl.snap_signal);
+	}
 }
 
 void ltt_flight_trigger_stop(void)
 {
+	int tid;
+
 	if (!running || thread_pid != (int)getpid()) {
 		running = 0;
 		return;
 	}
 	ltt_set(&stopping, 1);
+	/* wakes it at once (it blocks the signal: nothing else sees it) */
+	if ((tid = ltt_read(&ltt_fl.thread_tid)) && ltt_fl.snap_signal)
+		syscall(SYS_tgkill, (int)getpid(), tid, ltt_fl.snap_signal);
 	pthread_join(thread, NULL);
 	/* a request raised since the thread's last look holds the rings: nothing will serve it */
 	ltt_set(&ltt_trigger_pending, 0);
+	ltt_set(&ltt_fl.thread_tid, 0);
+	ltt_set(&poll_triggers, 0);
 	running = 0;
 }

@@ -208,9 +208,16 @@ START_TEST(snapshot_while_two_threads_record)
 		while (__atomic_load_n(&worker_progress[2], __ATOMIC_RELAXED) < want2 ||
 		       __atomic_load_n(&worker_progress[3], __ATOMIC_RELAXED) < want3)
 			usleep(100);
-		if (k % 2)
-			ck_assert_int_eq(raise(SIGUSR2), 0);	/* handled before raise returns */
-		else
+		if (k % 2) {
+			char done[PATH_MAX + 48];
+			struct stat st;
+
+			/* passed on to libltt's flight thread, which takes it: wait for it */
+			ck_assert_int_eq(raise(SIGUSR2), 0);
+			snprintf(done, sizeof(done), "%s/trace/snapshot-%04u", tmp, k + 1);
+			for (int i = 0; i < 20000 && stat(done, &st); i++)
+				usleep(1000);
+		} else
 			ck_assert_int_eq(ltt_snapshot(w[k], sizeof(w[k])), 0);
 	}
 	__atomic_store_n(&workers_stop, 1, __ATOMIC_RELAXED);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -113,6 +114,22 @@ static int catches(int pid, int sig)
 		}
 	fclose(f);
 	return r;
+}
+
+/* Whether thread tid of process pid is libltt's flight thread (its name, set by libltt). */
+static int flight_thread(int pid, int tid)
+{
+	char p[96], name[32] = "";
+	FILE *f;
+
+	snprintf(p, sizeof(p), "/proc/%d/task/%d/comm", pid, tid);
+	f = fopen(p, "re");
+	if (!f)
+		return 0;
+	if (!fgets(name, sizeof(name), f))
+		name[0] = 0;
+	fclose(f);
+	return !strcmp(name, "ltt-flight\n");
 }
 
 /* Field 22 of /proc/PID/stat (start time in clock ticks); 0 when the process does not exist. */
@@ -261,7 +278,11 @@ static int run(int argc, char **argv)
 		ltt_tool_error("snapshot", "process %d takes no snapshot signal (LTT_SNAPSHOT_SIGNAL=none)", t.pid);
 		return 1;
 	}
-	if (t.e.own_handler) {
+	/* libltt's flight thread takes the snapshot: the signal goes to it alone (it blocks it and
+	 * waits for it, so neither the program's handler nor its default action can see it) */
+	if (t.e.thread && !flight_thread(t.pid, t.e.thread))
+		t.e.thread = 0;	/* gone (an exec): the checks below refuse */
+	if (t.e.own_handler && !t.e.thread) {
 		ltt_tool_error("snapshot", "process %d installed its own handler for signal %d (%s), ltt's "
 			       "snapshot signal: it takes no snapshot by signal (ltt_snapshot() still does)",
 			       t.pid, t.e.sig, sigabbrev_np(t.e.sig) ? sigabbrev_np(t.e.sig) : "?");
@@ -280,14 +301,14 @@ static int run(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (!catches(t.pid, t.e.sig)) {
+	if (!t.e.thread && !catches(t.pid, t.e.sig)) {
 		ltt_tool_error("snapshot", "process %d does not handle signal %d (%s) any more (it exec()ed, "
 			       "or reset the handler): not signalled", t.pid, t.e.sig,
 			       sigabbrev_np(t.e.sig) ? sigabbrev_np(t.e.sig) : "?");
 		return 1;
 	}
 	before = last_snapshot(t.e.path);
-	if (kill(t.pid, t.e.sig)) {
+	if (t.e.thread ? syscall(SYS_tgkill, t.pid, t.e.thread, t.e.sig) : kill(t.pid, t.e.sig)) {
 		ltt_tool_error("snapshot", "process %d: cannot signal it: %s", t.pid, strerror(errno));
 		return 1;
 	}

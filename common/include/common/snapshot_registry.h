@@ -17,6 +17,7 @@ struct ltt_snapreg_entry {
 	int sig;			/* the snapshot signal, 0 for none */
 	unsigned long long start;	/* the process's start time, field 22 of /proc/PID/stat */
 	unsigned long long exe_dev, exe_ino;	/* the program it ran (/proc/PID/exe), 0 0: not known */
+	int thread;			/* libltt's thread that takes the snapshots (signal it alone), 0: none */
 	int own_handler;		/* the program installed its own handler for sig since */
 };
 

@@ -118,6 +118,22 @@ void ltt_flight_trigger_stop(void);
 /* Removes the oldest snapshot directories beyond LTT_SNAPSHOT_KEEP; the caller holds ltt_fl.owner. */
 void ltt_flight_prune(void);
 
+/* Raises the trigger request for event id (or LTT_TRIGGER_DURATION), holding the overwriting rings. */
+#define LTT_TRIGGER_DURATION	1	/* not an event id (those are >= 20): a duration rule fired */
+void ltt_trigger_raise(uint16_t id);
+
+/* ---- flight_duration.c ---- */
+/* Splits the duration rules ("syscall:NAME>DURATION") out of LTT_SNAPSHOT_ON's text on: the event
+ * rules left go to rest (restlen bytes). 0, or -EINVAL with why (one line). */
+int ltt_trigger_durations_parse(const char *on, char *rest, size_t restlen, char *why, size_t whylen);
+/* How many duration rules there are. */
+int ltt_trigger_durations(void);
+/* The kernel drain thread, for each system call entry and exit of the program it copies (t in ns). */
+void ltt_trigger_sys_enter(uint32_t tid, uint32_t nr, uint64_t t_ns);
+void ltt_trigger_sys_exit(uint32_t tid, uint32_t nr, uint64_t t_ns);
+/* What fired the last duration trigger ("syscall:read>100ms (took 0.250123 s, tid 7)"). */
+const char *ltt_trigger_duration_fired(void);
+
 /* ---- flight_signal.c ---- */
 /* Reads LTT_SNAPSHOT_SIGNAL into ltt_fl.snap_signal: 0 or a negative errno (why filled in). */
 int ltt_flight_signal_parse(char *why, size_t whylen);

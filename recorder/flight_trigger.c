@@ -32,6 +32,7 @@
 #include "clock.h"
 #include "env_parse.h"
 #include "flight.h"
+#include "kernel_int.h"
 #include "ring.h"
 #include "rules.h"
 #include "threads.h"
@@ -54,14 +55,14 @@ static void count_writer(void);	/* the next snapshot signal the thread takes is 
 static int refused;	/* the thread could not start: no request may be raised (none would end) */
 static unsigned pruned_at;	/* snap_no when the thread last pruned */
 
-void ltt_snapshot_trigger(const struct ltt_facility *fac, unsigned event_index)
+void ltt_trigger_raise(uint16_t id)
 {
 	struct ltt_region *rg;
 	uint64_t v;
 
 	if (ltt_read(&ltt_trigger_pending))
 		return;	/* already raised: the storm costs one load */
-	v = (uint64_t)(uint16_t)(ltt_read(&fac->base_code) + event_index) << 48 | (ltt_clock_now() & LOW48);
+	v = (uint64_t)id << 48 | (ltt_clock_now() & LOW48);
 	/* Full barrier: pairs with the thread's exchange that ends the request, and with the store
 	 * of `refused` before the exchange of a start that failed (either that exchange comes after
 	 * this CAS and ends the request, or the load below sees `refused`). */
@@ -74,17 +75,27 @@ void ltt_snapshot_trigger(const struct ltt_facility *fac, unsigned event_index)
 	/* Acquire: pairs with ltt_start()'s release of the region (never unmapped). */
 	if (!(rg = ltt_read(&ltt_rt.region)))
 		return;
-	/* Hold each CPU ring (the trigger event's CPU is not known: it was the one this thread ran on
-	 * at its reservation) from the block before its head on: the trigger event, committed before,
-	 * is in the head block, or in the one before if a writer sealed it since. Plain stores, no
-	 * pair: an opener that reads an older value sees an older hold (which protects more blocks, and
-	 * only while this request is raised) or none (the window before this store: a block's worth
-	 * of events). */
-	for (uint32_t i = 0; i < rg->ncpu; i++) {
-		uint64_t head = ltt_ring_head_seq(&rg->rings[i]);
+	/* Hold each CPU ring, and each kernel ring (a kernel event or a system call's duration can be
+	 * the trigger), from the block before its head on: the trigger event, committed before, is in
+	 * the head block, or in the one before if a writer sealed it since (the event's CPU is not
+	 * known: the one this thread ran on at its reservation). Plain stores, no pair: an opener that
+	 * reads an older value sees an older hold (which protects more blocks, and only while this
+	 * request is raised) or none (the window before this store: a block's worth of events). */
+	for (uint32_t i = 0; i < rg->nrings; i++) {
+		uint64_t head;
 
+		if (i >= rg->ncpu && i < ltt_region_kbase(rg))
+			continue;	/* control rings never overwrite */
+		head = ltt_ring_head_seq(&rg->rings[i]);
 		ltt_set(&rg->rings[i].trig_hold, head ? head : 1);	/* k + 1, k = head - 1 */
 	}
+}
+
+void ltt_snapshot_trigger(const struct ltt_facility *fac, unsigned event_index)
+{
+	if (ltt_read(&ltt_trigger_pending))
+		return;	/* already raised: the storm costs one load */
+	ltt_trigger_raise((uint16_t)(ltt_read(&fac->base_code) + event_index));
 }
 
 int ltt_flight_trigger_parse(char *why, size_t whylen)
@@ -169,7 +180,10 @@ static void take(uint64_t v, int tid)
 
 	c = now - ((now - v) & LOW48);	/* the full cycle count: at most 2^48 cycles ago */
 	ltt_clock_anchor(c, &sec, &nsec);
-	ltt_events_name((uint16_t)(v >> 48), name, sizeof(name));
+	if ((uint16_t)(v >> 48) == LTT_TRIGGER_DURATION)
+		snprintf(name, sizeof(name), "%s", ltt_trigger_duration_fired());
+	else
+		ltt_events_name((uint16_t)(v >> 48), name, sizeof(name));
 	if (ltt_flight_lock(tid, LOCK_WAIT_NS) != 1) {
 		ltt_warn("LTT_SNAPSHOT_ON: %s: another snapshot did not end; trigger %s ignored", ltt_fl.path, name);
 		return;
@@ -219,8 +233,8 @@ static void take_signalled(int tid)
 static void *flight_main(void *arg)
 {
 	int tid = ltt_flight_tid(), sig = ltt_fl.snap_signal;
-	uint64_t last = 0;
-	int have_last = 0;
+	uint64_t last = 0, started = ltt_mono_ns();
+	int have_last = 0, checked = 0;
 	sigset_t set;
 
 	(void)arg;
@@ -239,6 +253,12 @@ static void *flight_main(void *arg)
 
 		if (ltt_read(&stopping))
 			break;
+		/* LTT_SNAPSHOT_ON's event rules that match nothing are said once, when the program's
+		 * facilities are registered (their constructors run after libltt's) */
+		if (!checked && ltt_read(&poll_triggers) && ltt_mono_ns() - started >= 1000000000ull) {
+			checked = 1;
+			ltt_events_check_triggers();
+		}
 		if (got == sig && sig && !ltt_xchg(&woken, 0))
 			take_signalled(tid);
 		/* The request stays raised while its snapshot is taken (the rings hold the trigger's
@@ -325,6 +345,9 @@ void ltt_flight_trigger_start(void)
 		return;
 	}
 	ltt_set(&poll_triggers, 1);
+	if (ltt_trigger_durations() && !(ltt_k.groups & LTT_KGROUP_SYSCALLS))
+		ltt_warn("LTT_SNAPSHOT_ON: %s: a system call's duration needs kernel system calls recorded "
+			 "(LTT_KERNEL=syscalls, ltt record --kernel=syscalls): it will never fire", ltt_fl.path);
 	/* wakes it so that it polls from now on (full barrier of the exchange: pairs with its own) */
 	if (ltt_fl.snap_signal && ltt_read(&ltt_fl.thread_tid)) {
 		(void)ltt_xchg(&woken, 1);

@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "flight.h"
 #include "kernel_int.h"
 #include "profile.h"
 #include "recorder.h"
@@ -114,6 +115,9 @@ static void put(unsigned c, uint64_t t, unsigned index, const struct ltt_kpack *
 	if (ltt_ring_reserve_at(&s, r, (uint16_t)(ltt_kernel_facility.base_code + index), p->len, cyc)) {
 		memcpy(s.payload, p->buf, p->len);
 		ltt_event_commit(&s);
+		/* LTT_SNAPSHOT_ON naming a kernel event (recorder/flight_trigger.c) */
+		if (ltt_unlikely(ltt_event_enabled(ltt_kernel_facility.enabled, index) & LTT_EVENT_TRIGGER))
+			ltt_snapshot_trigger(&ltt_kernel_facility, index);
 	}
 }
 
@@ -137,6 +141,8 @@ static void sample(unsigned c, unsigned k, uint32_t pid, uint32_t tid, uint64_t 
 	switch (k) {
 	case LTT_KTP_SYS_ENTER:
 		index = LTT_K_SYSCALL_ENTRY;
+		if (pid == ltt_k.pid)	/* duration triggers: the program's calls (flight_duration.c) */
+			ltt_trigger_sys_enter(tid, (uint32_t)get_int(r, &f[0]), t);
 		ltt_kpack_u32(&p, tid);
 		ltt_kpack_u32(&p, (uint32_t)get_int(r, &f[0]));
 		for (int i = 0; i < 6; i++) {
@@ -149,6 +155,8 @@ static void sample(unsigned c, unsigned k, uint32_t pid, uint32_t tid, uint64_t 
 		break;
 	case LTT_KTP_SYS_EXIT:
 		index = LTT_K_SYSCALL_EXIT;
+		if (pid == ltt_k.pid)
+			ltt_trigger_sys_exit(tid, (uint32_t)get_int(r, &f[0]), t);
 		ltt_kpack_u32(&p, tid);
 		ltt_kpack_u32(&p, (uint32_t)get_int(r, &f[0]));
 		ltt_kpack_u64(&p, (uint64_t)get_int(r, &f[1]));

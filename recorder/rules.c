@@ -220,6 +220,7 @@ int ltt_events_set(const char *text)
 int ltt_events_start(const char *text, int flight, char *why, size_t whylen)
 {
 	const char *on = secure_getenv("LTT_SNAPSHOT_ON");
+	static char onrules[LTT_RULES_MAX + 1];
 	char w[256];
 	char *copy = NULL, *tcopy = NULL;
 
@@ -230,6 +231,12 @@ int ltt_events_start(const char *text, int flight, char *why, size_t whylen)
 		snprintf(why, whylen, "event rules '%s': %s", shown, w);
 		return -EINVAL;
 	}
+	/* duration rules (syscall:NAME>DURATION) are recorder/flight_duration.c's; the rest are event
+	 * rules */
+	if (ltt_trigger_durations_parse(on && flight ? on : "", onrules, sizeof(onrules), why, whylen))
+		return -EINVAL;
+	if (on && *on && flight)
+		on = onrules;
 	if (on && *on && ltt_rules_check(on, w, sizeof(w))) {
 		ltt_rules_shown(shown, sizeof(shown), on, on + strlen(on));
 		snprintf(why, whylen, "LTT_SNAPSHOT_ON='%s': %s", shown, w);
@@ -270,11 +277,24 @@ void ltt_events_started(int check_now)
 	ltt_registry_unlock();
 	record(now ? now : "", 0);
 	pthread_mutex_unlock(&set_lock);
-	if (armed)
+	if (armed || ltt_trigger_durations())
 		ltt_flight_trigger_start();	/* the thread that serves LTT_SNAPSHOT_ON */
 	check_at_stop = !check_now;
 	if (check_now && now)
 		warn_unmatched("event rules", now);
+	free(now);
+}
+
+void ltt_events_check_triggers(void)
+{
+	char *now = NULL;
+
+	ltt_registry_lock();
+	if (armed && trigger && *trigger)
+		now = strdup(trigger);
+	ltt_registry_unlock();
+	if (now)
+		warn_unmatched("LTT_SNAPSHOT_ON", now);
 	free(now);
 }
 

@@ -50,6 +50,9 @@ int ltt_events_start(const char *rules, int flight, char *why, size_t whylen);
 void ltt_events_started(int check_now);
 /* ltt_stop(), after recording is cleared: flags off, triggers disarmed. */
 void ltt_events_stopped(void);
+/* Says, one line each, which LTT_SNAPSHOT_ON event rules match no event of the facilities registered
+ * so far (the flight thread, a second after the start: the program's facilities are registered). */
+void ltt_events_check_triggers(void);
 
 /* FACILITY.EVENT of event id, the name of a registered facility's event ("?" if unknown). */
 void ltt_events_name(uint16_t id, char *buf, size_t len);

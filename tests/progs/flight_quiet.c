@@ -6,6 +6,9 @@
  *                                most 30): prints "sleeps=N eintr=E short=S", short counting sleeps
  *                                under 1 s; EINTR is not retried, as a program that counts on a sleep
  *                                would not
+ *   flight_quiet slow MS         50 nanosleeps of 1 ms, then one of MS ms, then 50 of 1 ms and a 2 s
+ *                                spin without system calls (the snapshot a duration trigger takes
+ *                                for the slow one)
  *   flight_quiet latency SECONDS 1 ms sleeps and a tick each, for SECONDS: prints "n=N eintr=E
  *                                p50_us=.. p99_us=.. max_us=.." of the time each iteration took
  *                                beyond its 1 ms (a server's ping, roughly)
@@ -91,8 +94,24 @@ static int latency(double seconds)
 	return 0;
 }
 
+static int slow(long ms)
+{
+	for (int i = 0; i < 101; i++) {
+		struct timespec ts = { i == 50 ? ms / 1000 : 0, i == 50 ? ms % 1000 * 1000000 : 1000000 };
+
+		nanosleep(&ts, NULL);
+		trace_flighttest_tick(0, (uint64_t)i);
+	}
+	/* 2 s without a system call (clock_gettime is the vDSO's): the trigger's snapshot is taken */
+	for (long long end = now_ns() + 2000000000ll; now_ns() < end;)
+		;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "slow"))
+		return slow(atol(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "sleep"))
 		return sleeps(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "latency"))

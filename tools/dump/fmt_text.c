@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "toolkit/dump_plan.h"
-#include "toolkit/syscall_names.h"
+#include "common/syscall_names.h"
 #include "toolkit/thread_names.h"
 
 static void text_value(struct dump_out *o, const struct ltt_value *v)

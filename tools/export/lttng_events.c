@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "toolkit/sched_decode.h"
-#include "toolkit/syscall_names.h"
+#include "common/syscall_names.h"
 #include "ctf.h"
 #include "lttng_events.h"
 

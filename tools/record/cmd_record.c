@@ -20,6 +20,7 @@
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
 #include "eventdefs/rules_match.h"
+#include "after.h"
 #include "forward.h"
 #include "preload.h"
 
@@ -286,6 +287,7 @@ static int run(int argc, char **argv)
 		status = W_EXITCODE(1, 0);
 	}
 	forward_restore();
+	record_after(pid, out, argv[optind]);	/* its registry entry, its rings' file */
 	sigaction(SIGQUIT, &old_quit, NULL);
 	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	f = fopen(report, "r");

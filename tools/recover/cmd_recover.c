@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <ltt/reader.h>
 
@@ -142,6 +143,7 @@ static int run(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "list", no_argument, NULL, 'l' },
+		{ "keep", no_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL, *file;
@@ -150,13 +152,14 @@ static int run(int argc, char **argv)
 	struct recover_file_info fi;
 	struct recover_stats st;
 	char err[512] = "";
-	int do_list = 0, c, rc;
+	int do_list = 0, keep = 0, c, rc;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:l", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:lk", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
+		case 'k': keep = 1; break;
 		case 'l': do_list = 1; break;
 		default: return ltt_cli_option_error("recover", ltt_cmd_recover.usage, c, argc, argv, opts);
 		}
@@ -221,13 +224,22 @@ static int run(int argc, char **argv)
 		return 1;
 	}
 	fflush(stdout);
-	return read_back(out);
+	rc = read_back(out);
+	/* everything it held is in TRACE, read back without a problem: the file (the whole rings'
+	 * size, often in tmpfs, i.e. memory) goes, unless --keep */
+	if (!rc && !keep) {
+		if (unlink(file))
+			ltt_tool_error("recover", "%s: cannot remove it: %s (the trace is complete)", file, strerror(errno));
+		else
+			printf("%s: removed (recovered into %s; --keep keeps it)\n", file, out);
+	}
+	return rc;
 }
 
 const struct ltt_cmd ltt_cmd_recover = {
 	.name = "recover",
 	.summary = "rebuild a trace from the ring file of a flight recorder that died (LTT_SHM_DIR)",
-	.usage = "usage: ltt recover FILE|DIR -o TRACE\n"
+	.usage = "usage: ltt recover [--keep] FILE|DIR -o TRACE\n"
 		 "       ltt recover --list [DIR]\n\n"
 		 "Rebuilds the trace directory TRACE (which must not exist) from FILE, the rings a flight-mode\n"
 		 "process kept under LTT_SHM_DIR, after the process died (SIGKILL, the OOM killer): every event\n"
@@ -238,6 +250,6 @@ const struct ltt_cmd ltt_cmd_recover = {
 		 "dead (recoverable), running, stopped, or bad.\n\n"
 		 "The trace written is read back with the reader (as ltt check does): the exit status is 0 only\n"
 		 "when it reads without a problem; else 1, with the first problem found (what could not be\n"
-		 "recovered) on the last line.\n",
+		 "recovered) on the last line. With status 0, FILE is removed (--keep keeps it).\n",
 	.run = run,
 };

@@ -163,6 +163,87 @@ static unsigned last_snapshot(const char *trace)
 	return max;
 }
 
+/* The one child of pid (`ltt record`'s program) that has a registry entry: its pid, or 0. */
+static int recorded_child(int pid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int found = 0, n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char p[64], buf[512], *rp;
+		long child = strtol(e->d_name, &rp, 10);
+		FILE *f;
+		int ppid = 0;
+		struct target t;
+		char why[64];
+
+		if (*rp || child <= 0)
+			continue;
+		snprintf(p, sizeof(p), "/proc/%ld/stat", child);
+		f = fopen(p, "re");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f) && (rp = strrchr(buf, ')')))
+			sscanf(rp + 1, " %*c %d", &ppid);
+		fclose(f);
+		if (ppid != pid || read_registry((int)child, &t, why, sizeof(why)))
+			continue;
+		found = (int)child;
+		n++;
+	}
+	closedir(d);
+	return n == 1 ? found : 0;
+}
+
+/* "ltt snapshot: DIR: S s of history (FIRST .. LAST), N events, L lost, O overwritten, SIZE" on stderr:
+ * what the snapshot holds, read back (a line saying why when it cannot be). */
+static void summary(const char *dir)
+{
+	const char *paths[1] = { dir };
+	struct ltt_reader_options o = { LTT_READ_UNORDERED, NULL, NULL };
+	struct ltt_reader *r;
+	struct ltt_event ev;
+	struct ltt_counts c;
+	const struct ltt_trace_info *ti;
+	char err[512];
+	uint64_t first = UINT64_MAX, last = 0, bytes = 0;
+
+	if (ltt_reader_open(&r, paths, 1, &o, err, sizeof(err))) {
+		fprintf(stderr, "ltt snapshot: %s: cannot read it back: %s\n", dir, err);
+		return;
+	}
+	while (ltt_reader_next(r, &ev) > 0)
+		;
+	ti = ltt_reader_trace(r, 0);
+	memset(&c, 0, sizeof(c));
+	ltt_trace_counts(ti, &c);
+	for (unsigned i = 0; i < ti->ntracefiles; i++) {
+		const struct ltt_tracefile_info *tf = ti->tracefiles[i];
+
+		bytes += tf->file_size;
+		/* the history: the streams that overwrite (cpu/N, kernel/N), not the control data
+		 * kept since the start */
+		if (!tf->records || !strncmp(tf->name, "control/", 8))
+			continue;
+		if (tf->first_ns < first)
+			first = tf->first_ns;
+		if (tf->last_ns > last)
+			last = tf->last_ns;
+	}
+	if (first > last)
+		first = last = 0;
+	fprintf(stderr, "ltt snapshot: %s: %.3f s of history (%llu.%09llu .. %llu.%09llu), %llu events, %llu lost, "
+		"%llu overwritten, %.1f MiB\n", dir, (double)(last - first) / 1e9,
+		(unsigned long long)(first / 1000000000u), (unsigned long long)(first % 1000000000u),
+		(unsigned long long)(last / 1000000000u), (unsigned long long)(last % 1000000000u),
+		(unsigned long long)c.events, (unsigned long long)c.lost, (unsigned long long)c.overwritten,
+		(double)bytes / 1048576.0);
+	ltt_reader_close(r);
+}
+
 static int run(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -205,6 +286,15 @@ static int run(int argc, char **argv)
 			return 1;
 		}
 		rc = read_registry((int)pid, &t, why, sizeof(why));
+		if (rc == -ENOENT) {
+			/* `ltt record`'s pid (it prints it; its program is its child): that program */
+			int child = recorded_child((int)pid);
+
+			if (child) {
+				pid = child;
+				rc = read_registry((int)pid, &t, why, sizeof(why));
+			}
+		}
 		if (rc && rc != -ENOENT) {
 			ltt_tool_error("snapshot", "process %ld: %s", pid, why);
 			return 1;
@@ -322,7 +412,11 @@ static int run(int argc, char **argv)
 		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
 	}
 	printf("%s/snapshot-%04u\n", t.e.path, after);
-	return fflush(stdout) ? 1 : 0;
+	if (fflush(stdout))
+		return 1;
+	snprintf(why, sizeof(why), "%s/snapshot-%04u", t.e.path, after);
+	summary(why);
+	return 0;
 }
 
 const struct ltt_cmd ltt_cmd_snapshot = {
@@ -330,11 +424,13 @@ const struct ltt_cmd ltt_cmd_snapshot = {
 	.summary = "take a snapshot of a process recording in flight mode (by pid or trace directory)",
 	.usage = "usage: ltt snapshot [--timeout SECONDS] PID|TRACE\n"
 		 "\n"
-		 "Asks the process PID, or the process writing the flight trace directory TRACE, for a\n"
-		 "snapshot (its LTT_SNAPSHOT_SIGNAL, SIGUSR2 by default), waits for it and prints its\n"
-		 "directory, TRACE/snapshot-NNNN. libltt lists each process recording a flight trace in\n"
-		 "$XDG_RUNTIME_DIR/ltt/flight-PID or /tmp/ltt-UID/flight-PID (only a directory and a\n"
-		 "file of yours or root's). Exits 1 with one line when the process does not exist, does\n"
+		 "Asks the process PID (or the program `ltt record` PID runs), or the process writing the\n"
+		 "flight trace directory TRACE, for a snapshot (its LTT_SNAPSHOT_SIGNAL, SIGUSR2 by default,\n"
+		 "sent to libltt's own thread: the program's threads are not interrupted), waits for it and\n"
+		 "prints its directory, TRACE/snapshot-NNNN, then on stderr one line of what it holds (the\n"
+		 "seconds of history, events, lost, overwritten, size). libltt lists each process recording\n"
+		 "a flight trace in $XDG_RUNTIME_DIR/ltt/flight-PID or /tmp/ltt-UID/flight-PID (only a\n"
+		 "directory and a file of yours or root's). Exits 1 with one line when the process does not exist, does\n"
 		 "not record in flight mode, or no snapshot appeared in time.\n"
 		 "\n"
 		 "  -t, --timeout SECONDS   how long to wait for the snapshot (default 10)\n",

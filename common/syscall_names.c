@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* System call names by number (toolkit/syscall_names.h). The tables are the Linux UAPI headers'
+/* System call names by number (common/syscall_names.h: the commands name calls, libltt reads LTT_SNAPSHOT_ON). The tables are the Linux UAPI headers'
  * numbering (facts, not code), generated once from Debian's linux-libc-dev 6.1
  * (/usr/include/x86_64-linux-gnu/asm/unistd_64.h and unistd_32.h: "#define __NR_NAME NUMBER"):
  *
@@ -8,7 +8,7 @@
  * Numbers never change once given, so a newer kernel only adds names past the end (NULL here). */
 #include <string.h>
 
-#include "toolkit/syscall_names.h"
+#include "common/syscall_names.h"
 
 static const char *const names_x86_64[451] = {
 	[0] = "read", [1] = "write", [2] = "open", [3] = "close", [4] = "stat", [5] = "fstat", [6] = "lstat",
@@ -194,4 +194,17 @@ const char *syscall_name(const char *machine, uint32_t nr)
 	if (machine[0] == 'i' && machine[1] >= '3' && machine[1] <= '6' && !strcmp(machine + 2, "86"))
 		return nr < sizeof(names_i386) / sizeof(names_i386[0]) ? names_i386[nr] : NULL;
 	return NULL;
+}
+
+int syscall_number(const char *machine, const char *name)
+{
+	for (uint32_t nr = 0; nr < 1024; nr++) {
+		const char *n = syscall_name(machine, nr);
+
+		if (n && !strcmp(n, name))
+			return (int)nr;
+		if (!n && nr >= sizeof(names_x86_64) / sizeof(names_x86_64[0]))
+			break;
+	}
+	return -1;
 }

@@ -115,6 +115,9 @@ int ltt_trigger_durations_parse(const char *on, char *rest, size_t restlen, char
 		rules[nrules].text[e - b] = 0;
 		nrules++;
 	}
+	/* no duration rule: the event rules are the text as written (their errors name its bytes) */
+	if (!nrules && on && strlen(on) < restlen)
+		memcpy(rest, on, strlen(on) + 1);
 	memset(enters, 0, sizeof(enters));
 	return 0;
 }

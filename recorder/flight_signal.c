@@ -58,12 +58,15 @@ int ltt_flight_signal_parse(char *why, size_t whylen)
  * (the kernel picks one that does not block it): the handler passes it on to libltt's flight thread,
  * which takes the snapshot (recorder/flight_trigger.c), and returns at once: a few microseconds
  * (the interrupted thread may still see EINTR: `ltt snapshot PID` and `ltt record` signal the flight
- * thread alone). Without that thread, the snapshot is taken here, as before. */
-static void on_snapshot_signal(int sig)
+ * thread alone). Without that thread, or when the program sent it to itself (raise(), kill() of its
+ * own pid: it asked for the snapshot there and then, as ltt_snapshot() does), the snapshot is taken
+ * here. */
+static void on_snapshot_signal(int sig, siginfo_t *si, void *uc)
 {
 	int saved = errno, tid = ltt_read(&ltt_fl.thread_tid);
 
-	if (tid && getpid() == ltt_fl.pid) {
+	(void)uc;
+	if (tid && getpid() == ltt_fl.pid && !(si && si->si_code <= 0 && si->si_pid == ltt_fl.pid)) {
 		syscall(SYS_tgkill, ltt_fl.pid, tid, sig);
 		errno = saved;
 		return;
@@ -279,8 +282,8 @@ void ltt_flight_signals_install(void)
 	if (ltt_fl.snap_signal) {
 		memset(&sa, 0, sizeof(sa));
 		sigemptyset(&sa.sa_mask);
-		sa.sa_handler = on_snapshot_signal;
-		sa.sa_flags = SA_RESTART | SA_ONSTACK;
+		sa.sa_sigaction = on_snapshot_signal;
+		sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
 		snap_installed = ltt_real_sigaction(ltt_fl.snap_signal, &sa, &old_snap) == 0;
 	}
 	installed = 1;
@@ -301,8 +304,8 @@ void ltt_flight_signals_restore(void)
 			prog_get((int)i, &act);
 			ltt_real_sigaction(fatal_signals[i], &act, NULL);
 		}
-	if (snap_installed && !ltt_real_sigaction(ltt_fl.snap_signal, NULL, &cur) && !(cur.sa_flags & SA_SIGINFO) &&
-	    cur.sa_handler == on_snapshot_signal)
+	if (snap_installed && !ltt_real_sigaction(ltt_fl.snap_signal, NULL, &cur) && (cur.sa_flags & SA_SIGINFO) &&
+	    cur.sa_sigaction == on_snapshot_signal)
 		ltt_real_sigaction(ltt_fl.snap_signal, &old_snap, NULL);
 	installed = snap_installed = 0;
 }
@@ -325,7 +328,7 @@ void ltt_flight_handler_check(int sig, const struct sigaction *act)
 	if (!act || !installed || !ltt_read(&ltt_fl.active) || getpid() != ltt_fl.pid ||
 	    !(snap_installed && sig == ltt_fl.snap_signal))
 		return;
-	own = !(act->sa_flags & SA_SIGINFO) && act->sa_handler == on_snapshot_signal;
+	own = (act->sa_flags & SA_SIGINFO) && act->sa_sigaction == on_snapshot_signal;
 	/* Full barrier: one caller says it (pairs with nothing: a flag read by this function only). */
 	if (own || ltt_xchg(&said, 1))
 		return;

@@ -19,6 +19,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include "common/private.h"
 #include "common/parse.h"
 #include "reader/archive.h"
 #include "archive_gunzip.h"
@@ -242,7 +243,11 @@ int ltt_archive_unpack(const char *path, const char *target, struct ltt_unpack_o
 		tmp = NULL;
 		goto out;
 	}
-	chmod(tmp, 0755);	/* mkdtemp makes it 0700; the trace gets the usual directory mode */
+	/* mkdtemp makes it 0700; the trace gets the usual directory mode, unless it is private: its archive
+	 * grants nothing to others (ltt pack of a private trace), or its entries (below) */
+	x.private_ = ltt_path_private(path);
+	if (!x.private_)
+		chmod(tmp, 0755);
 	x.rootfd = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (x.rootfd < 0) {
 		ret = -errno;
@@ -254,6 +259,8 @@ int ltt_archive_unpack(const char *path, const char *target, struct ltt_unpack_o
 	ret = ltt_archive_extract_all_(&x);
 	if (!ret && x.has_manifest && x.hash)
 		ret = ltt_archive_check_manifest_(&x);
+	if (!ret && x.private_ && (ret = ltt_tree_private(tmp)))	/* what came before a private entry */
+		fail(err, errlen, "%s: %s", tmp, strerror(-ret));
 	if (ret)
 		goto out;
 	opt->manifest_found = x.has_manifest;

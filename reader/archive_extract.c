@@ -196,7 +196,7 @@ static int subdir_fd(struct extract *x, int i)
 {
 	if (x->subfd[i] >= 0)
 		return x->subfd[i];
-	if (mkdirat(x->rootfd, subdirs[i], 0755) < 0 && errno != EEXIST)
+	if (mkdirat(x->rootfd, subdirs[i], x->private_ ? 0700 : 0755) < 0 && errno != EEXIST)
 		return -errno;
 	x->subfd[i] = openat(x->rootfd, subdirs[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	return x->subfd[i] < 0 ? -errno : x->subfd[i];
@@ -274,7 +274,7 @@ static int extract_file(struct extract *x, struct archive_entry *e, const char *
 		fail(x->err, x->errlen, "%s: entry '%s': %s", x->path, sh, strerror(-dfd));
 		return dfd;
 	}
-	fd = openat(dfd, slash + 1, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	fd = openat(dfd, slash + 1, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, x->private_ ? 0600 : 0644);
 	if (fd < 0) {
 		ret = -errno;
 		fail(x->err, x->errlen, "%s: entry '%s': %s", x->path, sh,
@@ -380,7 +380,7 @@ static int make_root(struct extract *x)
 {
 	if (x->rootfd >= 0)
 		return 0;
-	if (mkdirat(x->parentfd, x->name, 0755) < 0 ||
+	if (mkdirat(x->parentfd, x->name, x->private_ ? 0700 : 0755) < 0 ||
 	    (x->rootfd = openat(x->parentfd, x->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
 		int e = errno;
 
@@ -397,6 +397,8 @@ static int extract_entry(struct extract *x, struct archive_entry *e)
 	enum ltt_layout_kind kind;
 	int dir, ret;
 
+	if (!(archive_entry_perm(e) & 077))
+		x->private_ = 1;	/* from here on; ltt_archive_unpack() fixes what came before */
 	ret = ltt_archive_check_path_(x, archive_entry_pathname(e), rel, sizeof(rel), &top);
 	if (ret)
 		return ret;

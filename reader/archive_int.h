@@ -39,6 +39,8 @@ struct extract {
 	uint64_t max_bytes, total, entries;
 	int hash;			/* compute digests for the manifest check */
 	int has_manifest, has_system;
+	int private_;			/* a private trace (its archive 0600, or an entry granting nothing to
+					 * others): written 0700/0600 (common/private.h) */
 	struct ltt_manifest_file *found;
 	size_t nfound, cap;
 	char *err;

@@ -16,6 +16,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include "common/private.h"
 #include "reader/archive.h"
 #include "archive_int.h"
 #include "manifest.h"
@@ -38,6 +39,7 @@ struct pack {
 	uint64_t done, total, next_progress;
 	char *err;
 	size_t errlen;
+	int private_;			/* the trace is private: so is the archive (common/private.h) */
 };
 
 /* libarchive failed while writing the archive. A system error (a full file system, a file size limit,
@@ -63,7 +65,8 @@ static int write_header(struct pack *p, const char *rel, int dir, uint64_t size,
 	archive_entry_clear(p->entry);
 	archive_entry_set_pathname(p->entry, path);
 	archive_entry_set_filetype(p->entry, dir ? AE_IFDIR : AE_IFREG);
-	archive_entry_set_perm(p->entry, dir ? 0755 : 0644);
+	/* a private trace's entries say so: ltt unpack makes them 0700/0600 again */
+	archive_entry_set_perm(p->entry, p->private_ ? (dir ? 0700 : 0600) : (dir ? 0755 : 0644));
 	archive_entry_set_size(p->entry, dir ? 0 : (la_int64_t)size);
 	/* Whole seconds and no owner: the archive stays plain ustar and tells nothing of the packer. */
 	archive_entry_set_mtime(p->entry, mtime, 0);
@@ -363,9 +366,11 @@ int ltt_archive_pack(const char *trace_dir, const char *out_path, const struct l
 		tmp = NULL;
 		goto out;
 	}
+	p.private_ = ltt_path_private(dir);
 	mask = umask(0);
 	umask(mask);
-	fchmod(fd, 0666 & ~mask);	/* mkostemp made it 0600; an archive is for sharing */
+	if (!p.private_)	/* mkostemp made it 0600; an archive is for sharing, unless its trace is private */
+		fchmod(fd, 0666 & ~mask);
 	ret = open_writer(&p, fd);
 	if (!ret)
 		ret = write_all(&p, &l, &m);

@@ -113,7 +113,7 @@ static int out_open(unsigned i)
 	if (i >= ltt_region_kbase(C.t->rg)) {
 		/* kernel/: made with its first tracefile (a trace without kernel events has none) */
 		snprintf(p, sizeof(p), "%s/kernel", C.dir);
-		if (mkdir(p, 0777) && errno != EEXIST) {
+		if (mkdir(p, LTT_TRACE_DIR_MODE) && errno != EEXIST) {
 			o->open_failed = 1;
 			o->err = errno;
 			warn_once(i, errno);
@@ -127,12 +127,12 @@ static int out_open(unsigned i)
 	 * cost 0.06 - 0.09 ms (doc/recorder.md, "Performance"). A file system without it: buffered. */
 #ifdef O_DIRECT
 	if (!C.buffered) {
-		o->fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_DIRECT, 0666);
+		o->fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_DIRECT, LTT_TRACE_FILE_MODE);
 		o->direct = o->fd >= 0;
 	}
 	if (C.buffered || (o->fd < 0 && errno == EINVAL))
 #endif
-		o->fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		o->fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, LTT_TRACE_FILE_MODE);
 	if (o->fd < 0) {
 		o->open_failed = 1;
 		o->err = errno;
@@ -272,7 +272,7 @@ static int make_reserve(const char *dir)
 	int fd;
 
 	snprintf(p, sizeof(p), "%s/info/write-losses", dir);
-	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, LTT_TRACE_FILE_MODE);
 	if (fd < 0)
 		return -errno;
 	if (fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)(4 * n + 1) * PAGE) && errno != EOPNOTSUPP &&

@@ -28,6 +28,7 @@
 
 struct ltt_runtime ltt_rt;
 struct ltt_trace_state ltt_cur;
+int ltt_trace_private;
 
 static pthread_mutex_t ctl_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ltt_region *spare;	/* a stopped trace's region, kept mapped (doc/recorder.md) */
@@ -210,6 +211,8 @@ static int start_locked(const struct ltt_options *opt, int from_env, char *why, 
 	rc = ltt_kernel_parse(opt, &kreq, why, whylen);
 	if (rc)
 		return rc;
+	/* a trace of kernel events other users may not read is theirs to not read either (recorder.h) */
+	ltt_trace_private = kreq.groups && (kreq.system || ltt_kernel_privileged());
 	rc = ltt_events_start(opt->events, opt->mode == LTT_MODE_FLIGHT, why, whylen);
 	if (rc)
 		return rc;

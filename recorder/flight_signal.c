@@ -338,7 +338,7 @@ void ltt_flight_handler_check(int sig, const struct sigaction *act)
 			    : "no snapshot by this signal (ltt_snapshot() still takes one)");
 	ltt_warn("%s: %.*s", ltt_fl.path, n - 1, line);
 	snprintf(p, sizeof(p), "%s/info/own-handlers", ltt_fl.path);
-	fd = open(p, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
+	fd = open(p, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, LTT_TRACE_FILE_MODE & 0644);
 	if (fd >= 0) {
 		if (write(fd, line, (size_t)n) != n) {
 			/* said on stderr already */

@@ -98,6 +98,11 @@ static int perfmon_capable(void)
 	return (eff >> 38 & 1) || (eff >> 21 & 1);
 }
 
+int ltt_kernel_privileged(void)
+{
+	return perfmon_capable() || paranoid() < 0;
+}
+
 /* The reason perf_event_open refused with err, naming the setting or capability. */
 static void perf_reason(int err, char *why, size_t n)
 {

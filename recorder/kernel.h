@@ -67,6 +67,9 @@ int ltt_tp_open(const char *sys, const char *name, int *id, const char *const *f
 /* kernel.c: prepare, open, begin, stop (before the rings close). */
 extern struct ltt_facility ltt_kernel_facility;
 void ltt_kernel_prepare(const struct ltt_kernel_req *req);
+/* Nonzero when this process may record kernel events beyond its own switch records (CAP_PERFMON,
+ * CAP_SYS_ADMIN, or perf_event_paranoid -1): its kernel events are other users' to not read. */
+int ltt_kernel_privileged(void);
 /* After the clock is chosen, before info/system.xml: the drain thread, the events opened disabled. */
 int ltt_kernel_open(struct ltt_region *rg);
 /* After the region is published: enables the events, records kernel.recording, .missing, the state

@@ -4,6 +4,7 @@
 #define LTT_RECORDER_RECORDER_H
 
 #include <limits.h>
+#include <sys/types.h>
 #include <stdint.h>
 
 #include <ltt/ltt.h>
@@ -33,6 +34,15 @@ void ltt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* In a setuid, setgid or file-capability process, one ltt_warn line when LTT_* variables were set:
  * they are ignored, libltt reads its environment with secure_getenv() (recorder/secure_env.c). */
 void ltt_secure_env_note(void);
+
+/* A private trace (doc/recorder.md "Private traces"): one that holds kernel events other users may not
+ * read (--system scope, or a process allowed more than its own switch records: CAP_PERFMON,
+ * CAP_SYS_ADMIN, perf_event_paranoid -1) is made 0700/0600, whatever the umask. Set by ltt_start()
+ * before anything of the trace is created; read by every mkdir and open of the trace's files
+ * (async-signal-safe: a plain int). */
+extern int ltt_trace_private;
+#define LTT_TRACE_DIR_MODE	((mode_t)(ltt_trace_private ? 0700 : 0777))
+#define LTT_TRACE_FILE_MODE	((mode_t)(ltt_trace_private ? 0600 : 0666))
 
 /* facility.c */
 void ltt_registry_lock(void);

@@ -63,7 +63,7 @@ static int copy_eventdefs(const char *from, const char *to)
 		in = open(p, O_RDONLY | O_CLOEXEC);
 		if (in < 0)
 			continue;	/* gone: not ours to worry about */
-		out = open(q, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		out = open(q, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, LTT_TRACE_FILE_MODE);
 		if (out < 0)
 			rc = -errno;
 		while (!rc && (r = read(in, buf, sizeof(buf))) != 0) {
@@ -89,14 +89,14 @@ int ltt_chunk_make(struct ltt_trace_state *t, unsigned n, char *dir, size_t len)
 	rc = chunk_path(t, n, n == 1 ? 1 : 2, dir, len);
 	if (rc)
 		return rc;
-	if (mkdir(dir, 0777))
+	if (mkdir(dir, LTT_TRACE_DIR_MODE))
 		return -errno;
 	for (unsigned i = 0; i < 4; i++) {
 		if ((size_t)snprintf(p, sizeof(p), "%s/%s", dir, subs[i]) >= sizeof(p)) {
 			rc = -ENAMETOOLONG;
 			break;
 		}
-		if (mkdir(p, 0777)) {
+		if (mkdir(p, LTT_TRACE_DIR_MODE)) {
 			rc = -errno;
 			break;
 		}
@@ -174,7 +174,7 @@ static int log_removal(const struct ltt_trace_state *t, unsigned n, uint64_t b)
 
 	if ((size_t)snprintf(p, sizeof(p), "%s/chunks-removed", t->path) >= sizeof(p))
 		return -ENAMETOOLONG;
-	fd = open(p, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+	fd = open(p, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, LTT_TRACE_FILE_MODE);
 	if (fd < 0)
 		return -errno;
 	len = snprintf(line, sizeof(line), "chunk-%04u removed %llu\n", n, (unsigned long long)b);

@@ -98,7 +98,7 @@ static void out_block(struct out *o, const char *blk, uint32_t bs)
 	if (o->err)
 		return;
 	if (o->fd < 0) {
-		o->fd = openat(o->dfd, o->name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		o->fd = openat(o->dfd, o->name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, LTT_TRACE_FILE_MODE);
 		if (o->fd < 0) {
 			o->err = -errno;
 			return;
@@ -121,7 +121,7 @@ static void out_block(struct out *o, const char *blk, uint32_t bs)
 static void out_touch(struct out *o)
 {
 	if (o->fd < 0 && !o->err) {
-		o->fd = openat(o->dfd, o->name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		o->fd = openat(o->dfd, o->name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, LTT_TRACE_FILE_MODE);
 		if (o->fd < 0)
 			o->err = -errno;
 	}
@@ -366,7 +366,7 @@ static int copy_eventdefs(int dfd, const char *trace, char *scratch, uint32_t bs
 			in = openat(src, d->d_name, O_RDONLY | O_CLOEXEC);
 			if (in < 0)
 				continue;
-			outfd = openat(dst, d->d_name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+			outfd = openat(dst, d->d_name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, LTT_TRACE_FILE_MODE);
 			if (outfd < 0) {
 				rc = -errno;
 				close(in);
@@ -398,7 +398,7 @@ static int write_system_xml(int dfd, unsigned no)
 	sb_u64(&b, no, 1);
 	sb_str(&b, "\"\n");
 	sb_str(&b, ltt_fl.trigger);	/* a snapshot taken for LTT_SNAPSHOT_ON (recorder/flight_trigger.c) */
-	fd = openat(dfd, "info/system.xml", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	fd = openat(dfd, "info/system.xml", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, LTT_TRACE_FILE_MODE);
 	if (fd < 0)
 		return -errno;
 	rc = ltt_write_all(fd, ltt_fl.sys_head, ltt_fl.sys_head_len);
@@ -435,13 +435,13 @@ int ltt_snapshot_write(char *out, size_t outlen, char *scratch, uint64_t wait_ns
 	sb_str(&bp, ".part");
 	if (bf.over || bp.over)
 		return -ENAMETOOLONG;
-	if (mkdir(part, 0777))
+	if (mkdir(part, LTT_TRACE_DIR_MODE))
 		return -errno;
 	dfd = open(part, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return -errno;
 	for (unsigned i = 0; i < 4 && !rc; i++)
-		if (mkdirat(dfd, subs[i], 0777))
+		if (mkdirat(dfd, subs[i], LTT_TRACE_DIR_MODE))
 			rc = -errno;
 	if (!rc)
 		rc = write_system_xml(dfd, no);
@@ -468,7 +468,7 @@ int ltt_snapshot_write(char *out, size_t outlen, char *scratch, uint64_t wait_ns
 		rc = out_close(&o);
 	}
 	/* kernel/N (doc/format.md section 13): copied as the CPU rings are */
-	if (!rc && rg->nrings > ltt_region_kbase(rg) && mkdirat(dfd, "kernel", 0777))
+	if (!rc && rg->nrings > ltt_region_kbase(rg) && mkdirat(dfd, "kernel", LTT_TRACE_DIR_MODE))
 		rc = -errno;
 	for (unsigned i = ltt_region_kbase(rg); i < rg->nrings && !rc; i++) {
 		char name[32];

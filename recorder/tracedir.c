@@ -29,7 +29,7 @@ static int make_sub(const char *dir, int kind)
 	for (unsigned i = 0; i < (kind == LTT_DIR_CHUNKS ? 0u : kind == LTT_DIR_FLIGHT ? 2u : 4u); i++) {
 		if ((size_t)snprintf(p, sizeof(p), "%s/%s", dir, subs[i]) >= sizeof(p))
 			return -ENAMETOOLONG;
-		if (mkdir(p, 0777) && errno != EEXIST)
+		if (mkdir(p, LTT_TRACE_DIR_MODE) && errno != EEXIST)
 			return -errno;
 	}
 	return 0;
@@ -90,9 +90,13 @@ int ltt_tracedir_system_xml_in(const struct ltt_trace_state *t, const char *dir,
 
 	if ((size_t)snprintf(p, sizeof(p), "%s/info/system.xml", dir) >= sizeof(p))
 		return -ENAMETOOLONG;
-	f = fopen(p, "we");
-	if (!f)
-		return -errno;
+	rc = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, LTT_TRACE_FILE_MODE);
+	f = rc < 0 ? NULL : fdopen(rc, "we");
+	if (!f) {
+		rc = -errno;
+		return rc;
+	}
+	rc = 0;
 	if (uname(&u))
 		memset(&u, 0, sizeof(u));
 	if (getdomainname(dom, sizeof(dom) - 1) || !dom[0])
@@ -158,7 +162,7 @@ static int write_new(const char *p, const char *xml)
 	int nl = !n || xml[n - 1] != '\n';
 	char *buf;
 	ssize_t r;
-	int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666), rc;
+	int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, LTT_TRACE_FILE_MODE), rc;
 
 	if (fd >= 0) {
 		rc = ltt_write_all(fd, xml, n);

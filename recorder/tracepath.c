@@ -143,7 +143,7 @@ static int inside_trace(const char *path, char *out, size_t outlen)
 /* Makes directory path if it does not exist: 0 made, 1 taken already, or a negative errno. */
 static int make_new(const char *path)
 {
-	if (mkdir(path, 0777) == 0)
+	if (mkdir(path, LTT_TRACE_DIR_MODE) == 0)
 		return 0;
 	return errno == EEXIST ? 1 : -errno;
 }
@@ -235,7 +235,7 @@ int ltt_tracepath_make(const char *path, char *out, size_t outlen, char *taken, 
 				return -errno;
 			return make_beneath(base, out, outlen);
 		}
-		if (mkdir(out, 0777) == 0)
+		if (mkdir(out, LTT_TRACE_DIR_MODE) == 0)
 			return 0;
 		if (errno != EEXIST)
 			return -errno;

@@ -16,6 +16,7 @@
 
 #include "common/clock.h"
 #include "common/parse.h"
+#include "common/private.h"
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
 #include "toolkit/export.h"
@@ -469,7 +470,7 @@ static int run(int argc, char **argv)
 	struct stat st;
 	char *out = NULL, *tmp = NULL, why[256];
 	uint64_t n = 0;
-	int first, ret = 0, status = 1, begun = 0, installed = 0, direct, fd = -1, whole = 0;
+	int first, ret = 0, status = 1, begun = 0, installed = 0, direct, fd = -1, whole = 0, priv = 0;
 
 	memset(&o, 0, sizeof(o));
 	first = parse_args(argc, argv, &o);
@@ -552,13 +553,16 @@ static int run(int argc, char **argv)
 			sigaction(catch_sigs[i], &sa, NULL);
 	}
 
+	/* an export of a private trace is private (common/private.h, doc/security.md) */
+	for (unsigned i = 0; i < ctx.ntraces && !priv; i++)
+		priv = ltt_path_private(ltt_reader_trace(r, i)->path);
 	tmp = direct ? strdup(out) : beside(out, "tmp");
 	if (!tmp || types_init(r)) {
 		ltt_tool_error("export", "out of memory");
 		goto done;
 	}
 	if (o.exp->dir) {
-		if (mkdir(tmp, 0777) < 0) {
+		if (mkdir(tmp, ltt_dir_mode(priv)) < 0) {
 			ltt_tool_error("export", "%s: %s", tmp, strerror(errno));
 			goto done;
 		}
@@ -566,7 +570,7 @@ static int run(int argc, char **argv)
 		if (direct)
 			fd = !strcmp(out, "-") ? dup(STDOUT_FILENO) : open(out, O_WRONLY | O_CLOEXEC);
 		else
-			fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+			fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, ltt_file_mode(priv));
 		ctx.out = fd < 0 ? NULL : malloc(sizeof(*ctx.out));
 		if (!ctx.out) {
 			ltt_tool_error("export", "%s: %s", tmp, strerror(fd < 0 ? errno : ENOMEM));
@@ -630,7 +634,10 @@ static int run(int argc, char **argv)
 	if (interrupted) {
 		ltt_tool_error("export", "interrupted: %s not written", out);
 	} else if (ret >= 0) {
-		ret = direct ? 0 : install(tmp, out, o.force, (int)o.exp->dir);
+		/* the files the format made inside a private export's directory: 0600 too */
+		ret = direct ? 0 : priv && o.exp->dir ? ltt_tree_private(tmp) : 0;
+		if (!ret && !direct)
+			ret = install(tmp, out, o.force, (int)o.exp->dir);
 		if (ret)
 			ltt_tool_error("export", "%s: %s", out, strerror(-ret));
 		else

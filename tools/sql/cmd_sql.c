@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/buf.h"
+#include "common/private.h"
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
 #include "toolkit/sql.h"
@@ -316,7 +317,7 @@ static int save_tables(struct session *s, const char *path)
 {
 	char *tmp = sqlite3_mprintf("%s.tmp-%ld", path, (long)getpid()), *q = NULL;
 	struct save_state ss = { s->ctx->db, NULL };
-	int rc = -1;
+	int rc = -1, priv = 0;
 
 	if (!tmp)
 		return -1;
@@ -324,6 +325,18 @@ static int save_tables(struct session *s, const char *path)
 		ltt_tool_error("sql", "--save %s: %s exists (remove it)", path, tmp);
 		sqlite3_free(tmp);
 		return -1;
+	}
+	for (unsigned i = 0; i < s->ctx->ntraces && !priv; i++)
+		priv = ltt_path_private(s->ctx->names[i]);
+	if (priv) {	/* the tables of a private trace: made 0600 before SQLite opens it (common/private.h) */
+		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+		if (fd < 0) {
+			ltt_tool_error("sql", "--save %s: %s: %s", path, tmp, strerror(errno));
+			sqlite3_free(tmp);
+			return -1;
+		}
+		close(fd);
 	}
 	q = sqlite3_mprintf("ATTACH DATABASE '%q' AS save", tmp);
 	if (!q || sql_exec(s->ctx->db, "sql", q))

@@ -137,6 +137,7 @@ static void fork_child(void)
 	ltt_cur.rg = NULL;
 	spare = NULL;
 	ltt_profile_fork_child();
+	ltt_kernel_fork_child();	/* the parent's perf descriptors and rings: not the child's */
 	for (struct ltt_facility *f = ltt_registry_first(); f; f = f->next)
 		ltt_events_refresh_locked(f);	/* every flag off (the registry lock is held) */
 	ltt_registry_unlock();

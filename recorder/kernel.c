@@ -162,6 +162,9 @@ static int ring_map(unsigned c, int fd)
 		void *m = mmap(NULL, page + ltt_k.ring_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 
 		if (m != MAP_FAILED) {
+			/* a forked child gets no copy of the ring (its locked pages are the parent's);
+			 * ltt_kernel_fork_child() closes the descriptors */
+			madvise(m, page + ltt_k.ring_bytes, MADV_DONTFORK);
 			kr->page = m;
 			kr->data = (char *)m + page;
 			kr->fd = fd;
@@ -514,6 +517,29 @@ static void flush_lost(void)
 	}
 	sched_setaffinity(0, sizeof(old), &old);
 	ltt_kernel_sync(100);
+}
+
+void ltt_kernel_fork_child(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (!ltt_k.groups)
+		return;
+	/* MADV_DONTFORK kept the rings out of this process: nothing is mapped there (munmap of an
+	 * unmapped range is a no-op), unless madvise failed in the parent */
+	for (unsigned c = 0; c < ltt_k.ncpu; c++)
+		if (ltt_k.rings[c].page)
+			munmap(ltt_k.rings[c].page, page + ltt_k.ring_bytes);
+	for (unsigned i = 0; i < ltt_k.nfds; i++)
+		close(ltt_k.fds[i]);
+	if (ltt_k.wake_fd >= 0)
+		close(ltt_k.wake_fd);
+	free(ltt_k.fds);
+	/* the drain thread does not exist here: nothing of the parent's recording is left */
+	memset(&ltt_k, 0, sizeof(ltt_k));
+	ltt_k.wake_fd = -1;
+	for (unsigned c = 0; c < LTT_KCPU_MAX; c++)
+		ltt_k.rings[c].fd = -1;
 }
 
 void ltt_kernel_stop(void)

@@ -76,6 +76,9 @@ int ltt_kernel_open(struct ltt_region *rg);
  * dump, and prints the line of what is missing. */
 void ltt_kernel_begin(void);
 void ltt_kernel_stop(void);
+/* In a forked child (the atfork child handler): closes the parent's perf descriptors and unmaps its
+ * rings, and forgets its kernel recording; a later ltt_start() of the child opens its own. */
+void ltt_kernel_fork_child(void);
 /* Asks the drain thread for a pass and waits for it (at most wait_ms): a snapshot then holds the
  * kernel events up to now. Async-signal-safe (an eventfd write, atomics, nanosleep). */
 void ltt_kernel_sync(unsigned wait_ms);

@@ -228,7 +228,7 @@ static int cj_push(struct ltt_export_ctx *ctx, struct tl_lane *l, const struct t
 		s->len = start;
 	}
 	if (op->n == op->ncap) {
-		uint32_t nn = op->ncap ? op->ncap * 2 : 8;
+		uint32_t nn = op->ncap ? op->ncap * 2 : 2;	/* small first: a lane per open span (issue 34) */
 		size_t *no = realloc(op->off, nn * sizeof(*no));
 
 		if (!no)
@@ -237,7 +237,7 @@ static int cj_push(struct ltt_export_ctx *ctx, struct tl_lane *l, const struct t
 		op->ncap = nn;
 	}
 	if (op->len + s->len > op->cap) {
-		size_t nc = op->cap ? op->cap : 1024;
+		size_t nc = op->cap ? op->cap : 128;	/* 10^6 open spans took 1.4 KB each with 1024 */
 		char *nb;
 
 		while (nc < op->len + s->len)

@@ -9,6 +9,9 @@
  *   "PROCESS: THREAD (tid N) regions"   an "evented" profile: the app regions as open/close frame
  *                                        events, nanoseconds since the set's first block.
  *
+ * When the process lost events (events_lost, blocks_lost records: the format has no markers), its
+ * profiles' names end with "(N events of the process lost)".
+ *
  * Functions are symbolized as by `ltt stats --profile` (tools/profile/), a frame per function (its
  * module as the frame's file); a region's frame is its label, one frame per category and label, so
  * that every region of a label merges. activeProfileIndex is the heaviest samples profile.
@@ -333,6 +336,9 @@ static int ss_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 		if ((sl = ss_lane(s, e.lane)))
 			ss_close(s, sl, at);
 		break;
+	case TL_LOST:	/* said in the names of the process's profiles (speedscope has no markers) */
+		e.lane->proc->user += e.count;
+		break;
 	case TL_INSTANT:
 		if (e.lane->is_thread && export_type(ev)->core && prof_is_core(ev, "stack_sample") &&
 		    (sl = ss_lane(s, e.lane)))
@@ -348,7 +354,11 @@ static void ss_name(struct ltt_export_ctx *ctx, struct tl_lane *l, const char *w
 {
 	char b[TL_NAME_MAX * 2 + 64];
 
-	snprintf(b, sizeof(b), "%s: %s (tid %u) %s", l->proc->name, l->name, l->tid, what);
+	if (l->proc->user)	/* the process lost events: its slices may hide calls, or span a gap */
+		snprintf(b, sizeof(b), "%s: %s (tid %u) %s (%llu events of the process lost)", l->proc->name, l->name,
+			 l->tid, what, (unsigned long long)l->proc->user);
+	else
+		snprintf(b, sizeof(b), "%s: %s (tid %u) %s", l->proc->name, l->name, l->tid, what);
 	dump_out_str(ctx->out, "{\"name\":");
 	dump_out_json_string(ctx->out, b, strlen(b));
 }
@@ -461,4 +471,5 @@ const struct ltt_exporter ltt_exp_speedscope = {
 	.begin = ss_begin,
 	.event = ss_event,
 	.end = ss_end,
+	.lost = 1,	/* the loss records: counted per process, said in its profiles' names */
 };

@@ -20,8 +20,9 @@
  * and syscall models, toolkit/sched_model.c), never the calls', regions' or spans'. An interval whose
  * begin and end are both recorded and which closes before the loss record is read keeps its duration:
  * on the tracefile that lost, no record lies inside the window; on another CPU the thread's own
- * records are continuous there unless it migrated into the losing CPU and back inside the window,
- * which the trace cannot tell. */
+ * records are continuous there unless it ran on the losing CPU inside the window and moved before the
+ * record came (the calls it closed meanwhile keep their durations: knowing better would mean holding
+ * every call until each CPU's next block, without bound on an idle CPU; doc/cli.md says so). */
 #ifndef LTT_TOOLKIT_LOSSES_H
 #define LTT_TOOLKIT_LOSSES_H
 

@@ -36,7 +36,7 @@ static int atexit_done, atfork_done;
 
 void ltt_warn(const char *fmt, ...)
 {
-	char buf[512];
+	char buf[2048];	/* the kernel's missing-events line is up to 1 KiB, with its reasons */
 	va_list ap;
 	int n;
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -176,6 +177,32 @@ static int ring_map(unsigned c, int fd)
 	}
 }
 
+/* The last open_on() failed mapping the ring, not opening the event (the locked-memory limits). */
+static int map_failed;
+
+/* Why the ring could not be mapped (err: mmap's errno): the locked-memory limits, by name. */
+static void map_reason(int err, char *why, size_t n)
+{
+	char kb[32];
+	struct rlimit rl;
+	size_t b = ltt_k.ring_bytes;
+	const char *unit = b % (1u << 30) == 0 ? "G" : b % (1u << 20) == 0 ? "M" : "k";
+	size_t shown = b / (*unit == 'G' ? 1u << 30 : *unit == 'M' ? 1u << 20 : 1u << 10);
+	char lim[32];
+
+	if (ltt_read_into("/proc/sys/kernel/perf_event_mlock_kb", 0, kb, sizeof(kb)) <= 0)
+		snprintf(kb, sizeof(kb), "?");
+	kb[strcspn(kb, "\n")] = 0;
+	if (getrlimit(RLIMIT_MEMLOCK, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		snprintf(lim, sizeof(lim), "unlimited");
+	else
+		snprintf(lim, sizeof(lim), "%llu KiB", (unsigned long long)(rl.rlim_cur >> 10));
+	snprintf(why, n, "perf's ring of %zu%s per CPU is more locked memory than allowed (perf_event_mlock_kb=%s "
+		 "per CPU, then RLIMIT_MEMLOCK %s; mmap: %s): %s", shown, unit, kb, lim, strerror(err),
+		 ltt_k.ring_fixed ? "give a smaller LTT_KERNEL_BUFFER, or none (the default halves the ring until "
+				    "it fits)" : "even the smallest ring");
+}
+
 static int add_fd(int fd)
 {
 	if (ltt_k.nfds >= ltt_k.cap_fds) {
@@ -203,8 +230,9 @@ static int open_on(struct perf_event_attr *a, int pid, unsigned c)
 	}
 	if (fd < 0)
 		return -errno;
+	map_failed = 0;
 	if (ltt_k.rings[c].fd < 0)
-		rc = ring_map(c, fd);
+		map_failed = (rc = ring_map(c, fd)) != 0;
 	else
 		rc = ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ltt_k.rings[c].fd) ? -errno : 0;
 	if (!rc)
@@ -243,15 +271,17 @@ static unsigned own_threads(int *tids, unsigned max)
  * least the first target, else -errno with the reason noted missing. */
 static int open_all(struct perf_event_attr *a, const char *what, const int *tids, unsigned ntids)
 {
-	char why[160];
-	int first_err = 0, ok = 0;
+	char why[300];
+	int first_err = 0, ok = 0, first_map = 0;
 
 	for (unsigned c = 0; c < ltt_k.ncpu; c++)
 		for (unsigned t = 0; t < ntids; t++) {
 			int rc = open_on(a, tids[t], c);
 
-			if (rc && !first_err)
+			if (rc && !first_err) {
 				first_err = -rc;
+				first_map = map_failed;
+			}
 			if (!rc)
 				ok = 1;
 			else if (!ok)
@@ -260,7 +290,9 @@ static int open_all(struct perf_event_attr *a, const char *what, const int *tids
 	if (ok)
 		return 0;
 	perf_reason(first_err, why, sizeof(why));
-	if (ltt_k.system && (first_err == EACCES || first_err == EPERM))
+	if (first_map)	/* the event opened; its ring did not map: never the paranoia setting's fault */
+		map_reason(first_err, why, sizeof(why));
+	else if (ltt_k.system && (first_err == EACCES || first_err == EPERM))
 		snprintf(why, sizeof(why), "every CPU and process needs CAP_PERFMON or perf_event_paranoid<=0 "
 			 "(it is %d)", paranoid());
 	ltt_kernel_missing(what, first_err, why);

@@ -42,7 +42,7 @@ struct ltt_kring {
 
 struct ltt_kmissing {
 	char what[40];
-	char reason[200];
+	char reason[320];
 	int err;
 };
 

@@ -131,11 +131,15 @@ static void print_text(struct dump_out *o, const struct calls_model *m, const st
 		put_dur(o, f->self);
 		snprintf(buf, sizeof(buf), "  %9" PRIu64 "  ", f->calls);
 		dump_out_str(o, buf);
-		put_dur(o, f->min);
-		dump_out_str(o, "  ");
-		put_dur(o, f->calls ? f->sum / f->calls : 0);
-		dump_out_str(o, "  ");
-		put_dur(o, f->max);
+		if (f->calls) {
+			put_dur(o, f->min);
+			dump_out_str(o, "  ");
+			put_dur(o, f->sum / f->calls);
+			dump_out_str(o, "  ");
+			put_dur(o, f->max);
+		} else {	/* only calls cut by a loss: no duration known */
+			dump_out_str(o, "         -           -           -");
+		}
 		snprintf(buf, sizeof(buf), "  %9" PRIu64 "  ", f->cut);
 		dump_out_str(o, buf);
 		dump_out_str(o, calls_func_name(m, ord[i]));
@@ -179,13 +183,22 @@ static void print_json(struct dump_out *o, const struct calls_model *m, const st
 		dump_out_str(o, ",\"self_ns\":");
 		dump_out_u64(o, f->self);
 		dump_out_str(o, ",\"min_ns\":");
-		dump_out_u64(o, f->min);
+		if (f->calls)
+			dump_out_u64(o, f->min);
+		else
+			dump_out_str(o, "null");	/* only calls cut by a loss */
 		dump_out_str(o, ",\"avg_ns\":");
-		dump_out_u64(o, f->calls ? f->sum / f->calls : 0);
+		if (f->calls)
+			dump_out_u64(o, f->sum / f->calls);
+		else
+			dump_out_str(o, "null");
 		dump_out_str(o, ",\"cut\":");
 		dump_out_u64(o, f->cut);
 		dump_out_str(o, ",\"max_ns\":");
-		dump_out_u64(o, f->max);
+		if (f->calls)
+			dump_out_u64(o, f->max);
+		else
+			dump_out_str(o, "null");
 		dump_out_str(o, ",\"callers\":{");
 		for (size_t k = 0; k < f->ncallers; k++) {
 			const char *cn = f->callers[k].func < 0 ? "" : calls_func_name(m, f->callers[k].func);

@@ -27,7 +27,7 @@ static const char kernel_xml[] =
 
 static const char *const kernel_names[LTT_K_NEVENTS] = {
 	"syscall_entry", "syscall_exit", "trap_entry", "irq_entry", "irq_exit", "soft_irq", "schedchange",
-	"thread_switch", "process", "state_process", "state_end", "recording", "missing",
+	"thread_switch", "process", "state_process", "state_end", "recording", "missing", "run_delay",
 };
 static uint8_t kernel_enabled[LTT_K_NEVENTS];
 
@@ -68,6 +68,7 @@ static const char *const kernel_strings[] = {
 	"recording", "struct", "tid", U32, "asked", "string", "recorded", "string", "scope", "enum " U8,
 	"process", "system", "clock", "string", "ring_bytes", U32, "drain_ms", U32,
 	"missing", "struct", "tid", U32, "what", "string", "error", I32, "reason", "string",
+	"run_delay", "struct", "tid", U32, "run_delay", U64, "timeslices", U64, "from_start", U8,
 };
 
 struct ltt_kstate ltt_k;
@@ -370,6 +371,16 @@ void ltt_kernel_emit_persistent(unsigned index, const void *payload, size_t len)
 	}
 }
 
+void ltt_kernel_emit(unsigned index, const void *payload, size_t len)
+{
+	struct ltt_slot s;
+
+	if (ltt_event_reserve(&s, &ltt_kernel_facility, index, len, 0)) {
+		memcpy(s.payload, payload, len);
+		ltt_event_commit(&s);
+	}
+}
+
 static void emit_recording(void)
 {
 	struct ltt_kpack p = { .len = 0 };
@@ -509,6 +520,10 @@ int ltt_kernel_open(struct ltt_region *rg)
 		else
 			ntids = own_threads(tids, sizeof(tids) / sizeof(tids[0]));
 		open_events(tids, ntids);
+		if (!ltt_k.system && ltt_k.switch_on) {
+			ltt_kernel_rd_start(tids, ntids);
+			recorded_add("schedstat");
+		}
 	}
 	sysattrs();
 	return 0;

@@ -17,7 +17,7 @@ enum { LTT_KGROUP_SCHED = 1, LTT_KGROUP_SYSCALLS = 2, LTT_KGROUP_IRQ = 4, LTT_KG
 /* The kernel facility's events, by index (eventdefs/kernel.xml). */
 enum { LTT_K_SYSCALL_ENTRY, LTT_K_SYSCALL_EXIT, LTT_K_TRAP_ENTRY, LTT_K_IRQ_ENTRY, LTT_K_IRQ_EXIT,
        LTT_K_SOFT_IRQ, LTT_K_SCHEDCHANGE, LTT_K_THREAD_SWITCH, LTT_K_PROCESS, LTT_K_STATE_PROCESS,
-       LTT_K_STATE_END, LTT_K_RECORDING, LTT_K_MISSING, LTT_K_NEVENTS };
+       LTT_K_STATE_END, LTT_K_RECORDING, LTT_K_MISSING, LTT_K_RUN_DELAY, LTT_K_NEVENTS };
 /* kernel.process's event_sub_id (2004's labels, then ltt's). */
 enum { LTT_KP_KTHREAD = 1, LTT_KP_FORK, LTT_KP_EXIT, LTT_KP_WAIT, LTT_KP_SIGNAL, LTT_KP_WAKEUP, LTT_KP_EXEC,
        LTT_KP_MIGRATE };
@@ -86,6 +86,12 @@ void ltt_kernel_sync(unsigned wait_ms);
 const char *ltt_kernel_sysattrs(void);
 /* Records a persistent kernel event (state dump, recording, missing). */
 void ltt_kernel_emit_persistent(unsigned index, const void *payload, size_t len);
+/* Records a kernel event in the calling thread's ring, stamped now. */
+void ltt_kernel_emit(unsigned index, const void *payload, size_t len);
+/* kernel_drain.c: run_delay samples (process scope): the threads at start (their first sample is the
+ * base), and the calling thread's last sample as it ends (its schedstat is gone after). */
+void ltt_kernel_rd_start(const int *tids, unsigned n);
+void ltt_kernel_thread_end(void);
 
 /* kernel_state.c: kernel.state_process for every thread of the system, then kernel.state_end. */
 void ltt_kernel_state_dump(void);

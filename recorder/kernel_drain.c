@@ -6,8 +6,11 @@
  * (data_head / data_tail), and the kernel rings are written as any writer does (a full ring drops,
  * counted). perf's lost records become events_lost of cause kernel in kernel/N. */
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <linux/perf_event.h>
 #include <poll.h>
+#include <stdio.h>
 #include <sys/eventfd.h>
 #include <time.h>
 #include <signal.h>
@@ -251,6 +254,179 @@ static void sample(unsigned c, unsigned k, uint32_t pid, uint32_t tid, uint64_t 
 	put(c, t, index, &p);
 }
 
+/* ---- waiting for a CPU: the kernel's run_delay (process scope) -----------------------------------
+ * A process-scope recording sees its threads' switches but not the wakeups other processes (or
+ * interrupts) do: the time from such a wakeup to the switch-in would look like sleep. The kernel counts
+ * it per thread (schedstat: run_delay, the time runnable and not running, and timeslices, the
+ * switch-ins, both updated at each switch-in), readable for one's own threads without privilege. So
+ * every thread switched in during a pass is sampled at the start of the next pass, and the sample is
+ * written as kernel.run_delay stamped after the read: the reader's model gives the run_delay grown
+ * between two samples to the switch-ins between them (doc/format.md section 13 "Waiting for a CPU").
+ * Cumulative counts: a sample missed (a full list) only delays the answer, never loses it. */
+#define RD_MAX 4096u		/* threads sampled per pass */
+#define RD_HASH 8192u		/* dedup set (power of 2, twice RD_MAX) */
+struct rd_sample {
+	uint32_t tid;
+	uint64_t delay, slices;
+	uint8_t from_start;
+};
+static uint32_t rd_list[2][RD_MAX];	/* [cur]: marked this pass; [!cur]: to sample */
+static unsigned rd_n[2], rd_cur;
+static struct { uint32_t tid, gen; } rd_set[RD_HASH];
+static uint32_t rd_gen = 1;
+static uint32_t rd_start[RD_HASH];	/* the threads at start (open addressing; 0 free) */
+static struct rd_sample rd_samples[RD_MAX];
+static unsigned rd_nsamples;
+static int rd_dir = -1;			/* /proc/self/task */
+static int rd_on;
+
+static void rd_mark(uint32_t tid);
+
+static int rd_started(uint32_t tid)
+{
+	for (uint32_t i = tid * 2654435761u & (RD_HASH - 1); rd_start[i]; i = (i + 1) & (RD_HASH - 1))
+		if (rd_start[i] == tid)
+			return 1;
+	return 0;
+}
+
+/* Called by ltt_kernel_open with the threads recorded at start (before the drain goes). */
+void ltt_kernel_rd_start(const int *tids, unsigned n)
+{
+	if (ltt_k.system || !(ltt_k.groups & LTT_KGROUP_SCHED))
+		return;
+	rd_dir = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rd_dir < 0)
+		return;
+	rd_on = 1;
+	for (unsigned k = 0; k < n && k < RD_MAX; k++) {
+		uint32_t i = (uint32_t)tids[k] * 2654435761u & (RD_HASH - 1);
+
+		while (rd_start[i])
+			i = (i + 1) & (RD_HASH - 1);
+		rd_start[i] = (uint32_t)tids[k];
+		rd_mark((uint32_t)tids[k]);	/* the base sample, at the first pass */
+	}
+}
+
+static void rd_mark(uint32_t tid)
+{
+	uint32_t i;
+
+	if (!rd_on || !tid || tid == ltt_k.drain_tid)
+		return;
+	for (i = tid * 2654435761u & (RD_HASH - 1); rd_set[i].gen == rd_gen; i = (i + 1) & (RD_HASH - 1))
+		if (rd_set[i].tid == tid)
+			return;
+	if (rd_n[rd_cur] >= RD_MAX)
+		return;	/* sampled at its next switch-in: the counts are cumulative */
+	rd_set[i].tid = tid;
+	rd_set[i].gen = rd_gen;
+	rd_list[rd_cur][rd_n[rd_cur]++] = tid;
+}
+
+/* Reads a thread's schedstat: 0, or -1 (it ended). dir: /proc/self/task or -1 (the thread itself). */
+static int rd_read(int dir, uint32_t tid, uint64_t *delay, uint64_t *slices)
+{
+	char path[48], buf[96];
+	unsigned long long run, d, sl;
+	ssize_t n;
+	int fd;
+
+	if (dir >= 0)
+		snprintf(path, sizeof(path), "%" PRIu32 "/schedstat", tid);
+	else
+		snprintf(path, sizeof(path), "/proc/thread-self/schedstat");
+	fd = openat(dir >= 0 ? dir : AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	if (sscanf(buf, "%llu %llu %llu", &run, &d, &sl) != 3)
+		return -1;
+	*delay = d;
+	*slices = sl;
+	return 0;
+}
+
+static void rd_pack(struct ltt_kpack *p, const struct rd_sample *s)
+{
+	ltt_kpack_u32(p, s->tid);
+	ltt_kpack_u64(p, s->delay);
+	ltt_kpack_u64(p, s->slices);
+	ltt_kpack_u8(p, s->from_start);
+}
+
+/* The threads marked in the last pass, read now; returns the time after the reads. */
+static uint64_t rd_take(void)
+{
+	unsigned list = rd_cur;
+
+	rd_nsamples = 0;
+	if (!rd_on)
+		return 0;
+	rd_cur ^= 1;
+	rd_n[rd_cur] = 0;
+	rd_gen++;
+	for (unsigned k = 0; k < rd_n[list]; k++) {
+		struct rd_sample *s = &rd_samples[rd_nsamples];
+
+		s->tid = rd_list[list][k];
+		if (rd_read(rd_dir, s->tid, &s->delay, &s->slices))
+			continue;
+		s->from_start = !rd_started(s->tid);
+		rd_nsamples++;
+	}
+	return ltt_clock_now();	/* after the reads: every switch-in they count is before it */
+}
+
+/* Writes the samples at `at` (or later: not before what the ring holds) into the first kernel ring. */
+static void rd_put(uint64_t at)
+{
+	for (unsigned c = 0; c < ltt_k.ncpu && rd_nsamples; c++) {
+		struct ltt_kring *kr = &ltt_k.rings[c];
+		struct ltt_ring *r;
+
+		if (!kr->page)
+			continue;
+		r = &ltt_k.rg->rings[ltt_region_kbase(ltt_k.rg) + c];
+		if (at < kr->floor)
+			at = kr->floor;
+		kr->floor = at;
+		for (unsigned k = 0; k < rd_nsamples; k++) {
+			struct ltt_kpack p = { .len = 0 };
+			struct ltt_slot s;
+
+			rd_pack(&p, &rd_samples[k]);
+			if (ltt_ring_reserve_at(&s, r, (uint16_t)(ltt_kernel_facility.base_code + LTT_K_RUN_DELAY),
+						p.len, at)) {
+				memcpy(s.payload, p.buf, p.len);
+				ltt_event_commit(&s);
+			}
+		}
+		break;
+	}
+	rd_nsamples = 0;
+}
+
+void ltt_kernel_thread_end(void)
+{
+	struct rd_sample s;
+	struct ltt_kpack p = { .len = 0 };
+
+	if (!ltt_read(&rd_on) || !ltt_read(&ltt_k.go) || ltt_read(&ltt_k.stop))
+		return;
+	s.tid = (uint32_t)syscall(SYS_gettid);
+	if (rd_read(-1, s.tid, &s.delay, &s.slices))
+		return;
+	s.from_start = !rd_started(s.tid);
+	rd_pack(&p, &s);
+	ltt_kernel_emit(LTT_K_RUN_DELAY, p.buf, p.len);
+}
+
 /* sample_id (sample_id_all) of a non-sample record: pid, tid, time, cpu at its end. */
 static int sample_id(const char *rec, uint32_t size, uint32_t *pid, uint32_t *tid, uint64_t *t)
 {
@@ -295,6 +471,8 @@ static void record(unsigned c, const char *rec, uint32_t size)
 
 		if (pid != ltt_k.pid)
 			return;
+		if (!out)
+			rd_mark(tid);
 		if (out && ltt_k.tps[LTT_KTP_SWITCH].on)
 			return;	/* the tracepoint's schedchange says it, with the state */
 		ltt_kpack_u32(&p, tid);
@@ -394,7 +572,7 @@ static void *drain_main(void *arg)
 	while (!ltt_read(&ltt_k.stop)) {
 		/* woken when a ring passes its watermark (a quarter), by ltt_kernel_sync(), else every
 		 * LTT_KERNEL_DRAIN_MS */
-		uint64_t req = __atomic_load_n(&ltt_k.sync_req, __ATOMIC_ACQUIRE), v;
+		uint64_t req = __atomic_load_n(&ltt_k.sync_req, __ATOMIC_ACQUIRE), v, at;
 
 		if (poll(pfd, n, LTT_KERNEL_DRAIN_MS) < 0 && errno != EINTR)
 			usleep(LTT_KERNEL_DRAIN_MS * 1000);
@@ -402,12 +580,19 @@ static void *drain_main(void *arg)
 			/* nothing to read: not woken by a sync */
 		}
 		req = __atomic_load_n(&ltt_k.sync_req, __ATOMIC_ACQUIRE);
+		at = rd_take();
 		drain_all();
+		rd_put(at);
 		/* Release: the pass's events are in the rings before the waiter sees it done; pairs with
 		 * the acquire load in ltt_kernel_sync(). */
 		__atomic_store_n(&ltt_k.sync_done, req, __ATOMIC_RELEASE);
 	}
 	drain_all();
+	rd_put(rd_take());	/* the threads switched in during the last pass */
+	ltt_set(&rd_on, 0);
+	if (rd_dir >= 0)
+		close(rd_dir);
+	rd_dir = -1;
 	return NULL;
 }
 

@@ -13,6 +13,7 @@
 
 #include "recorder.h"
 #include "flight.h"
+#include "kernel.h"
 #include "threads.h"
 
 typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
@@ -46,6 +47,7 @@ struct start {
 static void on_exit_(void *unused)
 {
 	(void)unused;
+	ltt_kernel_thread_end();	/* its last run_delay sample: its schedstat ends with it */
 	ltt_core_thread_exit();
 }
 

@@ -14,7 +14,7 @@ enum dk {
 	DK_NONE = 0,
 	/* the kernel facility */
 	DK_K_SYS_ENTRY, DK_K_SYS_EXIT, DK_K_TRAP, DK_K_IRQ_ENTRY, DK_K_IRQ_EXIT, DK_K_SOFTIRQ,
-	DK_K_SCHEDCHANGE, DK_K_THREAD_SWITCH, DK_K_PROCESS, DK_K_STATE_PROCESS,
+	DK_K_SCHEDCHANGE, DK_K_THREAD_SWITCH, DK_K_PROCESS, DK_K_STATE_PROCESS, DK_K_RUN_DELAY,
 	/* the 2004 core facility */
 	DK_C_SYS_ENTRY, DK_C_SYS_EXIT, DK_C_TRAP_ENTRY, DK_C_TRAP_EXIT, DK_C_IRQ_ENTRY, DK_C_IRQ_EXIT,
 	DK_C_SCHEDCHANGE, DK_C_SOFT_IRQ, DK_C_PROCESS, DK_C_PROCESS_FORK, DK_C_PROCESS_EXIT,
@@ -48,6 +48,7 @@ static const struct {
 	{ "kernel", "thread_switch", DK_K_THREAD_SWITCH },
 	{ "kernel", "process", DK_K_PROCESS },
 	{ "kernel", "state_process", DK_K_STATE_PROCESS },
+	{ "kernel", "run_delay", DK_K_RUN_DELAY },
 	{ "core", "syscall_entry", DK_C_SYS_ENTRY },
 	{ "core", "syscall_exit", DK_C_SYS_EXIT },
 	{ "core", "trap_entry", DK_C_TRAP_ENTRY },
@@ -219,14 +220,16 @@ int sched_decode(struct sched_decoder *d, const struct ltt_event *ev, struct sch
 	o->time_ns = ev->time_ns;
 	o->trace = ev->trace->index;
 	o->cpu = ev_cpu(ev);
-	o->tid = o->pid = o->prev_tid = o->next_tid = o->target = SCHED_TID_NONE;
+	o->tid = o->pid = o->prev_tid = o->next_tid = o->target = o->next_other = SCHED_TID_NONE;
 	o->prev_state = SCHED_PREV_UNKNOWN;
 	o->preempted = -1;
 	o->orig_cpu = o->dest_cpu = -1;
 	if (ltt_event_body(ev, &b))
 		memset(&b, 0, sizeof(b));
-	if (s->kind < DK_C_SYS_ENTRY)
+	if (s->kind < DK_C_SYS_ENTRY) {
 		o->tid = tid32(fu(&b, "tid", SCHED_TID_NONE));
+		o->partial_wakeups = !s->system;
+	}
 	switch (s->kind) {
 	case DK_K_SYS_ENTRY:
 	case DK_C_SYS_ENTRY:
@@ -320,6 +323,13 @@ int sched_decode(struct sched_decoder *d, const struct ltt_event *ev, struct sch
 			o->orig_cpu = (int)fu(&b, "event_data1", 0);
 			o->dest_cpu = (int)fu(&b, "event_data2", 0);
 		}
+		break;
+	case DK_K_RUN_DELAY:
+		o->kind = SCHED_EV_RUN_DELAY;
+		o->cpu = -1;	/* written by libltt's drain thread: says nothing of a CPU */
+		o->run_delay = fu(&b, "run_delay", 0);
+		o->timeslices = fu(&b, "timeslices", 0);
+		o->from_start = fu(&b, "from_start", 0) != 0;
 		break;
 	case DK_K_STATE_PROCESS:
 		o->kind = SCHED_EV_THREAD;

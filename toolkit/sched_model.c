@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "toolkit/sched_model.h"
+#include "sched_runq.h"
 
 #define SCHED_IRQ_STACK 8
 
@@ -35,6 +36,8 @@ struct sched_model {
 	size_t nirq, capirq;
 	uint64_t first_ns, last_ns;
 	int finished;
+	int rd_mode;		/* kernel.run_delay samples seen: off-CPU periods held for them */
+	int partial;		/* a process-scope kernel recording */
 };
 
 static const char *const state_names[SCHED_NSTATES] = {
@@ -194,11 +197,49 @@ static int is_on(enum sched_state s)
 	return s <= SCHED_ST_ONCPU_LAST;
 }
 
+/* A finished interval: charged to the thread, given to the hook (sched_runq.h's runq_emit_fn). */
+static int emit_seg(void *arg, struct sched_thread *t, const struct sched_pend *g)
+{
+	struct sched_model *m = arg;
+
+	if (g->end <= g->start || g->st >= SCHED_NSTATES)
+		return 0;
+	t->ns[g->st] += g->end - g->start;
+	if (m->hooks.interval) {
+		struct sched_interval iv = {
+			.trace = t->trace, .tid = t->tid, .pid = t->pid, .cpu = g->cpu, .state = g->st,
+			.start_ns = g->start, .end_ns = g->end, .nr = g->nr, .has_nr = g->has_nr,
+			.why = g->st == SCHED_ST_RUNNABLE ? g->why : SCHED_WHY_NONE,
+		};
+
+		return m->hooks.interval(m->hooks.arg, &iv);
+	}
+	return 0;
+}
+
 /* Closes the thread's current interval at now and starts state st there. */
 static int set_state(struct sched_model *m, struct sched_thread *t, enum sched_state st, uint64_t now)
 {
 	int rc = 0;
 
+	if (m->rd_mode && !t->exited && ((t->known && !is_on(t->st)) || (!t->known && is_on(st)))) {
+		/* an off-CPU segment, held until a run_delay sample says how much was a wait (sched_runq.c);
+		 * a switch-in ends its period (a thread not followed: a marker, counted as the kernel does) */
+		struct sched_pend g = {
+			.start = t->known ? t->st_since : now, .end = now,
+			.st = t->known ? t->st : SCHED_ST_UNSEEN, .why = t->why, .cpu = t->cpu,
+			.nr = t->in_sys ? t->sys_nr : 0, .has_nr = t->in_sys && t->st != SCHED_ST_RUNNABLE,
+			.period_end = is_on(st),
+		};
+
+		if (now < g.start)
+			g.end = g.start;
+		if ((rc = runq_push(t, &g)))
+			return rc;
+		if (g.period_end)
+			rc = runq_period_done(t, emit_seg, m);
+		goto started;
+	}
 	if (t->known && now > t->st_since) {
 		t->ns[t->st] += now - t->st_since;
 		if (m->hooks.interval) {
@@ -214,6 +255,7 @@ static int set_state(struct sched_model *m, struct sched_thread *t, enum sched_s
 			rc = m->hooks.interval(m->hooks.arg, &iv);
 		}
 	}
+started:
 	if (!t->known || now > t->st_since)
 		t->st_since = now;
 	t->st = st;
@@ -284,11 +326,13 @@ static int refresh(struct sched_model *m, struct sched_thread *t, struct cpu_pri
 	return set_state(m, t, st, now);
 }
 
-static void bump(struct sched_model *m, struct sched_thread *t, uint32_t tid, int *err)
+static void bump(struct sched_model *m, struct sched_thread *t, uint32_t tid, const char *comm, int *err)
 {
 	for (size_t i = 0; i < t->npre; i++)
 		if (t->preempters[i].tid == tid) {
 			t->preempters[i].n++;
+			if (comm && *comm)
+				snprintf(t->preempters[i].comm, sizeof(t->preempters[i].comm), "%s", comm);
 			return;
 		}
 	if (grow((void **)&t->preempters, &t->cappre, t->npre + 1, sizeof(*t->preempters))) {
@@ -296,7 +340,10 @@ static void bump(struct sched_model *m, struct sched_thread *t, uint32_t tid, in
 		return;
 	}
 	(void)m;
-	t->preempters[t->npre++] = (struct sched_counter){ .tid = tid, .n = 1 };
+	t->preempters[t->npre] = (struct sched_counter){ .tid = tid, .n = 1 };
+	if (comm && *comm)
+		snprintf(t->preempters[t->npre].comm, sizeof(t->preempters[t->npre].comm), "%s", comm);
+	t->npre++;
 }
 
 static struct sched_syscall *sc_get(struct sched_thread *t, uint32_t nr)
@@ -385,7 +432,7 @@ static int do_switch(struct sched_model *m, const struct sched_ev *e, struct cpu
 		else
 			p->vol++;
 		if (invol && (e->next_tid != SCHED_TID_NONE || e->next_other != SCHED_TID_NONE))
-			bump(m, p, e->next_tid != SCHED_TID_NONE ? e->next_tid : e->next_other, err);
+			bump(m, p, e->next_tid != SCHED_TID_NONE ? e->next_tid : e->next_other, e->comm, err);
 		set_comm(p, e->prev_comm);
 		if (c)
 			p->cpu = c->pub.cpu;
@@ -549,6 +596,8 @@ int sched_model_feed(struct sched_model *m, const struct sched_ev *e)
 		m->first_ns = e->time_ns;
 	if (e->time_ns > m->last_ns)
 		m->last_ns = e->time_ns;
+	if (e->partial_wakeups)
+		m->partial = 1;
 	if (c)
 		cpu_charge(m, c, e->time_ns);
 	switch (e->kind) {
@@ -631,6 +680,12 @@ int sched_model_feed(struct sched_model *m, const struct sched_ev *e)
 			t->exited = 1;
 		}
 		break;
+	case SCHED_EV_RUN_DELAY:
+		m->rd_mode = 1;
+		t = th_get(m, e->trace, e->tid, e->time_ns, &err);
+		if (t)
+			rc = runq_sample(t, e, emit_seg, m);
+		break;
 	case SCHED_EV_MIGRATE:
 	case SCHED_EV_POINT:
 	case SCHED_EV_NONE:
@@ -647,6 +702,9 @@ int sched_model_thread_at(struct sched_model *m, unsigned trace, uint32_t tid, u
 	if (!t)
 		return -ENOENT;
 	memcpy(ns, t->ns, sizeof(t->ns));
+	for (size_t i = 0; i < t->npend; i++)	/* held for a run_delay sample: as recorded so far */
+		if (t->pend[i].st < SCHED_NSTATES && t->pend[i].start < now_ns)
+			ns[t->pend[i].st] += (t->pend[i].end < now_ns ? t->pend[i].end : now_ns) - t->pend[i].start;
 	if (t->known && now_ns > t->st_since)
 		ns[t->st] += now_ns - t->st_since;
 	return 0;
@@ -720,6 +778,8 @@ int sched_model_finish(struct sched_model *m, uint64_t end_ns)
 
 		if (t->known && !rc)
 			rc = set_state(m, t, t->st, end_ns);
+		if (!rc)
+			rc = runq_flush(t, emit_seg, m);
 		for (size_t k = 0; k < t->nsc; k++)
 			if (t->sc[k].dur)
 				qsort(t->sc[k].dur, t->sc[k].completed, sizeof(uint64_t), cmp_u64);
@@ -762,6 +822,11 @@ size_t sched_model_irqs(const struct sched_model *m, struct sched_irq ***out)
 	return m->nirq;
 }
 
+int sched_model_runnable_source(const struct sched_model *m)
+{
+	return m->rd_mode ? 1 : m->partial ? 2 : 0;
+}
+
 void sched_model_span(const struct sched_model *m, uint64_t *first_ns, uint64_t *last_ns)
 {
 	*first_ns = m->first_ns;
@@ -790,6 +855,7 @@ void sched_model_free(struct sched_model *m)
 			free(m->th[i]->sc[k].dur);
 		free(m->th[i]->sc);
 		free(m->th[i]->preempters);
+		free(m->th[i]->pend);
 		free(m->th[i]);
 	}
 	for (size_t i = 0; i < m->ncpu; i++)

@@ -29,7 +29,7 @@ if [ "$paranoid" -ge 0 ]; then
 fi
 "$LTT" check "$tmp/s" > /dev/null || fail "ltt check (storm)"
 "$LTT" stats "$tmp/s" > "$tmp/stats" || fail "stats"
-grep -q '^  kernel      recorded switch (process scope)$' "$tmp/stats" || fail "stats: $(grep kernel "$tmp/stats")"
+grep -q '^  kernel      recorded switch,schedstat (process scope)$' "$tmp/stats" || fail "stats: $(grep kernel "$tmp/stats")"
 grep -q "^  kernel      not recorded: raw_syscalls:sys_enter.*perf_event_paranoid=$paranoid" "$tmp/stats" ||
 	fail "stats: $(grep 'not recorded' "$tmp/stats")"
 [ "$("$LTT" dump --event kernel.missing "$tmp/s" | grep -c 'what = "raw_syscalls:sys_enter", error = 13')" = 1 ] ||

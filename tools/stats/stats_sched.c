@@ -23,7 +23,17 @@ struct sc_row {
 	uint64_t vol, invol, yields, migrations, wakeups, wait_max, irqs, softirqs, traps, calls, calls_done;
 	unsigned threads;
 	const struct sched_thread *t;	/* a thread row's thread */
+	uint64_t rd_exact, rd_split, rd_unknown, rd_unknown_ns;	/* sched_thread's */
+	int at_least;			/* runnable is at least the figure (sc_at_least) */
 };
+
+static int sc_source;	/* sched_model_runnable_source of the report */
+
+/* Runnable only a lower bound: waits no sample covered, or no samples in a process-scope trace. */
+static int sc_at_least(const struct sched_thread *t)
+{
+	return sc_source == 2 || (sc_source == 1 && t->rd_unknown_ns);
+}
 
 static uint32_t sc_pid(const struct sched_thread *t)
 {
@@ -52,6 +62,11 @@ static void sc_add(struct sc_row *r, const struct sched_thread *t)
 	r->irqs += t->irqs;
 	r->softirqs += t->softirqs;
 	r->traps += t->traps;
+	r->rd_exact += t->rd_exact;
+	r->rd_split += t->rd_split;
+	r->rd_unknown += t->rd_unknown;
+	r->rd_unknown_ns += t->rd_unknown_ns;
+	r->at_least |= sc_at_least(t);
 	for (size_t k = 0; k < t->nsc; k++) {
 		r->calls += t->sc[k].count;
 		r->calls_done += t->sc[k].completed;
@@ -98,6 +113,34 @@ static void sc_json_times(FILE *out, const struct sc_row *r)
 		",\"syscalls_completed\":%" PRIu64,
 		r->vol, r->invol, r->yields, r->migrations, r->wakeups, r->wait_max, r->irqs, r->softirqs, r->traps, r->calls,
 		r->calls_done);
+	fprintf(out, ",\"runnable_at_least\":%s,\"waits_exact\":%" PRIu64 ",\"waits_split\":%" PRIu64
+		",\"waits_unknown\":%" PRIu64 ",\"waits_unknown_max_ns\":%" PRIu64, r->at_least ? "true" : "false",
+		r->rd_exact, r->rd_split, r->rd_unknown, r->rd_unknown_ns);
+}
+
+static const char *const sc_source_names[] = { "recorded", "schedstat", "at_least" };
+
+/* The line saying how runnable time is known (doc/viewing.md "What each scope knows"). */
+static void sc_source_line(FILE *out, struct sched_thread **th, size_t nth)
+{
+	uint64_t ex = 0, sp = 0, un = 0, unns = 0;
+	char b[24];
+
+	for (size_t i = 0; i < nth; i++) {
+		ex += th[i]->rd_exact;
+		sp += th[i]->rd_split;
+		un += th[i]->rd_unknown;
+		unns += th[i]->rd_unknown_ns;
+	}
+	if (sc_source == 2)
+		fputs("runnable: at least (process scope: a wakeup by another process or an interrupt is not "
+		      "recorded, so the wait for a CPU after it counts as sleeping; record with --system, or with a "
+		      "libltt that samples the kernel's run_delay)\n", out);
+	else if (sc_source == 1)
+		fprintf(out, "runnable: the kernel's own count (schedstat run_delay sampled by libltt): %" PRIu64
+			" waits exact, %" PRIu64 " split by estimate (their total exact), %" PRIu64
+			" after the last sample (runnable at least, up to %s more: marked >=)\n", ex, sp, un,
+			reader_format_duration(b, sizeof(b), unns));
 }
 
 static void sc_json_thread(FILE *out, const struct sched_model *m, const struct ltt_reader *r,
@@ -114,6 +157,9 @@ static void sc_json_thread(FILE *out, const struct sched_model *m, const struct 
 	fputs(",\"preempted_by\":", out);
 	if (t->npre) {
 		const char *who = sc_name(m, t->trace, t->preempters[0].tid);
+
+		if (!*who)
+			who = t->preempters[0].comm;
 
 		fprintf(out, "{\"tid\":%" PRIu32 ",\"name\":", t->preempters[0].tid);
 		ltt_json_to_file(out, who, strlen(who));
@@ -184,7 +230,7 @@ static int sc_print_json(FILE *out, struct sched_model *m, const struct ltt_read
 	sched_model_span(m, &first, &last);
 	fprintf(out, "{\"version\":1,\"first_ns\":%" PRIu64 ",\"last_ns\":%" PRIu64 ",", first, last);
 	losses_print_json(loss, out, NULL, 0);
-	fputs(",\"threads\":[", out);
+	fprintf(out, ",\"runnable_source\":\"%s\",\"threads\":[", sc_source_names[sc_source]);
 	for (size_t i = 0; i < nth; i++)
 		if (sc_seen(th[i])) {
 			sc_json_thread(out, m, r, th[i], !any);
@@ -235,6 +281,19 @@ static void sc_text_head(FILE *out, const char *first)
 		"vol", "invol", "migr", "wakeup", "maxwait", "syscalls", "faults");
 }
 
+/* The runnable column: ">=" before a lower bound. */
+static char *sc_runnable(char *buf, const struct sc_row *r)
+{
+	size_t n = 0;
+
+	if (r->at_least) {
+		memcpy(buf, ">=", 2);
+		n = 2;
+	}
+	reader_format_duration(buf + n, 24 - n, r->ns[SCHED_ST_RUNNABLE]);
+	return buf;
+}
+
 static void sc_text_row(FILE *out, const struct sc_row *r, uint32_t first)
 {
 	char b[10][24];
@@ -243,7 +302,7 @@ static void sc_text_row(FILE *out, const struct sc_row *r, uint32_t first)
 		" %5" PRIu64 " %6" PRIu64 " %9s %8" PRIu64 " %6" PRIu64 "\n",
 		first, r->pid, r->name && *r->name ? r->name : "-", dur(b[0], on_ns(r->ns)), dur(b[1], r->ns[SCHED_ST_USER]),
 		dur(b[2], r->ns[SCHED_ST_SYSCALL]), dur(b[3], r->ns[SCHED_ST_TRAP]), dur(b[4], r->ns[SCHED_ST_IRQ]),
-		dur(b[5], r->ns[SCHED_ST_SOFTIRQ]), dur(b[6], r->ns[SCHED_ST_RUNNABLE]),
+		dur(b[5], r->ns[SCHED_ST_SOFTIRQ]), sc_runnable(b[6], r),
 		dur(b[7], r->ns[SCHED_ST_SLEEPING]), dur(b[8], r->ns[SCHED_ST_BLOCKED]), r->vol, r->invol,
 		r->migrations, r->wakeups, dur(b[9], r->wait_max), r->calls, r->traps);
 }
@@ -263,9 +322,10 @@ static int sc_print_text(FILE *out, struct sched_model *m, const struct ltt_read
 		return -ENOMEM;
 	sched_model_span(m, &first, &last);
 	losses_print_text(loss, out, NULL, 0);
-	fprintf(out, "scheduling: %zu CPUs, %s of kernel events\n\nthreads (time on CPU by mode, off CPU by state; "
-		"switches voluntary and involuntary; migrations; wakeups and the longest wait after one):\n",
-		ncpu, dur(b[0], last - first));
+	fprintf(out, "scheduling: %zu CPUs, %s of kernel events\n", ncpu, dur(b[0], last - first));
+	sc_source_line(out, th, nth);
+	fputs("\nthreads (time on CPU by mode, off CPU by state; switches voluntary and involuntary; migrations; "
+	      "wakeups and the longest wait after one):\n", out);
 	sc_text_head(out, "tid");
 	for (size_t i = 0; i < nth; i++) {
 		struct sc_row row = { 0 };
@@ -282,7 +342,9 @@ static int sc_print_text(FILE *out, struct sched_model *m, const struct ltt_read
 		if (sc_seen(th[i]) && th[i]->npre)
 			fprintf(out, "  %7" PRIu32 " %-16.16s by %" PRIu32 " %s (%" PRIu64 " of %" PRIu64 " preemptions)\n",
 				th[i]->tid, th[i]->comm, th[i]->preempters[0].tid,
-				sc_name(m, th[i]->trace, th[i]->preempters[0].tid), th[i]->preempters[0].n, th[i]->invol);
+				*sc_name(m, th[i]->trace, th[i]->preempters[0].tid) ?
+				sc_name(m, th[i]->trace, th[i]->preempters[0].tid) : th[i]->preempters[0].comm,
+				th[i]->preempters[0].n, th[i]->invol);
 	for (size_t i = 0; i < nth; i++) {
 		if (!th[i]->nsc)
 			continue;
@@ -351,6 +413,7 @@ int stats_sched_report(struct ltt_reader *r, FILE *out, int json)
 	losses_reader(r);	/* and the loss records (the reader was opened with LTT_READ_BUILTIN) */
 	losses_init(&loss);
 	rc = sched_scan(r, m, sc_loss, &loss);
+	sc_source = sched_model_runnable_source(m);
 	if (!rc)
 		rc = json ? sc_print_json(out, m, r, &loss) : sc_print_text(out, m, r, &loss);
 	sched_model_free(m);

@@ -47,6 +47,7 @@ enum sched_kind {
 	SCHED_EV_FAULT,		/* tid (or current) takes a fault, with no exit event: counted */
 	SCHED_EV_SOFTIRQ_MARK,	/* a soft interrupt ran on cpu, with no exit event (2004): counted */
 	SCHED_EV_POINT,		/* an event on cpu that only marks time (charges the CPU's time so far) */
+	SCHED_EV_RUN_DELAY,	/* the kernel's count of tid's waits for a CPU (kernel.run_delay) */
 };
 
 /* Thread states at switch-out, as the kernel's prev_state reports them (low bits). */
@@ -77,6 +78,10 @@ struct sched_ev {
 	int64_t ret;			/* SYSCALL_EXIT */
 	const char *comm;		/* THREAD, EXEC, FORK, SWITCH next (may be NULL) */
 	const char *prev_comm;		/* SWITCH (may be NULL) */
+	uint64_t run_delay, timeslices;	/* RUN_DELAY: cumulative ns runnable, switch-ins */
+	int from_start;			/* RUN_DELAY: the counts began at 0 inside the recording */
+	int partial_wakeups;		/* a process-scope kernel recording: wakeups by other processes
+					 * and interrupts are not in it */
 };
 
 /* States of a thread, for the intervals (thread_states) and the time totals. */
@@ -118,7 +123,10 @@ struct sched_syscall {
 struct sched_counter {
 	uint32_t tid;
 	uint64_t n;
+	char comm[SCHED_COMM_MAX];	/* its name as the switch gave it ("" not told) */
 };
+
+struct sched_pend;
 
 struct sched_thread {
 	unsigned trace;
@@ -152,6 +160,16 @@ struct sched_thread {
 	int exited;		/* its exit was seen: no time after its last switch-out */
 	enum sched_why why;	/* while RUNNABLE */
 	int user;		/* free for the model's users (the Chrome export: its lane is named) */
+	/* waiting for a CPU from the kernel's run_delay (kernel.run_delay samples, process scope): each
+	 * off-CPU period's runnable tail is the run_delay grown over it */
+	uint64_t rd_exact;	/* off-CPU periods whose wait is exactly the kernel's */
+	uint64_t rd_split;	/* ... whose waits' total is exact, split among them by estimate */
+	uint64_t rd_unknown;	/* ... no sample covered: the wait is at least what was recorded */
+	uint64_t rd_unknown_ns;	/* ... their time off CPU not counted runnable: the most it may lack */
+	struct sched_pend *pend;	/* (private) off-CPU segments waiting for a sample */
+	size_t npend, cappend, pend_periods;
+	uint64_t rd_base_delay, rd_base_slices, rd_seen_ins, rd_held_delay, rd_held_slices;
+	int rd_have, rd_held;
 };
 
 struct sched_cpu {
@@ -228,6 +246,11 @@ int sched_model_finish(struct sched_model *m, uint64_t end_ns);
 size_t sched_model_threads(const struct sched_model *m, struct sched_thread ***out);
 size_t sched_model_cpus(const struct sched_model *m, struct sched_cpu ***out);
 size_t sched_model_irqs(const struct sched_model *m, struct sched_irq ***out);
+/* How runnable time is known: 0 every wakeup recorded (system scope, or nothing says otherwise),
+ * 1 from the kernel's run_delay (process scope with kernel.run_delay), 2 process scope without it:
+ * a wakeup by another process or an interrupt is not recorded, so runnable is at least what is
+ * shown (the rest of such a wait counts as sleeping). */
+int sched_model_runnable_source(const struct sched_model *m);
 /* The first and last event time fed. */
 void sched_model_span(const struct sched_model *m, uint64_t *first_ns, uint64_t *last_ns);
 /* A thread by (trace, tid), NULL when never seen. */

@@ -14,7 +14,7 @@ enum dk {
 	DK_NONE = 0,
 	/* the kernel facility */
 	DK_K_SYS_ENTRY, DK_K_SYS_EXIT, DK_K_TRAP, DK_K_IRQ_ENTRY, DK_K_IRQ_EXIT, DK_K_SOFTIRQ,
-	DK_K_SCHEDCHANGE, DK_K_THREAD_SWITCH, DK_K_PROCESS, DK_K_STATE_PROCESS, DK_K_RUN_DELAY,
+	DK_K_SCHEDCHANGE, DK_K_THREAD_SWITCH, DK_K_PROCESS, DK_K_STATE_PROCESS, DK_K_RUN_DELAY, DK_LOST,
 	/* the 2004 core facility */
 	DK_C_SYS_ENTRY, DK_C_SYS_EXIT, DK_C_TRAP_ENTRY, DK_C_TRAP_EXIT, DK_C_IRQ_ENTRY, DK_C_IRQ_EXIT,
 	DK_C_SCHEDCHANGE, DK_C_SOFT_IRQ, DK_C_PROCESS, DK_C_PROCESS_FORK, DK_C_PROCESS_EXIT,
@@ -66,6 +66,8 @@ static const struct {
 /* core.process is the 2004 kernel's process event (event_sub_id) or ltt's thread record (name). */
 static enum dk classify(const struct ltt_event_type *ty)
 {
+	if (ty && ty->builtin && ty->name && !strcmp(ty->name, "events_lost"))
+		return DK_LOST;	/* taken from kernel/N only (sched_decode) */
 	if (!ty || ty->builtin || !ty->facility || !ty->name)
 		return DK_NONE;
 	for (size_t i = 0; i < sizeof(dk_names) / sizeof(dk_names[0]); i++)
@@ -217,6 +219,8 @@ int sched_decode(struct sched_decoder *d, const struct ltt_event *ev, struct sch
 		return -ENOMEM;
 	if (s->kind == DK_NONE)
 		return 0;
+	if (s->kind == DK_LOST && (!ev->tracefile->name || strncmp(ev->tracefile->name, "kernel/", 7)))
+		return 0;	/* a user stream's loss says nothing of the kernel's */
 	o->time_ns = ev->time_ns;
 	o->trace = ev->trace->index;
 	o->cpu = ev_cpu(ev);
@@ -324,6 +328,9 @@ int sched_decode(struct sched_decoder *d, const struct ltt_event *ev, struct sch
 			o->dest_cpu = (int)fu(&b, "event_data2", 0);
 		}
 		break;
+	case DK_LOST:
+		o->kind = SCHED_EV_LOST;
+		break;
 	case DK_K_RUN_DELAY:
 		o->kind = SCHED_EV_RUN_DELAY;
 		o->cpu = -1;	/* written by libltt's drain thread: says nothing of a CPU */
@@ -394,6 +401,44 @@ const char *sched_syscall_name(const struct ltt_trace_info *t, uint32_t nr)
 	return syscall_name(t ? ltt_trace_attr(t, "machine") : NULL, nr);
 }
 
+int sched_read_history(struct ltt_reader *r, struct sched_model *m)
+{
+	for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {
+		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
+
+		for (unsigned k = 0; k < t->ntracefiles; k++) {
+			const struct ltt_tracefile_info *tf = t->tracefiles[k];
+			struct ltt_range *g;
+			struct ltt_event ev;
+			uint64_t ns = 0;
+			int over = 0, rc;
+
+			if (!tf->name || strncmp(tf->name, "kernel/", 7) || !tf->nblocks)
+				continue;
+			if (!ltt_range_open(r, tf, 0, 1, &g)) {
+				while (ltt_range_next(g, &ev) == 1)
+					;
+				over = ltt_range_counts(g)->blocks_lost > 0;
+				ltt_range_close(g);
+			} else {
+				/* several snapshots of one recording share blocks: a flight snapshot's
+				 * stream is taken to have lost what came before its first block */
+				const char *mode = ltt_trace_attr(t, "ltt_mode");
+
+				over = mode && !strcmp(mode, "flight");
+			}
+			if (!over)
+				continue;
+			/* the summary block of the overwritten ones, then the first kept */
+			if (ltt_range_block_time(r, tf, tf->nblocks > 1 ? 1 : 0, &ns))
+				continue;
+			if ((rc = sched_model_history(m, i, (int)strtol(tf->name + 7, NULL, 10), ns)))
+				return rc;
+		}
+	}
+	return 0;
+}
+
 int sched_scan(struct ltt_reader *r, struct sched_model *m,
 	       int (*other)(void *arg, const struct ltt_event *ev, const struct sched_ev *kev), void *arg)
 {
@@ -403,7 +448,7 @@ int sched_scan(struct ltt_reader *r, struct sched_model *m,
 	uint64_t last = 0;
 	int rc;
 
-	if ((rc = sched_decoder_new(&d)))
+	if ((rc = sched_read_history(r, m)) || (rc = sched_decoder_new(&d)))
 		return rc;
 	while ((rc = ltt_reader_next(r, &ev)) == 1) {
 		rc = sched_decode(d, &ev, &k);

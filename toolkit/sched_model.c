@@ -38,10 +38,20 @@ struct sched_model {
 	int finished;
 	int rd_mode;		/* kernel.run_delay samples seen: off-CPU periods held for them */
 	int partial;		/* a process-scope kernel recording */
+	struct { unsigned trace; uint64_t start; } *hist;	/* common window start per trace */
+	size_t nhist;
 };
 
+uint64_t sched_model_common_start(const struct sched_model *m, unsigned trace)
+{
+	for (size_t i = 0; i < m->nhist; i++)
+		if (m->hist[i].trace == trace)
+			return m->hist[i].start;
+	return 0;
+}
+
 static const char *const state_names[SCHED_NSTATES] = {
-	"user", "syscall", "trap", "irq", "softirq", "runnable", "sleeping", "blocked", "other",
+	"user", "syscall", "trap", "irq", "softirq", "runnable", "sleeping", "blocked", "other", "not_recorded",
 };
 
 const char *sched_why_name(enum sched_why w)
@@ -201,9 +211,22 @@ static int is_on(enum sched_state s)
 static int emit_seg(void *arg, struct sched_thread *t, const struct sched_pend *g)
 {
 	struct sched_model *m = arg;
+	uint64_t h;
 
 	if (g->end <= g->start || g->st >= SCHED_NSTATES)
 		return 0;
+	if (!is_on(g->st) && g->st != SCHED_ST_NOTREC && (h = sched_model_common_start(m, t->trace)) > g->start) {
+		/* before every CPU's kept history: the thread may have run where it is gone */
+		struct sched_pend a = *g, b = *g;
+		int rc;
+
+		a.st = SCHED_ST_NOTREC;
+		a.end = g->end < h ? g->end : h;
+		a.has_nr = 0;
+		b.start = a.end;
+		rc = emit_seg(m, t, &a);
+		return rc ? rc : emit_seg(m, t, &b);
+	}
 	t->ns[g->st] += g->end - g->start;
 	if (m->hooks.interval) {
 		struct sched_interval iv = {
@@ -241,19 +264,14 @@ static int set_state(struct sched_model *m, struct sched_thread *t, enum sched_s
 		goto started;
 	}
 	if (t->known && now > t->st_since) {
-		t->ns[t->st] += now - t->st_since;
-		if (m->hooks.interval) {
-			struct sched_interval iv = {
-				.trace = t->trace, .tid = t->tid, .pid = t->pid, .cpu = t->cpu, .state = t->st,
-				.start_ns = t->st_since, .end_ns = now,
-				.nr = t->in_sys ? t->sys_nr : 0,
-				.has_nr = t->in_sys && (t->st == SCHED_ST_SYSCALL || (!is_on(t->st) &&
-										    t->st != SCHED_ST_RUNNABLE)),
-				.why = t->st == SCHED_ST_RUNNABLE ? t->why : SCHED_WHY_NONE,
-			};
+		struct sched_pend g = {
+			.start = t->st_since, .end = now, .st = t->st, .cpu = t->cpu,
+			.nr = t->in_sys ? t->sys_nr : 0,
+			.has_nr = t->in_sys && (t->st == SCHED_ST_SYSCALL || (!is_on(t->st) && t->st != SCHED_ST_RUNNABLE)),
+			.why = t->st == SCHED_ST_RUNNABLE ? t->why : SCHED_WHY_NONE,
+		};
 
-			rc = m->hooks.interval(m->hooks.arg, &iv);
-		}
+		rc = emit_seg(m, t, &g);
 	}
 started:
 	if (!t->known || now > t->st_since)
@@ -421,7 +439,8 @@ static int do_switch(struct sched_model *m, const struct sched_ev *e, struct cpu
 		}
 		if (runnable)
 			off = SCHED_ST_RUNNABLE;
-		else if (e->prev_state == SCHED_PREV_UNKNOWN || (e->prev_state & 0xff) == SCHED_PREV_INTERRUPTIBLE)
+		else if (e->prev_state == SCHED_PREV_UNKNOWN || (e->prev_state & 0xff) == SCHED_PREV_INTERRUPTIBLE ||
+			 (e->prev_state & 0xff) == 0x80)	/* I: TASK_IDLE, a kernel thread idle: asleep */
 			off = SCHED_ST_SLEEPING;
 		else if ((e->prev_state & 0xff) == SCHED_PREV_UNINTERRUPTIBLE)
 			off = SCHED_ST_BLOCKED;
@@ -506,7 +525,13 @@ static int do_syscall(struct sched_model *m, const struct sched_ev *e, struct cp
 		t->in_yield = e->yield;
 		return refresh(m, t, c, e->time_ns);
 	}
-	if (t->in_sys && t->sys_entry && e->time_ns >= t->sys_entry) {
+	if (t->in_sys && t->sys_entry && e->time_ns >= t->sys_entry &&
+	    t->sys_entry < sched_model_common_start(m, t->trace)) {
+		/* entered before every CPU's kept history: its exit may be another call's */
+		if (!(s = sc_get(t, t->sys_nr)))
+			return -ENOMEM;
+		s->cut++;
+	} else if (t->in_sys && t->sys_entry && e->time_ns >= t->sys_entry) {
 		uint64_t d = e->time_ns - t->sys_entry;
 
 		if (!(s = sc_get(t, t->sys_nr)))
@@ -584,22 +609,88 @@ static int do_irq(struct sched_model *m, const struct sched_ev *e, struct cpu_pr
 	return refresh(m, t, c, e->time_ns);
 }
 
+/* Events of c's kernel stream were lost after its previous event (prev): what each thread did from
+ * then is not known until its next event, as a thread off CPU may have run on c meanwhile; a system
+ * call in progress there is cut (its exit may be lost). Threads running on another CPU are known. */
+static int do_lost(struct sched_model *m, const struct sched_ev *e, struct cpu_priv *c, uint64_t prev)
+{
+	uint64_t from = prev && prev < e->time_ns ? prev : e->time_ns;
+	int rc = 0;
+
+	c->pub.losses++;
+	for (size_t i = 0; i < m->nth && !rc; i++) {
+		struct sched_thread *t = m->th[i];
+
+		if (t->trace != e->trace || t->exited)
+			continue;
+		if (t->known && is_on(t->st) && t->cpu != c->pub.cpu)
+			continue;	/* running on another CPU, whose stream is whole */
+		if (t->in_sys && t->sys_entry) {
+			struct sched_syscall *sc = sc_get(t, t->sys_nr);
+
+			if (!sc)
+				return -ENOMEM;
+			sc->cut++;
+			t->sys_entry = 0;
+		}
+		if (t->known && t->st != SCHED_ST_NOTREC)
+			rc = set_state(m, t, SCHED_ST_NOTREC, from > t->st_since ? from : t->st_since);
+	}
+	c->pub.cur = SCHED_TID_NONE;
+	c->pub.irq_depth = c->pub.softirq_depth = 0;
+	return rc;
+}
+
+int sched_model_history(struct sched_model *m, unsigned trace, int cpu, uint64_t start_ns)
+{
+	int err = 0;
+	struct cpu_priv *c = cpu_get(m, trace, cpu, &err);
+	size_t i;
+
+	if (err)
+		return err;
+	if (c)
+		c->pub.history_ns = start_ns;
+	for (i = 0; i < m->nhist; i++)
+		if (m->hist[i].trace == trace)
+			break;
+	if (i == m->nhist) {
+		void *n = realloc(m->hist, (m->nhist + 1) * sizeof(*m->hist));
+
+		if (!n)
+			return -ENOMEM;
+		m->hist = n;
+		m->hist[m->nhist].trace = trace;
+		m->hist[m->nhist++].start = 0;
+	}
+	if (start_ns > m->hist[i].start)
+		m->hist[i].start = start_ns;
+	return 0;
+}
+
 int sched_model_feed(struct sched_model *m, const struct sched_ev *e)
 {
 	int err = 0, rc = 0;
 	struct cpu_priv *c = cpu_get(m, e->trace, e->cpu, &err);
 	struct sched_thread *t;
+	uint64_t prev = c ? c->pub.last_ns : 0;
 
 	if (err)
 		return err;
-	if (!m->first_ns || e->time_ns < m->first_ns)
+	if (e->cpu >= 0 && (!m->first_ns || e->time_ns < m->first_ns))
 		m->first_ns = e->time_ns;
-	if (e->time_ns > m->last_ns)
+	if (e->cpu >= 0 && e->time_ns > m->last_ns)
 		m->last_ns = e->time_ns;
 	if (e->partial_wakeups)
 		m->partial = 1;
-	if (c)
+	if (c && e->kind == SCHED_EV_LOST) {
+		if (prev && e->time_ns > prev) {	/* what ran meanwhile is not known */
+			c->pub.unknown_ns += e->time_ns - prev;
+			c->pub.last_ns = e->time_ns;
+		}
+	} else if (c) {
 		cpu_charge(m, c, e->time_ns);
+	}
 	switch (e->kind) {
 	case SCHED_EV_SWITCH:
 		rc = do_switch(m, e, c, &err);
@@ -679,6 +770,10 @@ int sched_model_feed(struct sched_model *m, const struct sched_ev *e)
 				t->known = 0;
 			t->exited = 1;
 		}
+		break;
+	case SCHED_EV_LOST:
+		if (c)
+			rc = do_lost(m, e, c, prev);
 		break;
 	case SCHED_EV_RUN_DELAY:
 		m->rd_mode = 1;
@@ -863,6 +958,7 @@ void sched_model_free(struct sched_model *m)
 	for (size_t i = 0; i < m->nirq; i++)
 		free(m->irq[i]);
 	free(m->th);
+	free(m->hist);
 	free(m->thash);
 	free(m->cpu);
 	free(m->irq);

@@ -52,7 +52,8 @@ static int give_raw(struct sched_thread *t, size_t n, runq_emit_fn emit, void *a
 			t->rd_unknown++;
 		rc = emit(arg, t, g);
 	}
-	memmove(t->pend, t->pend + n, (t->npend - n) * sizeof(*t->pend));
+	if (n && t->npend > n)
+		memmove(t->pend, t->pend + n, (t->npend - n) * sizeof(*t->pend));
 	t->npend -= n;
 	return rc;
 }
@@ -190,7 +191,8 @@ static int resolve(struct sched_thread *t, uint64_t k, uint64_t d, int inexact, 
 	free(len);
 	free(first);
 	if (!rc) {
-		memmove(t->pend, t->pend + nseg, (t->npend - nseg) * sizeof(*t->pend));
+		if (nseg && t->npend > nseg)
+			memmove(t->pend, t->pend + nseg, (t->npend - nseg) * sizeof(*t->pend));
 		t->npend -= nseg;
 		t->pend_periods -= p;
 	}

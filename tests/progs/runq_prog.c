@@ -7,13 +7,14 @@
  * the thread itself from the kernel's own accounting at its end:
  *   woken tid=T run_delay_ns=D timeslices=S   (/proc/thread-self/schedstat: runnable, switch-ins)
  *   runq_prog [N [MS]]   (default 20 wakeups, 20 ms apart)
- *   runq_prog move MS    a thread ("rq-mover") moves between the first and the last CPU allowed, one
- *                        1 ms sleep on each, for MS ms, while another ("rq-flood") makes getppid()
- *                        calls on the last CPU as fast as it can (a flight snapshot's kernel ring of
- *                        that CPU then keeps far less time than the other's). Prints
+ *   runq_prog move MS    a thread ("rq-mover") spends 100 sleeps of 1 ms (and 10 getppid() calls
+ *                        before each) on the first CPU allowed, then one on the last, for MS ms, while
+ *                        another ("rq-flood") makes getppid() calls on the last CPU as fast as it can
+ *                        for the first half (its perf ring overflows, and a flight snapshot's kernel
+ *                        rings keep different stretches of time). Prints
  *                        "mover tid=T gap_max_ns=G": the longest time between two of the mover's own
  *                        clock reads around each sleep and move, which bounds its every stretch off a
- *                        CPU; and "flood tid=F calls=C" */
+ *                        CPU between its app events rq.begin and rq.end; and "flood tid=F calls=C" */
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -26,6 +27,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <ltt/app.h>
 
 static int pfd[2], cpu = -1, n_wakeups = 20, gap_ms = 20;
 static unsigned long long res_delay, res_slices;
@@ -111,17 +114,31 @@ static int move_main(int ms)
 
 	if (pthread_create(&fl, NULL, flood, NULL))
 		return 1;
+	ltt_data_int("rq", "begin", 0);	/* the stretch the gaps bound */
 	prev = now_ns();
 	end = prev + (uint64_t)ms * 1000000u;
 	while (prev < end) {
-		uint64_t t;
+		if (prev > end - (uint64_t)ms * 500000u)
+			move_stop = 1;	/* the flood covers the first half */
+		/* 100 ms on the first CPU (sleeps and getppid calls: its kernel ring wraps), then a visit
+		 * to the last */
+		for (int j = 0; j < 100 + 1; j++) {
+			uint64_t t;
 
-		pin_to(i++ & 1 ? cpu_last : cpu_first);
-		nanosleep(&one, NULL);
-		t = now_ns();
-		gap = t - prev > gap ? t - prev : gap;
-		prev = t;
+			if (j == 0)
+				pin_to(cpu_first);
+			if (j == 100)
+				pin_to(cpu_last);
+			for (int k = 0; k < 10 && j < 100; k++)
+				syscall(SYS_getppid);
+			nanosleep(&one, NULL);
+			t = now_ns();
+			gap = t - prev > gap ? t - prev : gap;
+			prev = t;
+		}
+		i++;
 	}
+	ltt_data_int("rq", "end", 0);
 	move_stop = 1;
 	pthread_join(fl, NULL);
 	printf("mover tid=%ld gap_max_ns=%llu\nflood tid=%ld calls=%llu\n", me, (unsigned long long)gap, flood_tid,

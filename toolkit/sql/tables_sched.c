@@ -99,6 +99,7 @@ static int fill(struct sql_ctx *ctx, struct sql_rows *rows, int calls)
 		hooks.interval = state_row;
 	sql_filter_init(&flt);
 	flt.keep = kernel_types;
+	flt.flags = LTT_READ_BUILTIN;	/* the kernel streams' events_lost: no state across a loss */
 	rc = sql_reader_open(ctx, &flt, &f.r);
 	if (rc || !f.r)
 		return rc;

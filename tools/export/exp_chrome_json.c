@@ -330,7 +330,8 @@ static int cj_begin(struct ltt_export_ctx *ctx)
 	c->scratch->error = 0;
 	c->ctx = ctx;
 	c->pids = calloc(ctx->ntraces ? ctx->ntraces : 1, sizeof(*c->pids));
-	if (!c->pids || sched_model_new(&c->km, &hooks, 0) || sched_decoder_new(&c->kd)) {
+	if (!c->pids || sched_model_new(&c->km, &hooks, 0) || sched_decoder_new(&c->kd) ||
+	    sched_read_history(ctx->reader, c->km)) {
 		ctx->priv = c;
 		return -ENOMEM;
 	}

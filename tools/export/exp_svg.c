@@ -80,7 +80,9 @@ static int svg_begin(struct ltt_export_ctx *ctx)
 	s->t0 = ctx->first_ns;
 	s->t1 = ctx->last_ns > ctx->first_ns ? ctx->last_ns : ctx->first_ns + 1;
 	s->px_ns = (double)(s->t1 - s->t0) / SVG_PW;
-	return svg_states_new(&s->st, s->t0, s->px_ns, SVG_PW);
+	if (svg_states_new(&s->st, s->t0, s->px_ns, SVG_PW))
+		return -ENOMEM;
+	return svg_states_history(s->st, ctx->reader);
 }
 
 /* Adds a region [b, e] at level lv to the coverage of lane l, and to its longest regions. */

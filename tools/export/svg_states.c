@@ -28,6 +28,7 @@ static const char *const state_fill[SCHED_NSTATES] = {
 	[SCHED_ST_SLEEPING] = "#ced4da",
 	[SCHED_ST_BLOCKED] = "#f76707",
 	[SCHED_ST_OTHER] = "#495057",
+	[SCHED_ST_NOTREC] = "#ffffff",
 };
 
 struct st_lane {
@@ -123,6 +124,11 @@ int svg_states_new(struct svg_states **out, uint64_t t0, double px_ns, unsigned 
 	if (sched_model_new(&s->m, &hooks, 0) || sched_decoder_new(&s->d))
 		return -ENOMEM;
 	return 0;
+}
+
+int svg_states_history(struct svg_states *s, struct ltt_reader *r)
+{
+	return sched_read_history(r, s->m);
 }
 
 void svg_states_free(struct svg_states *s)

@@ -24,6 +24,8 @@ struct svg_states;
 
 /* The plot: time t0 at x0, px_ns ns per pixel column, pw columns. */
 int svg_states_new(struct svg_states **out, uint64_t t0, double px_ns, unsigned pw);
+/* Where each kernel stream's kept history starts (toolkit/sched_decode.h), before the first event. */
+int svg_states_history(struct svg_states *s, struct ltt_reader *r);
 void svg_states_free(struct svg_states *s);
 /* Feeds the next event (merge order): 0 or a negative errno. */
 int svg_states_event(struct svg_states *s, const struct ltt_event *ev);

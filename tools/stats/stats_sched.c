@@ -118,6 +118,44 @@ static void sc_json_times(FILE *out, const struct sc_row *r)
 		r->rd_exact, r->rd_split, r->rd_unknown, r->rd_unknown_ns);
 }
 
+/* CPUs by number: the snapshots of one recording (--all-snapshots) share theirs. */
+static size_t sc_distinct_cpus(struct sched_cpu **cpu, size_t ncpu)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ncpu; i++) {
+		size_t k;
+
+		for (k = 0; k < i && cpu[k]->cpu != cpu[i]->cpu; k++)
+			;
+		n += k == i;
+	}
+	return n;
+}
+
+/* The common window of a trace whose streams kept different stretches (a flight snapshot). */
+static void sc_window_line(FILE *out, const struct sched_model *m, const struct ltt_reader *r,
+			   struct sched_cpu **cpu, size_t ncpu, uint64_t last)
+{
+	char b[24];
+
+	for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {
+		uint64_t h = sched_model_common_start(m, i);
+
+		if (!h)
+			continue;
+		if (ltt_reader_ntraces(r) > 1)
+			fprintf(out, "trace %u: ", i);
+		fprintf(out, "kept history: every CPU's from %s before the end (",
+			reader_format_duration(b, sizeof(b), last > h ? last - h : 0));
+		for (size_t k = 0, any = 0; k < ncpu; k++)
+			if (cpu[k]->trace == i && cpu[k]->history_ns)
+				fprintf(out, "%scpu %d from %s", any++ ? ", " : "", cpu[k]->cpu,
+					reader_format_duration(b, sizeof(b), last > cpu[k]->history_ns ? last - cpu[k]->history_ns : 0));
+		fputs(" before the end); off-CPU time before it is not_recorded\n", out);
+	}
+}
+
 static const char *const sc_source_names[] = { "recorded", "schedstat", "at_least" };
 
 /* The line saying how runnable time is known (doc/viewing.md "What each scope knows"). */
@@ -174,8 +212,8 @@ static void sc_json_thread(FILE *out, const struct sched_model *m, const struct 
 		sc_syscall_label(label, sizeof(label), r, t->trace, s->nr);
 		fprintf(out, "%s{\"nr\":%" PRIu32 ",\"name\":", k ? "," : "", s->nr);
 		ltt_json_to_file(out, label, strlen(label));
-		fprintf(out, ",\"count\":%" PRIu64 ",\"completed\":%" PRIu64 ",\"total_ns\":%" PRIu64, s->count,
-			s->completed, s->total_ns);
+		fprintf(out, ",\"count\":%" PRIu64 ",\"completed\":%" PRIu64 ",\"cut\":%" PRIu64 ",\"total_ns\":%" PRIu64,
+			s->count, s->completed, s->cut, s->total_ns);
 		if (s->completed)
 			fprintf(out, ",\"min_ns\":%" PRIu64 ",\"p50_ns\":%" PRIu64 ",\"p99_ns\":%" PRIu64
 				",\"max_ns\":%" PRIu64 "}", s->min_ns, sched_pct(s->dur, s->completed, 50),
@@ -230,7 +268,10 @@ static int sc_print_json(FILE *out, struct sched_model *m, const struct ltt_read
 	sched_model_span(m, &first, &last);
 	fprintf(out, "{\"version\":1,\"first_ns\":%" PRIu64 ",\"last_ns\":%" PRIu64 ",", first, last);
 	losses_print_json(loss, out, NULL, 0);
-	fprintf(out, ",\"runnable_source\":\"%s\",\"threads\":[", sc_source_names[sc_source]);
+	fprintf(out, ",\"cpus_distinct\":%zu,\"common_start_ns\":[", sc_distinct_cpus(cpu, ncpu));
+	for (unsigned i = 0; i < ltt_reader_ntraces(r); i++)
+		fprintf(out, "%s%" PRIu64, i ? "," : "", sched_model_common_start(m, i));
+	fprintf(out, "],\"runnable_source\":\"%s\",\"threads\":[", sc_source_names[sc_source]);
 	for (size_t i = 0; i < nth; i++)
 		if (sc_seen(th[i])) {
 			sc_json_thread(out, m, r, th[i], !any);
@@ -253,6 +294,7 @@ static int sc_print_json(FILE *out, struct sched_model *m, const struct ltt_read
 			on_ns(c->ns));
 		for (int i = 0; i <= SCHED_ST_ONCPU_LAST; i++)
 			fprintf(out, ",\"%s_ns\":%" PRIu64, sched_state_name(i), c->ns[i]);
+		fprintf(out, ",\"history_start_ns\":%" PRIu64 ",\"losses\":%" PRIu64, c->history_ns, c->losses);
 		fprintf(out, ",\"idle_ns\":%" PRIu64 ",\"unknown_ns\":%" PRIu64 ",\"switches\":%" PRIu64
 			",\"irqs\":%" PRIu64 ",\"softirqs\":%" PRIu64 ",\"syscalls_unknown\":%" PRIu64 "}", c->idle_ns,
 			c->unknown_ns, c->switches, c->irqs, c->softirqs, c->syscalls_unknown);
@@ -276,9 +318,9 @@ static char *dur(char *buf, uint64_t ns)
 
 static void sc_text_head(FILE *out, const char *first)
 {
-	fprintf(out, "  %7s %7s %-16s %9s %9s %9s %9s %9s %9s %9s %9s %9s %6s %6s %5s %6s %9s %8s %6s\n", first, "pid",
-		"name", "running", "user", "syscall", "trap", "irq", "softirq", "runnable", "sleeping", "blocked",
-		"vol", "invol", "migr", "wakeup", "maxwait", "syscalls", "faults");
+	fprintf(out, "  %7s %7s %-16s %9s %9s %9s %9s %9s %9s %9s %9s %9s %6s %6s %5s %6s %9s %8s %6s %9s %9s\n", first,
+		"pid", "name", "running", "user", "syscall", "trap", "irq", "softirq", "runnable", "sleeping", "blocked",
+		"vol", "invol", "migr", "wakeup", "maxwait", "syscalls", "faults", "other", "notrec");
 }
 
 /* The runnable column: ">=" before a lower bound. */
@@ -296,15 +338,16 @@ static char *sc_runnable(char *buf, const struct sc_row *r)
 
 static void sc_text_row(FILE *out, const struct sc_row *r, uint32_t first)
 {
-	char b[10][24];
+	char b[12][24];
 
 	fprintf(out, "  %7" PRIu32 " %7" PRIu32 " %-16.16s %9s %9s %9s %9s %9s %9s %9s %9s %9s %6" PRIu64 " %6" PRIu64
-		" %5" PRIu64 " %6" PRIu64 " %9s %8" PRIu64 " %6" PRIu64 "\n",
+		" %5" PRIu64 " %6" PRIu64 " %9s %8" PRIu64 " %6" PRIu64 " %9s %9s\n",
 		first, r->pid, r->name && *r->name ? r->name : "-", dur(b[0], on_ns(r->ns)), dur(b[1], r->ns[SCHED_ST_USER]),
 		dur(b[2], r->ns[SCHED_ST_SYSCALL]), dur(b[3], r->ns[SCHED_ST_TRAP]), dur(b[4], r->ns[SCHED_ST_IRQ]),
 		dur(b[5], r->ns[SCHED_ST_SOFTIRQ]), sc_runnable(b[6], r),
 		dur(b[7], r->ns[SCHED_ST_SLEEPING]), dur(b[8], r->ns[SCHED_ST_BLOCKED]), r->vol, r->invol,
-		r->migrations, r->wakeups, dur(b[9], r->wait_max), r->calls, r->traps);
+		r->migrations, r->wakeups, dur(b[9], r->wait_max), r->calls, r->traps, dur(b[10], r->ns[SCHED_ST_OTHER]),
+		dur(b[11], r->ns[SCHED_ST_NOTREC]));
 }
 
 static int sc_print_text(FILE *out, struct sched_model *m, const struct ltt_reader *r, const struct losses *loss)
@@ -322,7 +365,8 @@ static int sc_print_text(FILE *out, struct sched_model *m, const struct ltt_read
 		return -ENOMEM;
 	sched_model_span(m, &first, &last);
 	losses_print_text(loss, out, NULL, 0);
-	fprintf(out, "scheduling: %zu CPUs, %s of kernel events\n", ncpu, dur(b[0], last - first));
+	fprintf(out, "scheduling: %zu CPUs, %s of kernel events\n", sc_distinct_cpus(cpu, ncpu), dur(b[0], last - first));
+	sc_window_line(out, m, r, cpu, ncpu, last);
 	sc_source_line(out, th, nth);
 	fputs("\nthreads (time on CPU by mode, off CPU by state; switches voluntary and involuntary; migrations; "
 	      "wakeups and the longest wait after one):\n", out);
@@ -348,18 +392,18 @@ static int sc_print_text(FILE *out, struct sched_model *m, const struct ltt_read
 	for (size_t i = 0; i < nth; i++) {
 		if (!th[i]->nsc)
 			continue;
-		fprintf(out, "\nsystem calls of thread %" PRIu32 " %s:\n  %-24s %8s %9s %9s %9s %9s %9s %9s\n",
-			th[i]->tid, th[i]->comm, "call", "count", "completed", "total", "min", "p50", "p99", "max");
+		fprintf(out, "\nsystem calls of thread %" PRIu32 " %s:\n  %-24s %8s %9s %9s %9s %9s %9s %9s %6s\n",
+			th[i]->tid, th[i]->comm, "call", "count", "completed", "total", "min", "p50", "p99", "max", "cut");
 		for (size_t k = 0; k < th[i]->nsc; k++) {
 			const struct sched_syscall *s = &th[i]->sc[k];
 			int done = s->completed > 0;
 
 			sc_syscall_label(label, sizeof(label), r, th[i]->trace, s->nr);
-			fprintf(out, "  %-24s %8" PRIu64 " %9" PRIu64 " %9s %9s %9s %9s %9s\n", label, s->count,
-				s->completed, dur(b[0], s->total_ns), done ? dur(b[1], s->min_ns) : "-",
+			fprintf(out, "  %-24s %8" PRIu64 " %9" PRIu64 " %9s %9s %9s %9s %9s %6" PRIu64 "\n", label,
+				s->count, s->completed, dur(b[0], s->total_ns), done ? dur(b[1], s->min_ns) : "-",
 				done ? dur(b[2], sched_pct(s->dur, s->completed, 50)) : "-",
 				done ? dur(b[3], sched_pct(s->dur, s->completed, 99)) : "-",
-				done ? dur(b[4], s->max_ns) : "-");
+				done ? dur(b[4], s->max_ns) : "-", s->cut);
 		}
 	}
 	fputs("\nprocesses:\n", out);

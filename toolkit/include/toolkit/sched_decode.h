@@ -30,6 +30,11 @@ int sched_decode_wants(const struct ltt_event_type *type);
 int sched_scan(struct ltt_reader *r, struct sched_model *m,
 	       int (*other)(void *arg, const struct ltt_event *ev, const struct sched_ev *kev), void *arg);
 
+/* Tells m where each kernel stream's kept history starts (sched_model_history): a stream whose first
+ * block is the summary of overwritten ones (a flight snapshot) starts at its first kept block. Before
+ * the first event is read (sched_scan does it). */
+int sched_read_history(struct ltt_reader *r, struct sched_model *m);
+
 /* The name of system call nr for the trace's machine ("read"), or NULL when not known. */
 const char *sched_syscall_name(const struct ltt_trace_info *t, uint32_t nr);
 

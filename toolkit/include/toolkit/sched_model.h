@@ -48,6 +48,8 @@ enum sched_kind {
 	SCHED_EV_SOFTIRQ_MARK,	/* a soft interrupt ran on cpu, with no exit event (2004): counted */
 	SCHED_EV_POINT,		/* an event on cpu that only marks time (charges the CPU's time so far) */
 	SCHED_EV_RUN_DELAY,	/* the kernel's count of tid's waits for a CPU (kernel.run_delay) */
+	SCHED_EV_LOST,		/* events of cpu's kernel stream were lost between its previous event
+				 * and this time (an events_lost record of kernel/N) */
 };
 
 /* Thread states at switch-out, as the kernel's prev_state reports them (low bits). */
@@ -95,6 +97,9 @@ enum sched_state {
 	SCHED_ST_SLEEPING,	/* off CPU, interruptible sleep */
 	SCHED_ST_BLOCKED,	/* off CPU, uninterruptible */
 	SCHED_ST_OTHER,		/* off CPU, stopped, traced, dead... */
+	SCHED_ST_NOTREC,	/* off CPU as far as the trace knows, but not recorded: before the kept
+				 * history of every CPU (a flight snapshot), or after events were lost
+				 * until the thread's next event */
 	SCHED_NSTATES
 };
 #define SCHED_ST_ONCPU_LAST SCHED_ST_SOFTIRQ
@@ -118,6 +123,8 @@ struct sched_syscall {
 	uint64_t total_ns, min_ns, max_ns;
 	uint64_t *dur;		/* completed durations (sorted by sched_model_finish) */
 	size_t cap;
+	uint64_t cut;		/* entries whose exit may have been lost (a loss on the thread's stream,
+				 * or entered before the kept history of every CPU): no duration */
 };
 
 struct sched_counter {
@@ -180,6 +187,8 @@ struct sched_cpu {
 	uint64_t unknown_ns;		/* before its first switch, or a thread not recorded */
 	uint64_t switches, irqs, softirqs;
 	uint64_t syscalls_unknown;	/* system calls entered by no known thread (before its first switch) */
+	uint64_t losses;		/* times its kernel stream lost events */
+	uint64_t history_ns;		/* its kernel stream's kept history starts here (0: all kept) */
 	/* private */
 	uint32_t cur;			/* current thread, SCHED_TID_NONE unknown */
 	uint64_t last_ns;		/* time charged up to; 0: none yet */
@@ -251,7 +260,15 @@ size_t sched_model_irqs(const struct sched_model *m, struct sched_irq ***out);
  * a wakeup by another process or an interrupt is not recorded, so runnable is at least what is
  * shown (the rest of such a wait counts as sleeping). */
 int sched_model_runnable_source(const struct sched_model *m);
-/* The first and last event time fed. */
+/* Says that the kernel stream of (trace, cpu) keeps its history from start_ns only (a flight
+ * snapshot: older blocks overwritten). Before the latest such start of a trace (its common window)
+ * no off-CPU state is known: a thread might have run on the CPU whose history is gone, so that time is
+ * SCHED_ST_NOTREC, and a system call entered before it has no duration. Call before feeding. */
+int sched_model_history(struct sched_model *m, unsigned trace, int cpu, uint64_t start_ns);
+/* The common window's start of a trace (0: every stream's history is whole). */
+uint64_t sched_model_common_start(const struct sched_model *m, unsigned trace);
+/* The first and last time of the events fed from the CPUs' streams (the state dump and other persistent
+ * events of the recording's start are not counted). */
 void sched_model_span(const struct sched_model *m, uint64_t *first_ns, uint64_t *last_ns);
 /* A thread by (trace, tid), NULL when never seen. */
 struct sched_thread *sched_model_thread(struct sched_model *m, unsigned trace, uint32_t tid);

@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/escape_xml.h"
@@ -553,6 +554,23 @@ static void flush_lost(void)
 
 	if (ltt_k.system || !ltt_k.thread_on || sched_getaffinity(0, sizeof(old), &old))
 		return;
+	/* from here this thread's system calls are libltt's (the drain leaves them out) */
+	if (ltt_k.conv_tsc) {
+		struct ltt_kconv cv;
+
+		for (unsigned c = 0; c < ltt_k.ncpu; c++)
+			if (ltt_k.rings[c].page && !ltt_kernel_conv_read(ltt_k.rings[c].page, &cv)) {
+				ltt_k.stop_ns = ltt_kernel_time_of(&cv, ltt_clock_now());
+				break;
+			}
+	} else {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ltt_k.stop_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	}
+	/* Release: stop_ns before stop_tid, read in that order by the drain thread (acquire) */
+	__atomic_store_n(&ltt_k.stop_tid, (uint32_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
 	ltt_kernel_sync(100);
 	for (unsigned c = 0; c < ltt_k.ncpu && c < CPU_SETSIZE; c++) {
 		if (!ltt_k.rings[c].page || !CPU_ISSET(c, &old))

@@ -141,6 +141,11 @@ static void sample(unsigned c, unsigned k, uint32_t pid, uint32_t tid, uint64_t 
 	/* libltt's sampler thread starts after the events (it inherits them): not the program's */
 	if (!ltt_k.system && tid && tid == ltt_sampler_tid())
 		return;
+	/* libltt's stop sequence (kernel.c's flush_lost: affinity changes, getppid, waits): not the
+	 * program's calls. Acquire: pairs with the release store of stop_tid after stop_ns. */
+	if ((k == LTT_KTP_SYS_ENTER || k == LTT_KTP_SYS_EXIT) && tid &&
+	    tid == __atomic_load_n(&ltt_k.stop_tid, __ATOMIC_ACQUIRE) && t >= ltt_k.stop_ns)
+		return;
 	switch (k) {
 	case LTT_KTP_SYS_ENTER:
 		index = LTT_K_SYSCALL_ENTRY;

@@ -73,6 +73,8 @@ struct ltt_kstate {
 	int wake_fd;		/* eventfd in the poll set: ltt_kernel_sync() wakes the thread */
 	uint64_t sync_req, sync_done;	/* drain passes asked / completed (ltt_kernel_sync) */
 	uint64_t clamped;	/* records stamped before the ring's floor (written at the floor) */
+	uint32_t stop_tid;	/* the thread running libltt's stop sequence (its calls are not the program's) */
+	uint64_t stop_ns;	/* ... from this perf time */
 };
 extern struct ltt_kstate ltt_k;
 

@@ -27,6 +27,7 @@ struct dk_slot {
 	enum dk kind;
 	int system;		/* kernel facility of a system-wide recording */
 	uint32_t yield_nr;	/* system call entries: sched_yield's number on the trace's machine */
+	uint32_t pid;		/* the trace's ltt_pid (SCHED_TID_NONE: none) */
 };
 
 struct sched_decoder {
@@ -116,6 +117,11 @@ static size_t ptr_hash(const void *p)
 	return (size_t)(((uintptr_t)p >> 4) * 0x9e3779b97f4a7c15ull >> 24);
 }
 
+static uint32_t tid32(uint64_t v)
+{
+	return v > UINT32_MAX - 1 ? SCHED_TID_NONE : (uint32_t)v;
+}
+
 static const struct dk_slot *slot_of(struct sched_decoder *d, const struct ltt_event *ev)
 {
 	size_t i;
@@ -161,7 +167,10 @@ static const struct dk_slot *slot_of(struct sched_decoder *d, const struct ltt_e
 	{
 		const char *scope = ltt_trace_attr(ev->trace, "ltt_kernel_scope");
 
+		const char *pid = ltt_trace_attr(ev->trace, "ltt_pid");
+
 		d->tab[i].system = !scope || strcmp(scope, "process");	/* process: ours only */
+		d->tab[i].pid = pid ? tid32(strtoull(pid, NULL, 10)) : SCHED_TID_NONE;
 	}
 	d->n++;
 	return &d->tab[i];
@@ -202,10 +211,6 @@ static int ev_cpu(const struct ltt_event *ev)
 	return -1;
 }
 
-static uint32_t tid32(uint64_t v)
-{
-	return v > UINT32_MAX - 1 ? SCHED_TID_NONE : (uint32_t)v;
-}
 
 int sched_decode(struct sched_decoder *d, const struct ltt_event *ev, struct sched_ev *o)
 {
@@ -233,6 +238,11 @@ int sched_decode(struct sched_decoder *d, const struct ltt_event *ev, struct sch
 	if (s->kind < DK_C_SYS_ENTRY) {
 		o->tid = tid32(fu(&b, "tid", SCHED_TID_NONE));
 		o->partial_wakeups = !s->system;
+		if (!s->system && s->kind != DK_K_PROCESS && s->kind != DK_K_STATE_PROCESS) {
+			/* a process-scope recording holds the switches and calls of one process's threads:
+			 * whoever made them (the C library's own pthread_create too), their pid is it */
+			o->pid = s->pid;
+		}
 	}
 	switch (s->kind) {
 	case DK_K_SYS_ENTRY:

@@ -467,6 +467,12 @@ static int do_switch(struct sched_model *m, const struct sched_ev *e, struct cpu
 			rc = cpu_leave(m, c, e->time_ns);
 		c->pub.cur = e->next_tid;
 	}
+	if (e->partial_wakeups && e->pid != SCHED_TID_NONE) {	/* the recorded process's threads */
+		if (p && p->pid == SCHED_TID_NONE)
+			p->pid = e->pid;
+		if (n && n->pid == SCHED_TID_NONE)
+			n->pid = e->pid;
+	}
 	if (n && !rc) {
 		if (c && n->cpu >= 0 && n->cpu != c->pub.cpu)
 			n->migrations++;
@@ -696,7 +702,12 @@ int sched_model_feed(struct sched_model *m, const struct sched_ev *e)
 		rc = do_switch(m, e, c, &err);
 		break;
 	case SCHED_EV_WAKEUP:
-		t = th_get(m, e->trace, e->target, e->time_ns, &err);
+		/* a process-scope recording follows its own threads only: a wakeup of another thread (a
+		 * client, a kworker, libltt's own) starts no state it could never end */
+		t = e->partial_wakeups ? sched_model_thread(m, e->trace, e->target)
+				       : th_get(m, e->trace, e->target, e->time_ns, &err);
+		if (t && e->partial_wakeups && !t->known)
+			t = NULL;
 		if (t && (!t->known || !is_on(t->st)) && (!t->known || t->st != SCHED_ST_RUNNABLE)) {
 			t->wakeups++;
 			t->woken_ns = e->time_ns;

@@ -6,7 +6,9 @@
 # time in `ltt stats --sched` (text and JSON) must be within 10% of the kernel's own run_delay the
 # thread read from /proc/thread-self/schedstat at its end, or the output must say "at least" (>=);
 # as root and as an ordinary user (setpriv, no privilege: perf's switch records and schedstat only).
-# Its sleeping time must be its off-CPU time less that wait, and the trace holds kernel.run_delay.
+# The trace holds kernel.run_delay; the thread's pid is the process's (it is not a process of its own),
+# and libltt's stop sequence (affinity changes, getppid on each CPU) is not among the main thread's
+# system calls (the program's main thread makes none of them).
 set -u
 prog="$BUILD/tests/progs/runq_prog"
 [ -x "$prog" ] || { echo "skip: $prog not built"; exit 77; }
@@ -33,6 +35,15 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 t = [x for x in d["threads"] if x["tid"] == int(sys.argv[2])][0]
 print(t["runnable_ns"], "true" if t["runnable_at_least"] else "false", d["runnable_source"])' "$tmp/$1.json" "$tid")
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+th = {t["tid"]: t for t in d["threads"]}
+pid = th[int(sys.argv[2])]["pid"]
+assert pid in th and pid != int(sys.argv[2]), ("pid", pid)
+bad = [c["name"] for c in th[pid]["calls"] if c["name"] in ("sched_setaffinity", "getppid")]
+assert not bad, bad
+' "$tmp/$1.json" "$tid" || fail "$1: identity or libltt's stop sequence: $(cat "$tmp/$1.json")"
 	set -- "$1" $got
 	if [ "$3" = true ]; then
 		echo "$row" | grep -q '>=' || fail "$1: JSON says at least, the text row does not: $row"

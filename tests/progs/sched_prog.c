@@ -39,6 +39,7 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static volatile int held;
 static int pipefd[2];
+static int reader_in;	/* the reader is in its region: the 100 ms start (a late thread start is not in it) */
 /* Each thread's tid and the spinner's CPU time, printed by the main thread at the end: a thread's own
  * printf would be one more write() on its account. */
 static uint32_t tid_holder, tid_sleeper, tid_writer, tid_spinner, tid_reader;
@@ -179,6 +180,7 @@ static void *reader(void *arg)
 	ltt_thread_start("reader");
 	tid_reader = tid();
 	ltt_region_enter("io", "pipe");
+	__atomic_store_n(&reader_in, 1, __ATOMIC_RELEASE);	/* pairs with main's acquire load */
 	if (read(pipefd[0], &c, 1) != 1)
 		c = 0;
 	ltt_region_leave("io", "pipe");
@@ -269,6 +271,8 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 4; i++)
 		if (pthread_create(&th[i], NULL, fn[i], NULL))
 			return 1;
+	while (!__atomic_load_n(&reader_in, __ATOMIC_ACQUIRE))
+		sleep_ms(1);
 	sleep_ms(100);
 	if (write(pipefd[1], "x", 1) != 1)
 		return 1;

@@ -165,8 +165,9 @@ static int ring_map(unsigned c, int fd)
 		void *m = mmap(NULL, page + ltt_k.ring_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 
 		if (m != MAP_FAILED) {
-			/* a forked child gets no copy of the ring (its locked pages are the parent's);
-			 * ltt_kernel_fork_child() closes the descriptors */
+			/* a forked child gets no copy of the ring: the kernel maps perf rings
+			 * VM_DONTCOPY already; said here too, so that it holds whatever the kernel does.
+			 * ltt_kernel_fork_child() closes the descriptors, which the child does inherit */
 			madvise(m, page + ltt_k.ring_bytes, MADV_DONTFORK);
 			kr->page = m;
 			kr->data = (char *)m + page;
@@ -590,8 +591,8 @@ void ltt_kernel_fork_child(void)
 
 	if (!ltt_k.groups)
 		return;
-	/* MADV_DONTFORK kept the rings out of this process: nothing is mapped there (munmap of an
-	 * unmapped range is a no-op), unless madvise failed in the parent */
+	/* the rings were not copied into this process (VM_DONTCOPY, MADV_DONTFORK): nothing is mapped
+	 * there, and munmap of an unmapped range is a no-op; kept for a kernel that would copy them */
 	for (unsigned c = 0; c < ltt_k.ncpu; c++)
 		if (ltt_k.rings[c].page)
 			munmap(ltt_k.rings[c].page, page + ltt_k.ring_bytes);

@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: MIT
 # A traced program that forks without exec (issue 32, point 4; doc/recorder.md "fork(), threads"): the
 # child holds none of the parent's perf event descriptors and none of its perf rings (the atfork child
-# handler closes them, MADV_DONTFORK keeps the rings out), before and after its own ltt_stop(); a child
+# handler closes them; the kernel never copies the rings), before and after its own ltt_stop(); a child
 # that records for itself holds its own only (none before its ltt_start(), some while it records, none
 # after its ltt_stop()), and its trace has its own kernel events; the parent's recording is untouched.
-# Before 28 Nov 2026 every child kept the parent's 16 descriptors and 2 locked rings (tests/progs/sec_fork.c).
+# Before 28 Nov 2026 every child kept the parent's 16 descriptors (tests/progs/sec_fork.c; its ring
+# mappings were 0 already: perf maps them VM_DONTCOPY).
 set -u
 . "$SRCDIR/tests/e2e/lib/common.sh"
 [ "$(id -u)" -eq 0 ] || { echo "skip: needs root for kernel tracepoints (CI runs as root)"; exit 77; }

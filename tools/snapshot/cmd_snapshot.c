@@ -198,8 +198,29 @@ static int recorded_child(int pid)
 	return n == 1 ? found : 0;
 }
 
-/* "ltt snapshot: DIR: S s of history (FIRST .. LAST), N events, L lost, O overwritten, SIZE" on stderr:
- * what the snapshot holds, read back (a line saying why when it cannot be). */
+/* The history one kind of stream covers: from the latest first event among its tracefiles (every one
+ * of them holds events from there on) to the last event of any. */
+struct span {
+	uint64_t start, end;
+	int any;
+};
+
+static void span_add(struct span *sp, const struct ltt_tracefile_info *tf)
+{
+	if (!sp->any || tf->first_ns > sp->start)
+		sp->start = tf->first_ns;
+	if (!sp->any || tf->last_ns > sp->end)
+		sp->end = tf->last_ns;
+	sp->any = 1;
+}
+
+static double span_s(const struct span *sp)
+{
+	return sp->any && sp->end > sp->start ? (double)(sp->end - sp->start) / 1e9 : 0;
+}
+
+/* "ltt snapshot: DIR: S s of history (FIRST .. LAST; user U s, kernel K s), N events, L lost, O overwritten,
+ * SIZE" on stderr: what the snapshot holds, read back (a line saying why when it cannot be). */
 static void summary(const char *dir)
 {
 	const char *paths[1] = { dir };
@@ -208,7 +229,8 @@ static void summary(const char *dir)
 	struct ltt_event ev;
 	struct ltt_counts c;
 	const struct ltt_trace_info *ti;
-	char err[512];
+	struct span user = { 0, 0, 0 }, kern = { 0, 0, 0 };
+	char err[512], streams[96] = "";
 	uint64_t first = UINT64_MAX, last = 0, bytes = 0;
 
 	if (ltt_reader_open(&r, paths, 1, &o, err, sizeof(err))) {
@@ -226,19 +248,22 @@ static void summary(const char *dir)
 		bytes += tf->file_size;
 		/* the history: the streams that overwrite (cpu/N, kernel/N), not the control data
 		 * kept since the start */
-		if (!tf->records || !strncmp(tf->name, "control/", 8))
+		if (!tf->events || !strncmp(tf->name, "control/", 8))
 			continue;
 		if (tf->first_ns < first)
 			first = tf->first_ns;
 		if (tf->last_ns > last)
 			last = tf->last_ns;
+		span_add(!strncmp(tf->name, "kernel/", 7) ? &kern : &user, tf);
 	}
 	if (first > last)
 		first = last = 0;
-	fprintf(stderr, "ltt snapshot: %s: %.3f s of history (%llu.%09llu .. %llu.%09llu), %llu events, %llu lost, "
+	if (user.any && kern.any)
+		snprintf(streams, sizeof(streams), "; user %.3f s, kernel %.3f s", span_s(&user), span_s(&kern));
+	fprintf(stderr, "ltt snapshot: %s: %.3f s of history (%llu.%09llu .. %llu.%09llu%s), %llu events, %llu lost, "
 		"%llu overwritten, %.1f MiB\n", dir, (double)(last - first) / 1e9,
 		(unsigned long long)(first / 1000000000u), (unsigned long long)(first % 1000000000u),
-		(unsigned long long)(last / 1000000000u), (unsigned long long)(last % 1000000000u),
+		(unsigned long long)(last / 1000000000u), (unsigned long long)(last % 1000000000u), streams,
 		(unsigned long long)c.events, (unsigned long long)c.lost, (unsigned long long)c.overwritten,
 		(double)bytes / 1048576.0);
 	ltt_reader_close(r);

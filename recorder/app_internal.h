@@ -15,10 +15,13 @@
 #include "common/clock.h"
 #include "app.h"
 
+#define LTT_APP_TIMED_DEPTH 16	/* region triggers time the regions open at depths below this */
+
 struct app_thread {
 	uint32_t tid;		/* 0 until the thread's first app event (and again in a forked child) */
 	uint32_t depth;		/* regions open on this thread (entered while recording) */
 	uint64_t start_ns;	/* CLOCK_MONOTONIC at ltt_thread_start, for thread_exit */
+	uint64_t enter_ns[LTT_APP_TIMED_DEPTH];	/* open regions' start, while region triggers exist */
 };
 
 /* initial-exec: a plain TLS access, no __tls_get_addr call on the region path. */

@@ -10,6 +10,7 @@
 #include <ltt/app.h>
 
 #include "app_internal.h"
+#include "flight.h"
 
 __thread struct app_thread ltt_app_self __attribute__((tls_model("initial-exec")));
 
@@ -40,6 +41,10 @@ __attribute__((flatten)) void ltt_app_region_enter_fl(const char *file, int line
 
 	ltt_app_self.depth = depth + 1;
 	trace_app_region_enter(tid, file, (uint32_t)line, depth, category, label, msg);
+	/* region triggers (LTT_SNAPSHOT_ON=region:LABEL>DURATION, recorder/flight_duration.c): one load
+	 * when there are none (relaxed: set at start, before the program records) */
+	if (caa_unlikely(__atomic_load_n(&ltt_trigger_regions, __ATOMIC_RELAXED)) && depth < LTT_APP_TIMED_DEPTH)
+		ltt_app_self.enter_ns[depth] = ltt_mono_ns();
 }
 
 __attribute__((flatten)) void ltt_app_region_leave_fl(const char *file, int line, const char *category, const char *label,
@@ -53,6 +58,14 @@ __attribute__((flatten)) void ltt_app_region_leave_fl(const char *file, int line
 		depth--;
 	ltt_app_self.depth = depth;
 	trace_app_region_leave(tid, file, (uint32_t)line, depth, category, label, msg);
+	if (caa_unlikely(__atomic_load_n(&ltt_trigger_regions, __ATOMIC_RELAXED)) && depth < LTT_APP_TIMED_DEPTH &&
+	    ltt_app_self.enter_ns[depth]) {
+		uint64_t now = ltt_mono_ns(), t0 = ltt_app_self.enter_ns[depth];
+
+		ltt_app_self.enter_ns[depth] = 0;
+		if (now > t0)
+			ltt_trigger_region_left(label, now - t0, tid);
+	}
 }
 
 void ltt_app_region_enter_printf_fl(const char *file, int line, const char *category, const char *label,

@@ -118,9 +118,10 @@ void ltt_flight_trigger_stop(void);
 /* Removes the oldest snapshot directories beyond LTT_SNAPSHOT_KEEP; the caller holds ltt_fl.owner. */
 void ltt_flight_prune(void);
 
-/* Raises the trigger request for event id (or LTT_TRIGGER_DURATION), holding the overwriting rings. */
+/* Raises the trigger request for event id (or LTT_TRIGGER_DURATION), holding the overwriting rings, if
+ * none is raised. */
 #define LTT_TRIGGER_DURATION	1	/* not an event id (those are >= 20): a duration rule fired */
-void ltt_trigger_raise(uint16_t id);
+int ltt_trigger_raise(uint16_t id);	/* 1 when this call raised it */
 
 /* ---- flight_duration.c ---- */
 /* Splits the duration rules ("syscall:NAME>DURATION") out of LTT_SNAPSHOT_ON's text on: the event
@@ -131,8 +132,15 @@ int ltt_trigger_durations(void);
 /* The kernel drain thread, for each system call entry and exit of the program it copies (t in ns). */
 void ltt_trigger_sys_enter(uint32_t tid, uint32_t nr, uint64_t t_ns);
 void ltt_trigger_sys_exit(uint32_t tid, uint32_t nr, uint64_t t_ns);
-/* What fired the last duration trigger ("syscall:read>100ms (took 0.250123 s, tid 7)"). */
-const char *ltt_trigger_duration_fired(void);
+/* How many of them are system calls' (they need LTT_KERNEL=syscalls). */
+int ltt_trigger_syscall_rules(void);
+/* Region rules: nonzero while any exists (read by the region calls, recorder/app_region.c). */
+extern int ltt_trigger_regions;
+/* A region with that label lasted d ns on thread tid (its leave). */
+void ltt_trigger_region_left(const char *label, uint64_t d, uint32_t tid);
+/* What fired the duration trigger being served ("syscall:read>100ms (took 0.250123 s, tid 7)") into
+ * out; frees it for the next one. */
+void ltt_trigger_duration_read(char *out, size_t n);
 
 /* ---- flight_signal.c ---- */
 /* Reads LTT_SNAPSHOT_SIGNAL into ltt_fl.snap_signal: 0 or a negative errno (why filled in). */

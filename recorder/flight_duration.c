@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* recorder/flight_duration.c: duration triggers of LTT_SNAPSHOT_ON (doc/flight-recorder.md "Triggers"):
  * "syscall:NAME>DURATION" (NAME a system call of the machine, or * for any) takes a snapshot when a
- * system call of the program takes longer than DURATION ("syscall:read>100ms"). The kernel drain thread
+ * system call of the program takes longer than DURATION ("syscall:read>100ms"); "region:LABEL>DURATION"
+ * when a Trace2 region (ltt_region_enter/leave, doc/app-api.md) with that label (or *) does: the region
+ * calls keep each open region's start time per thread while such a rule exists (recorder/app_region.c)
+ * and call ltt_trigger_region_left() at its leave. The kernel drain thread
  * (recorder/kernel_drain.c) calls ltt_trigger_sys_enter/exit() for every raw_syscalls record it copies:
  * the entry time is kept per thread in a table only that thread touches, and an exit whose duration
  * passes a rule raises the trigger request as an event trigger does (recorder/flight_trigger.c), with
@@ -21,6 +24,8 @@
 #define TIDS		16384	/* by tid modulo: two threads whose tids collide, in a call at once: one not timed */
 
 struct dur_rule {
+	int region;		/* a region rule (region:LABEL>DURATION), else a system call's */
+	char label[48];		/* the region's label, "" for any */
 	int nr;			/* -1: any system call */
 	uint64_t ns;		/* fires above this */
 	char text[64];		/* as written: "syscall:read>100ms" */
@@ -30,6 +35,8 @@ static struct dur_rule rules[MAX_RULES];
 static unsigned nrules;
 static struct { uint32_t tid, nr; uint64_t t; } enters[TIDS];	/* the drain thread's only */
 static char fired[200];	/* what fired, for the snapshot (written before the request is raised) */
+static int fired_busy;	/* fired is being written or read: taken by CAS, released by the taker */
+int ltt_trigger_regions;	/* region rules: the region calls time their regions while nonzero */
 
 /* "100ms", "2s", "500us", "1000000ns", "1.5s" -> ns; 0 when not a duration. */
 static uint64_t parse_duration(const char *s, const char *e)
@@ -72,7 +79,10 @@ int ltt_trigger_durations_parse(const char *on, char *rest, size_t restlen, char
 			b++;
 		while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
 			e--;
-		if (e - b < 8 || strncmp(b, "syscall:", 8)) {
+		int region = e - b >= 7 && !strncmp(b, "region:", 7);
+		const char *nb = b + (region ? 7 : 8);	/* the name */
+
+		if (!region && (e - b < 8 || strncmp(b, "syscall:", 8))) {
 			/* an event rule: kept for recorder/rules.c */
 			if (b < e && k + (size_t)(e - b) + 2 < restlen) {
 				if (k)
@@ -90,11 +100,27 @@ int ltt_trigger_durations_parse(const char *on, char *rest, size_t restlen, char
 			return -EINVAL;
 		}
 		if (!gt || !(rules[nrules].ns = parse_duration(gt + 1, e))) {
-			snprintf(why, whylen, "LTT_SNAPSHOT_ON='%.*s': not syscall:NAME>DURATION (a system call or *, "
-				 "then a duration with ns, us, ms or s: syscall:read>100ms)", (int)(e - b > 64 ? 64 : e - b), b);
+			snprintf(why, whylen, region ? "LTT_SNAPSHOT_ON='%.*s': not region:LABEL>DURATION (a region's label "
+					       "or *, then a duration with ns, us, ms or s: region:checkout>50ms)"
+					     : "LTT_SNAPSHOT_ON='%.*s': not syscall:NAME>DURATION (a system call or *, "
+					       "then a duration with ns, us, ms or s: syscall:read>100ms)",
+				 (int)(e - b > 64 ? 64 : e - b), b);
 			return -EINVAL;
 		}
-		if (gt - (b + 8) == 1 && b[8] == '*') {
+		rules[nrules].region = region;
+		rules[nrules].label[0] = 0;
+		if (region) {
+			size_t n = (size_t)(gt - nb);
+
+			if (!n || n >= sizeof(rules[0].label)) {
+				snprintf(why, whylen, "LTT_SNAPSHOT_ON='%.*s': a region's label of 1 to %zu characters, or *",
+					 (int)(e - b), b, sizeof(rules[0].label) - 1);
+				return -EINVAL;
+			}
+			if (!(n == 1 && *nb == '*'))
+				memcpy(rules[nrules].label, nb, n), rules[nrules].label[n] = 0;
+			rules[nrules].nr = -1;
+		} else if (gt - (b + 8) == 1 && b[8] == '*') {
 			rules[nrules].nr = -1;
 		} else {
 			char name[48];
@@ -115,6 +141,14 @@ int ltt_trigger_durations_parse(const char *on, char *rest, size_t restlen, char
 		rules[nrules].text[e - b] = 0;
 		nrules++;
 	}
+	{
+		int nreg = 0;
+
+		for (unsigned i = 0; i < nrules; i++)
+			nreg += rules[i].region;
+		/* Relaxed: set at start; the region calls read it relaxed (a hint to time regions). */
+		__atomic_store_n(&ltt_trigger_regions, nreg, __ATOMIC_RELAXED);
+	}
 	/* no duration rule: the event rules are the text as written (their errors name its bytes) */
 	if (!nrules && on && strlen(on) < restlen)
 		memcpy(rest, on, strlen(on) + 1);
@@ -125,6 +159,33 @@ int ltt_trigger_durations_parse(const char *on, char *rest, size_t restlen, char
 int ltt_trigger_durations(void)
 {
 	return (int)nrules;
+}
+
+int ltt_trigger_syscall_rules(void)
+{
+	return (int)nrules - __atomic_load_n(&ltt_trigger_regions, __ATOMIC_RELAXED);
+}
+
+/* Writes what fired and raises the request, if no other one is being raised or served. */
+static void fire(const struct dur_rule *ru, const char *what, uint64_t d, uint32_t tid)
+{
+	if (ltt_read(&ltt_trigger_pending) || ltt_cmpxchg(&fired_busy, 0, 1))
+		return;	/* the one raised (or being raised) is served first */
+	snprintf(fired, sizeof(fired), "%s (%s%stook %llu.%06llu s, tid %u)", ru->text, what ? what : "",
+		 what ? " " : "", (unsigned long long)(d / 1000000000u), (unsigned long long)(d % 1000000000u / 1000),
+		 tid);
+	/* not raised (another trigger's CAS won, or no thread serves it): nobody will read it */
+	if (!ltt_trigger_raise(LTT_TRIGGER_DURATION))
+		ltt_set(&fired_busy, 0);
+}
+
+void ltt_trigger_region_left(const char *label, uint64_t d, uint32_t tid)
+{
+	for (unsigned i = 0; i < nrules; i++)
+		if (rules[i].region && d > rules[i].ns && (!rules[i].label[0] || (label && !strcmp(label, rules[i].label)))) {
+			fire(&rules[i], NULL, d, tid);
+			return;
+		}
 }
 
 void ltt_trigger_sys_enter(uint32_t tid, uint32_t nr, uint64_t t_ns)
@@ -152,19 +213,16 @@ void ltt_trigger_sys_exit(uint32_t tid, uint32_t nr, uint64_t t_ns)
 	d = t_ns - enters[h].t;
 	enters[h].t = 0;
 	for (unsigned i = 0; i < nrules; i++) {
-		if ((rules[i].nr >= 0 && (uint32_t)rules[i].nr != nr) || d <= rules[i].ns)
+		if (rules[i].region || (rules[i].nr >= 0 && (uint32_t)rules[i].nr != nr) || d <= rules[i].ns)
 			continue;
-		/* only while no request is raised: the one raised is served (and its text read) first */
-		if (ltt_read(&ltt_trigger_pending))
-			return;
-		snprintf(fired, sizeof(fired), "%s (took %llu.%06llu s, tid %u)", rules[i].text,
-			 (unsigned long long)(d / 1000000000u), (unsigned long long)(d % 1000000000u / 1000), tid);
-		ltt_trigger_raise(LTT_TRIGGER_DURATION);
+		fire(&rules[i], NULL, d, tid);
 		return;
 	}
 }
 
-const char *ltt_trigger_duration_fired(void)
+void ltt_trigger_duration_read(char *out, size_t n)
 {
-	return fired;
+	snprintf(out, n, "%s", fired);
+	/* Full barrier: read before a next raiser writes (pairs with fire()'s CAS). */
+	(void)ltt_xchg(&fired_busy, 0);
 }

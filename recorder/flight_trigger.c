@@ -55,26 +55,26 @@ static void count_writer(void);	/* the next snapshot signal the thread takes is 
 static int refused;	/* the thread could not start: no request may be raised (none would end) */
 static unsigned pruned_at;	/* snap_no when the thread last pruned */
 
-void ltt_trigger_raise(uint16_t id)
+int ltt_trigger_raise(uint16_t id)
 {
 	struct ltt_region *rg;
 	uint64_t v;
 
 	if (ltt_read(&ltt_trigger_pending))
-		return;	/* already raised: the storm costs one load */
+		return 0;	/* already raised: the storm costs one load */
 	v = (uint64_t)id << 48 | (ltt_clock_now() & LOW48);
 	/* Full barrier: pairs with the thread's exchange that ends the request, and with the store
 	 * of `refused` before the exchange of a start that failed (either that exchange comes after
 	 * this CAS and ends the request, or the load below sees `refused`). */
 	if (ltt_cmpxchg(&ltt_trigger_pending, 0, v) != 0)
-		return;	/* another trigger raised it: its holds are in place or on their way */
+		return 0;	/* another trigger raised it: its holds are in place or on their way */
 	if (ltt_unlikely(ltt_read(&refused))) {
 		(void)ltt_cmpxchg(&ltt_trigger_pending, v, 0);	/* no thread would end it */
-		return;
+		return 0;
 	}
 	/* Acquire: pairs with ltt_start()'s release of the region (never unmapped). */
 	if (!(rg = ltt_read(&ltt_rt.region)))
-		return;
+		return 1;
 	/* Hold each CPU ring, and each kernel ring (a kernel event or a system call's duration can be
 	 * the trigger), from the block before its head on: the trigger event, committed before, is in
 	 * the head block, or in the one before if a writer sealed it since (the event's CPU is not
@@ -89,13 +89,14 @@ void ltt_trigger_raise(uint16_t id)
 		head = ltt_ring_head_seq(&rg->rings[i]);
 		ltt_set(&rg->rings[i].trig_hold, head ? head : 1);	/* k + 1, k = head - 1 */
 	}
+	return 1;
 }
 
 void ltt_snapshot_trigger(const struct ltt_facility *fac, unsigned event_index)
 {
 	if (ltt_read(&ltt_trigger_pending))
 		return;	/* already raised: the storm costs one load */
-	ltt_trigger_raise((uint16_t)(ltt_read(&fac->base_code) + event_index));
+	(void)ltt_trigger_raise((uint16_t)(ltt_read(&fac->base_code) + event_index));
 }
 
 int ltt_flight_trigger_parse(char *why, size_t whylen)
@@ -181,7 +182,7 @@ static void take(uint64_t v, int tid)
 	c = now - ((now - v) & LOW48);	/* the full cycle count: at most 2^48 cycles ago */
 	ltt_clock_anchor(c, &sec, &nsec);
 	if ((uint16_t)(v >> 48) == LTT_TRIGGER_DURATION)
-		snprintf(name, sizeof(name), "%s", ltt_trigger_duration_fired());
+		ltt_trigger_duration_read(name, sizeof(name));
 	else
 		ltt_events_name((uint16_t)(v >> 48), name, sizeof(name));
 	if (ltt_flight_lock(tid, LOCK_WAIT_NS) != 1) {
@@ -345,7 +346,7 @@ void ltt_flight_trigger_start(void)
 		return;
 	}
 	ltt_set(&poll_triggers, 1);
-	if (ltt_trigger_durations() && !(ltt_k.groups & LTT_KGROUP_SYSCALLS))
+	if (ltt_trigger_syscall_rules() && !(ltt_k.groups & LTT_KGROUP_SYSCALLS))
 		ltt_warn("LTT_SNAPSHOT_ON: %s: a system call's duration needs kernel system calls recorded "
 			 "(LTT_KERNEL=syscalls, ltt record --kernel=syscalls): it will never fire", ltt_fl.path);
 	/* wakes it so that it polls from now on (full barrier of the exchange: pairs with its own) */

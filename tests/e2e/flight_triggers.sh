@@ -3,7 +3,7 @@
 # Snapshot triggers for unmodified programs (issue 36, point 5): a duration rule of LTT_SNAPSHOT_ON
 # ("syscall:clock_nanosleep>200ms", kernel system calls recorded) fires on the one slow call of a known
 # program (50 calls of 1 ms, one of 300 ms, 50 of 1 ms) and on no other: one snapshot, named for it with
-# its duration, holding the ticks before it; a rule naming no event is one line; a bad duration rule
+# its duration, holding the ticks before it; so does "region:work>200ms" on the one slow region; a rule naming no event is one line; a bad duration rule
 # or an unknown system call is one line and the program runs untraced; LTT_SNAPSHOT_KEEP=2 is applied
 # as snapshots are written (four by `ltt snapshot`: two directories after each from the second on);
 # `ltt snapshot` takes `ltt record`'s pid and prints a one-line summary of what the snapshot holds.
@@ -33,6 +33,19 @@ if [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/nu
 else
 	echo "note: kernel events not available to this user: the duration trigger is not tested"
 fi
+
+# a region rule: the one 300 ms "work" region among 100 of 1 ms (the enclosing "main" region, 2.6 s,
+# has another label): one snapshot, named for it
+LTT_SNAPSHOT_AT_EXIT=0 LTT_SNAPSHOT_ON='region:work>200ms' LTT_TRACE="$work/g" "$prog" regions 300
+check "region: status" "$?" 0
+check "region: snapshots" "$(ls "$work/g" | grep snapshot)" snapshot-0001
+trig=$(sed -n 's/.*ltt_trigger="\([^"]*\)".*/\1/p' "$work/g/snapshot-0001/info/system.xml")
+case "$trig" in
+"region:work>200ms (took 0."[3-9]*" s, tid "*")") ;;
+*) echo "region: trigger '$trig'"; fail=1 ;;
+esac
+out=$(LTT_SNAPSHOT_ON='region:>1s' LTT_TRACE="$work/b3" "$prog" slow 1 2>&1)
+check "bad region rule" "$out" "ltt: LTT_SNAPSHOT_ON='region:>1s': a region's label of 1 to 47 characters, or *; not tracing"
 
 # bad rules: one line, untraced
 out=$(LTT_SNAPSHOT_ON='syscall:nosuchcall>1s' LTT_TRACE="$work/b1" "$prog" slow 1 2>&1)

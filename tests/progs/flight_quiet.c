@@ -9,6 +9,8 @@
  *   flight_quiet slow MS         50 nanosleeps of 1 ms, then one of MS ms, then 50 of 1 ms and a 2 s
  *                                spin without system calls (the snapshot a duration trigger takes
  *                                for the slow one)
+ *   flight_quiet regions MS      regions "work" of 1 ms (50), one of MS ms, 50 more, inside a region
+ *                                "main"; then spins 2 s (a region trigger's snapshot is taken)
  *   flight_quiet latency SECONDS 1 ms sleeps and a tick each, for SECONDS: prints "n=N eintr=E
  *                                p50_us=.. p99_us=.. max_us=.." of the time each iteration took
  *                                beyond its 1 ms (a server's ping, roughly)
@@ -21,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <ltt/app.h>
 #include <ltt/ltt.h>
 
 #include "flighttest.h"
@@ -108,8 +111,27 @@ static int slow(long ms)
 	return 0;
 }
 
+static int regions(long ms)
+{
+	ltt_region_enter("quiet", "main");
+	for (int i = 0; i < 101; i++) {
+		struct timespec ts = { i == 50 ? ms / 1000 : 0, i == 50 ? ms % 1000 * 1000000 : 1000000 };
+
+		ltt_region_enter("quiet", "work");
+		nanosleep(&ts, NULL);
+		trace_flighttest_tick(0, (uint64_t)i);
+		ltt_region_leave("quiet", "work");
+	}
+	for (long long end = now_ns() + 2000000000ll; now_ns() < end;)
+		;
+	ltt_region_leave("quiet", "main");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "regions"))
+		return regions(atol(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "slow"))
 		return slow(atol(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "sleep"))

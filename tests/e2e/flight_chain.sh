@@ -29,7 +29,9 @@ for case in "reraise 139" "exit 3" "abort 134"; do
 	check "$how: registry entry" "$(reg_of "$work/$how")" ""
 	out=$("$fprog" check "$work/$how/snapshot-0001")
 	check "$how: problems" "$(v "$out" problems)" 0
-	t0=$(v "$out" t0); last=${t0#*-}
+	# the last tick (the program is not pinned: a migration leaves each CPU's ring its own history,
+	# so the ticks held need not be contiguous)
+	t0=$(v "$out" t0); last=${t0#*-}; last=${last%%:*}
 	check "$how: the last tick" "$last" 19999
 	[ -e "$work/$how/info/own-handlers" ] && { echo "$how: info/own-handlers written"; fail=1; }
 done

@@ -10,6 +10,27 @@
 
 #include <ltt/reader.h>
 
+#include "common/format.h"
+
+/* The public ids and causes (ltt/reader.h) are the format's (common/format.h). */
+#define RD_SAME(a, b) ((int)(a) == (int)(b))
+_Static_assert(RD_SAME(LTT_ID_FACILITY_LOAD, LTT_B_FACILITY_LOAD) &&
+		       RD_SAME(LTT_ID_EVENTS_LOST, LTT_B_EVENTS_LOST) &&
+		       RD_SAME(LTT_ID_BLOCKS_LOST, LTT_B_BLOCKS_LOST) &&
+		       RD_SAME(LTT_ID_BLOCK_START, LTT_B_BLOCK_START) &&
+		       RD_SAME(LTT_ID_BLOCK_END, LTT_B_BLOCK_END) &&
+		       RD_SAME(LTT_ID_TIME_HEARTBEAT, LTT_B_HEARTBEAT),
+	       "ltt/reader.h: builtin ids");
+_Static_assert(RD_SAME(LTT_LOST_BUFFER_FULL, LTT_LOST_CAUSE_BUFFER_FULL) &&
+		       RD_SAME(LTT_LOST_TOO_BIG, LTT_LOST_CAUSE_TOO_BIG) &&
+		       RD_SAME(LTT_LOST_NESTED, LTT_LOST_CAUSE_NESTED) &&
+		       RD_SAME(LTT_LOST_TORN, LTT_LOST_CAUSE_TORN) &&
+		       RD_SAME(LTT_LOST_INTERNAL, LTT_LOST_CAUSE_INTERNAL) &&
+		       RD_SAME(LTT_LOST_KERNEL, LTT_LOST_CAUSE_KERNEL) &&
+		       RD_SAME(LTT_LOST_UNKNOWN, LTT_LOST_CAUSE_COUNT),
+	       "ltt/reader.h: lost causes");
+#undef RD_SAME
+
 /* Loss counts (events_lost, blocks_lost records) saturate instead of wrapping: 2^63 + 2^63 is not "0
  * lost". A record above LTT_MAX_LOST_COUNT is more than the recorder can write (that many drops at
  * one per nanosecond take 2.3 years): reported as damaged, and still counted (saturated). */
@@ -22,8 +43,8 @@ static inline uint64_t ltt_sat_add(uint64_t a, uint64_t b)
 #define likely(x)   __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
-#define EV_HEADER 6u		/* uint16 id + uint32 time */
-#define BLOCK_TS_EVENT 26u	/* block_start / block_end: header + 20-byte payload */
+#define EV_HEADER      LTT_FMT_HEADER	   /* uint16 id + uint32 time */
+#define BLOCK_TS_EVENT LTT_BLOCK_MARK_SIZE /* block_start / block_end: header + 20-byte payload */
 
 /* What the reader does with an id beyond sizing it (doc/format.md sections 6 and 7). */
 enum ev_kind {
@@ -247,36 +268,10 @@ struct rd_anchor {
 };
 int rd_block_anchor(struct tracefile *tf, uint64_t k, int first, struct rd_anchor *a);
 
-/* Byte-order aware reads from the trace. */
-static inline uint16_t rd_u16(const unsigned char *p, int be)
-{
-	uint16_t v;
-
-	memcpy(&v, p, 2);
-	if (be != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
-		v = __builtin_bswap16(v);
-	return v;
-}
-
-static inline uint32_t rd_u32(const unsigned char *p, int be)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	if (be != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
-		v = __builtin_bswap32(v);
-	return v;
-}
-
-static inline uint64_t rd_u64(const unsigned char *p, int be)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	if (be != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
-		v = __builtin_bswap64(v);
-	return v;
-}
+/* Byte-order aware reads from the trace (common/format.h). */
+#define rd_u16 ltt_load16
+#define rd_u32 ltt_load32
+#define rd_u64 ltt_load64
 
 /* The public view of tf->ev[tf->pos]. */
 static inline void rd_fill_event(struct tracefile *tf, struct ltt_event *ev)

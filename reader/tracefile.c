@@ -328,7 +328,7 @@ static int64_t block_end_offset(const struct trace *t, uint32_t trailer)
 	if (t->v1)
 		e = bs - (int64_t)trailer;
 	else if (t->v2)
-		e = bs - 4 - (int64_t)trailer - BLOCK_TS_EVENT;
+		e = (int64_t)ltt_block_end_max((uint64_t)bs) - (int64_t)trailer;
 	else
 		e = trailer;
 	return e;
@@ -361,13 +361,13 @@ static int read_block(struct tracefile *tf, uint64_t k, uint32_t *trailer, int64
 	uint32_t bs = t->info.block_size;
 	unsigned char tr[4];
 	size_t want;
-	int ret = pread_full(tf->fd, tr, 4, k * bs + bs - 4);
+	int ret = pread_full(tf->fd, tr, LTT_FMT_TRAILER, k * bs + ltt_block_trailer_off(bs));
 
 	if (ret)
 		return ret;
 	*trailer = rd_u32(tr, t->info.big_endian);
 	*e = block_end_offset(t, *trailer);
-	if (*e < BLOCK_TS_EVENT || *e > (int64_t)bs - 30) {
+	if (!ltt_block_end_ok(bs, *e)) {
 		*e = -1;
 		return 0;
 	}
@@ -391,7 +391,7 @@ static int read_block(struct tracefile *tf, uint64_t k, uint32_t *trailer, int64
 static int64_t check_zero_fill(struct tracefile *tf, uint64_t k, uint32_t from, unsigned char *val)
 {
 	uint32_t bs = tf->trace->info.block_size;
-	uint64_t base = k * bs, off = base + from, end = base + bs - 4;
+	uint64_t base = k * bs, off = base + from, end = base + ltt_block_trailer_off(bs);
 	unsigned char w[65536];
 
 	while (off < end) {
@@ -586,8 +586,10 @@ static void scan_block(struct tracefile *tf, uint64_t k)
 	tf->info.blocks_read++;
 	if (e < 0) {
 		e = block_end_offset(t, trailer);
-		tf_problem(tf, (int64_t)off, 0, "block %llu: trailer %u puts block_end at %lld, outside "
-			   "[26, %u]; block skipped", (unsigned long long)k, trailer, (long long)e, bs - 30);
+		tf_problem(tf, (int64_t)off, 0,
+			   "block %llu: trailer %u puts block_end at %lld, outside "
+			   "[26, %u]; block skipped",
+			   (unsigned long long)k, trailer, (long long)e, (unsigned)ltt_block_end_max(bs));
 		goto damaged;
 	}
 	end = (uint32_t)e;
@@ -913,10 +915,11 @@ int rd_block_anchor(struct tracefile *tf, uint64_t k, int first, struct rd_ancho
 	int64_t e;
 	uint16_t id;
 
-	if (k >= tf->info.nblocks || pread(tf->fd, tr, 4, (off_t)((k + 1) * bs - 4)) != 4)
+	if (k >= tf->info.nblocks || pread(tf->fd, tr, LTT_FMT_TRAILER,
+					   (off_t)(k * bs + ltt_block_trailer_off(bs))) != LTT_FMT_TRAILER)
 		return -1;
 	e = block_end_offset(t, rd_u32(tr, be));
-	if (e < BLOCK_TS_EVENT || e > (int64_t)bs - 30)
+	if (!ltt_block_end_ok(bs, e))
 		return -1;
 	if (pread(tf->fd, hdr, sizeof(hdr), (off_t)(k * bs + (first ? 0 : (uint64_t)e))) != sizeof(hdr))
 		return -1;

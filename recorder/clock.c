@@ -7,6 +7,7 @@
 #include <ltt/ltt.h>
 
 #include "clock.h"
+#include "common/format.h"
 
 struct ltt_timemap ltt_timemap;
 
@@ -128,15 +129,8 @@ void ltt_clock_start(void)
 
 void ltt_clock_anchor(uint64_t c, uint32_t *sec, uint32_t *nsec)
 {
-	__int128 d = (__int128)(int64_t)(c - ltt_timemap.start_cycles);
-	__int128 ns = (__int128)ltt_timemap.start_ns;
-	uint64_t cps = ltt_timemap.cycles_per_second ? ltt_timemap.cycles_per_second : 1000000000u;
-
-	ns += d * 1000000000 / (__int128)cps;
-	if (ns < 0)
-		ns = 0;
-	*sec = (uint32_t)(ns / 1000000000);
-	*nsec = (uint32_t)(ns % 1000000000);
+	ltt_fmt_cycles_time(ltt_timemap.start_cycles, ltt_timemap.start_ns, ltt_timemap.cycles_per_second, c,
+			    sec, nsec);
 }
 
 void ltt_clock_set_test(uint64_t (*fn)(void), uint64_t cps)

@@ -184,8 +184,8 @@ static size_t block_head(const char *blk, uint32_t bs)
 	uint32_t e;
 	size_t head;
 
-	memcpy(&e, blk + bs - 4, 4);
-	if (e > bs - 30)
+	e = ltt_get32(blk + ltt_block_trailer_off(bs));
+	if (!ltt_block_end_ok(bs, e))
 		return bs;	/* cannot happen for a sealed block: written whole */
 	head = ((size_t)e + LTT_BLOCK_MARK_SIZE + PAGE - 1) & ~(size_t)(PAGE - 1);
 	return head + PAGE < bs ? head : bs;
@@ -836,7 +836,7 @@ void ltt_consumer_stop(void)
 
 		if (!ring_is_written(i))
 			continue;
-		for (unsigned c = 0; c < LTT_LOST_CAUSES; c++)
+		for (unsigned c = 0; c < LTT_LOST_CAUSE_COUNT; c++)
 			lost |= ltt_read(&r->lost[c]) != 0;
 		/* Pending lost counts go in one last block (doc/format.md section 7); it also carries
 		 * the summary of blocks that could not be written before it. */

@@ -66,8 +66,8 @@ static void ring_init(struct ltt_region *rg, unsigned i, uint32_t flags)
 	r->slot_mask = rg->blocks - 1;
 	r->ring_mask = (uint64_t)rg->blocks * bs - 1;
 	r->pos_mask = (uint64_t)(bs - 1) | LTT_RING_CLOSED;
-	r->limit = bs - LTT_BLOCK_MARK_SIZE - 4;
-	r->max_payload = bs - 128 - LTT_EVENT_HEADER;
+	r->limit = (uint32_t)ltt_block_end_max(bs);
+	r->max_payload = ltt_block_max_payload(bs);
 	/* Control rings never overwrite: the state they hold must survive (doc/format.md s. 8). Kernel
 	 * rings overwrite as the CPU rings do; their events come late (struct ltt_ring's late). */
 	r->late = i >= ltt_region_kbase(rg);
@@ -134,26 +134,13 @@ void ltt_region_release_data(struct ltt_region *rg)
 
 /* ---- blocks --------------------------------------------------------------------------------------- */
 
-static void put16(char *p, uint16_t v) { memcpy(p, &v, 2); }
-static void put32(char *p, uint32_t v) { memcpy(p, &v, 4); }
-static void put64(char *p, uint64_t v) { memcpy(p, &v, 8); }
-
-static void header(char *p, uint16_t id, uint64_t c)
-{
-	put16(p, id);
-	put32(p + 2, (uint32_t)c);
-}
-
+/* Anchors by the trace's clock map (recorder/clock.c); the records' layout is common/format.h's. */
 void ltt_block_mark(char *p, uint16_t id, uint64_t c, uint32_t block_id)
 {
 	uint32_t sec, nsec;
 
 	ltt_clock_anchor(c, &sec, &nsec);
-	header(p, id, c);
-	put32(p + 6, sec);
-	put32(p + 10, nsec);
-	put64(p + 14, c);
-	put32(p + 22, block_id);
+	ltt_fmt_block_mark(p, id, c, sec, nsec, block_id);
 }
 
 static void heartbeat(char *p, uint64_t c)
@@ -161,17 +148,7 @@ static void heartbeat(char *p, uint64_t c)
 	uint32_t sec, nsec;
 
 	ltt_clock_anchor(c, &sec, &nsec);
-	header(p, LTT_B_HEARTBEAT, c);
-	put32(p + 6, sec);
-	put32(p + 10, nsec);
-	put64(p + 14, c);
-}
-
-static void lost_record(char *p, uint64_t c, uint64_t count, uint8_t cause)
-{
-	header(p, LTT_B_EVENTS_LOST, c);
-	put64(p + 6, count);
-	p[14] = (char)cause;
+	ltt_fmt_heartbeat(p, c, sec, nsec);
 }
 
 /* Adds the counts of the events_lost records at the head of sealed block blk (right after its
@@ -240,49 +217,27 @@ static void zero_fill(char *p, size_t n)
 static void seal(char *blk, uint32_t bs, uint64_t pos, uint64_t c, uint64_t seq)
 {
 	ltt_block_mark(blk + pos, LTT_B_BLOCK_END, c, (uint32_t)seq);
-	zero_fill(blk + pos + LTT_BLOCK_MARK_SIZE, bs - 4 - pos - LTT_BLOCK_MARK_SIZE);
-	put32(blk + bs - 4, (uint32_t)pos);
+	zero_fill(blk + pos + LTT_BLOCK_MARK_SIZE, ltt_block_fill(bs, pos));
+	ltt_fmt_trailer(blk, bs, (uint32_t)pos);
 }
 
 void ltt_block_summary(char *buf, uint32_t bs, const char *next_block, uint32_t blocks, uint64_t events)
 {
-	uint64_t c;
-	char *p = buf;
-
-	memset(buf, 0, bs);
-	memcpy(p, next_block, LTT_BLOCK_MARK_SIZE);
-	put32(p + 22, LTT_SUMMARY_BLOCK_ID);
-	memcpy(&c, next_block + 14, 8);
-	p += LTT_BLOCK_MARK_SIZE;
-	header(p, LTT_B_BLOCKS_LOST, c);
-	put32(p + 6, blocks);
-	put64(p + 10, events);
-	p += LTT_BLOCKS_LOST_SIZE;
-	memcpy(p, next_block, LTT_BLOCK_MARK_SIZE);
-	put16(p, LTT_B_BLOCK_END);
-	put32(p + 22, LTT_SUMMARY_BLOCK_ID);
-	put32(buf + bs - 4, (uint32_t)(p - buf));
+	ltt_fmt_summary_block(buf, bs, next_block, blocks, events);
 }
 
 int ltt_block_lost_only(char *buf, struct ltt_ring *r, uint64_t c, uint32_t block_id)
 {
-	uint32_t bs = r->block_size;
-	uint64_t pos = LTT_BLOCK_MARK_SIZE;
-	int any = 0;
+	uint64_t n[LTT_LOST_CAUSE_COUNT];
+	uint32_t pos;
 
-	memset(buf, 0, bs);
+	for (unsigned i = 0; i < LTT_LOST_CAUSE_COUNT; i++)
+		n[i] = ltt_xchg(&r->lost[i], 0);
+	memset(buf, 0, r->block_size);
 	ltt_block_mark(buf, LTT_B_BLOCK_START, c, block_id);
-	for (unsigned i = 0; i < LTT_LOST_CAUSES; i++) {
-		uint64_t n = ltt_xchg(&r->lost[i], 0);
-
-		if (!n)
-			continue;
-		lost_record(buf + pos, c, n, (uint8_t)i);
-		pos += LTT_LOST_RECORD_SIZE;
-		any = 1;
-	}
-	seal(buf, bs, pos, c, block_id);
-	return any;
+	pos = ltt_fmt_lost_records(buf + LTT_BLOCK_MARK_SIZE, c, n);
+	seal(buf, r->block_size, LTT_BLOCK_MARK_SIZE + pos, c, block_id);
+	return pos != 0;
 }
 
 char *ltt_ring_block(const struct ltt_ring *r, uint64_t seq)
@@ -374,7 +329,7 @@ static int reserve(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, size_t p
 		   uint64_t at)
 {
 	uint64_t old, nw, tsc, pos, seq, nseq = 0, w = 0, hb, drops;
-	uint64_t size = LTT_EVENT_HEADER + (uint64_t)payload_len;
+	uint64_t size = LTT_FMT_HEADER + (uint64_t)payload_len;
 	unsigned pending = 0, npending = 0;
 	uint32_t bs = r->block_size;
 	char *p;
@@ -412,14 +367,15 @@ static int reserve(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, size_t p
 				return 0;
 			}
 			pending = npending = 0;
-			for (unsigned i = 0; i < LTT_LOST_CAUSES; i++)
+			for (unsigned i = 0; i < LTT_LOST_CAUSE_COUNT; i++)
 				if (ltt_read(&r->lost[i])) {
 					pending |= 1u << i;
 					npending++;
 				}
 			/* the records must leave room for the event (5 records and the largest event
 			 * would not fit): the others wait for the next block */
-			for (unsigned i = LTT_LOST_CAUSES; i-- > 0 &&
+			for (unsigned i = LTT_LOST_CAUSE_COUNT;
+			     i-- > 0 &&
 			     LTT_BLOCK_MARK_SIZE + npending * LTT_LOST_RECORD_SIZE + size > r->limit;)
 				if (pending & (1u << i)) {
 					pending &= ~(1u << i);
@@ -474,7 +430,7 @@ static int reserve(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, size_t p
 		ltt_block_mark(blk, LTT_B_BLOCK_START, tsc, (uint32_t)nseq);
 		p = blk + LTT_BLOCK_MARK_SIZE;
 		drops = 0;
-		for (unsigned i = 0; i < LTT_LOST_CAUSES; i++) {
+		for (unsigned i = 0; i < LTT_LOST_CAUSE_COUNT; i++) {
 			uint64_t k;
 
 			if (!(pending & (1u << i)))
@@ -485,7 +441,7 @@ static int reserve(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, size_t p
 				ltt_add(&r->lost[i], k - LTT_LOST_RECORD_MAX);
 				k = LTT_LOST_RECORD_MAX;
 			}
-			lost_record(p, tsc, k, (uint8_t)i);
+			ltt_fmt_events_lost(p, tsc, k, (uint8_t)i);
 			p += LTT_LOST_RECORD_SIZE;
 			drops += k;
 		}
@@ -499,9 +455,8 @@ static int reserve(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, size_t p
 			ltt_ring_add(r, &r->commit[slot], drops << 32);
 		old = nseq << r->shift;
 	}
-	put16(p, id);
-	put32(p + 2, (uint32_t)tsc);
-	s->payload = p + LTT_EVENT_HEADER;
+	ltt_fmt_header(p, id, tsc);
+	s->payload = p + LTT_FMT_HEADER;
 	s->commit = &r->commit[(old >> r->shift) & r->slot_mask];
 	s->delta = hb + size + (counted ? 1ull << 32 : 0);
 	s->ring = r->cpu_owned ? r : NULL;

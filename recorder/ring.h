@@ -9,29 +9,21 @@
 
 #include <ltt/ltt.h>
 
-/* Builtin event ids and sizes (doc/format.md section 6). */
-enum {
-	LTT_B_FACILITY_LOAD = 0,
-	LTT_B_EVENTS_LOST = 1,
-	LTT_B_BLOCKS_LOST = 2,
-	LTT_B_BLOCK_START = 17,
-	LTT_B_BLOCK_END = 18,
-	LTT_B_HEARTBEAT = 19,
-};
-#define LTT_BLOCK_MARK_SIZE	26	/* block_start / block_end: header + 20 */
-#define LTT_HEARTBEAT_SIZE	22	/* header + 16 */
-#define LTT_LOST_RECORD_SIZE	15	/* events_lost: header + 9 */
-#define LTT_BLOCKS_LOST_SIZE	18	/* blocks_lost: header + 12 */
-#define LTT_SUMMARY_BLOCK_ID	0xFFFFFFFFu
+#include "common/format.h"
+
+/* The installed event path (ltt/static/ring.h) repeats a few numbers of the format: they are the
+ * format's (common/format.h). */
+_Static_assert(LTT_EVENT_HEADER == LTT_FMT_HEADER, "ltt/static/ring.h: event header size");
+_Static_assert(LTT_LOST_CAUSES == LTT_LOST_CAUSE_COUNT, "ltt/static/ring.h: lost causes");
+_Static_assert(LTT_MIN_MAX_PAYLOAD == LTT_BLOCK_SIZE_MIN - LTT_BLOCK_ROOM - LTT_FMT_HEADER,
+	       "ltt/static/ring.h: max_payload of the smallest block");
+_Static_assert(sizeof(((struct ltt_ring *)0)->lost) / sizeof(uint64_t) >= LTT_LOST_CAUSE_COUNT,
+	       "ltt/static/ring.h: a lost counter per cause");
+
 /* Most drops one events_lost record written by an opener reports (the rest go in the next block): a
  * block's events and reported drops, counted together in its commit word's high half, stay below
  * 2^32 (5 causes x 2^28 + the events of a 256 MiB block). */
-#define LTT_LOST_RECORD_MAX	(1ull << 28)
-#define LTT_BLOCK_SIZE_MIN	4096u
-#define LTT_BLOCK_SIZE_MAX	(256u << 20)
-
-enum ltt_lost_cause_rec { LTT_LOST_CAUSE_BUFFER_FULL, LTT_LOST_CAUSE_TOO_BIG, LTT_LOST_CAUSE_NESTED,
-			  LTT_LOST_CAUSE_TORN, LTT_LOST_CAUSE_INTERNAL, LTT_LOST_CAUSE_KERNEL };
+#define LTT_LOST_RECORD_MAX (1ull << 28)
 
 struct ltt_region_geom {
 	uint32_t ncpu;		/* CPU rings; LTT_CONTROL_RINGS more are added */

@@ -104,14 +104,14 @@ static void out_block(struct out *o, const char *blk, uint32_t bs)
 			return;
 		}
 	}
-	memcpy(&e, blk + bs - 4, 4);
-	if (e >= LTT_BLOCK_MARK_SIZE && e <= bs - 30 && bs - 4 - (e + LTT_BLOCK_MARK_SIZE) >= HOLE_MIN) {
+	e = ltt_get32(blk + ltt_block_trailer_off(bs));
+	if (ltt_block_end_ok(bs, e) && ltt_block_fill(bs, e) >= HOLE_MIN) {
 		/* events and block_end, a hole for the zero fill the recorder wrote, the trailer */
 		o->err = ltt_write_all(o->fd, blk, e + LTT_BLOCK_MARK_SIZE);
-		if (!o->err && lseek(o->fd, bs - 4 - (e + LTT_BLOCK_MARK_SIZE), SEEK_CUR) < 0)
+		if (!o->err && lseek(o->fd, (off_t)ltt_block_fill(bs, e), SEEK_CUR) < 0)
 			o->err = -errno;
 		if (!o->err)
-			o->err = ltt_write_all(o->fd, blk + bs - 4, 4);
+			o->err = ltt_write_all(o->fd, blk + ltt_block_trailer_off(bs), LTT_FMT_TRAILER);
 		return;
 	}
 	o->err = ltt_write_all(o->fd, blk, bs);
@@ -184,34 +184,22 @@ static void out_trailing_summary(struct out *o, char *scratch, uint32_t bs, uint
 static int out_lost(struct out *o, const struct ltt_ring *r, char *scratch, uint64_t block_id,
 		    uint64_t pend_blocks, uint64_t pend_events)
 {
-	uint32_t bs = r->block_size, pos = LTT_BLOCK_MARK_SIZE;
-	char head[LTT_BLOCK_MARK_SIZE + LTT_LOST_CAUSES * LTT_LOST_RECORD_SIZE];
-	uint64_t c = cycles_after_loads();
-	int any = 0;
+	uint32_t bs = r->block_size, pos;
+	char head[LTT_BLOCK_MARK_SIZE + LTT_LOST_CAUSE_COUNT * LTT_LOST_RECORD_SIZE];
+	uint64_t c = cycles_after_loads(), n[LTT_LOST_CAUSE_COUNT];
 
+	for (unsigned i = 0; i < LTT_LOST_CAUSE_COUNT; i++)
+		n[i] = ltt_read(&r->lost[i]);
 	ltt_block_mark(head, LTT_B_BLOCK_START, c, (uint32_t)block_id);
-	for (unsigned i = 0; i < LTT_LOST_CAUSES; i++) {
-		uint64_t n = ltt_read(&r->lost[i]);
-		uint16_t id = LTT_B_EVENTS_LOST;
-		uint32_t t = (uint32_t)c;
-
-		if (!n)
-			continue;
-		memcpy(head + pos, &id, 2);
-		memcpy(head + pos + 2, &t, 4);
-		memcpy(head + pos + 6, &n, 8);
-		head[pos + 14] = (char)i;
-		pos += LTT_LOST_RECORD_SIZE;
-		any = 1;
-	}
-	if (!any)
+	pos = ltt_fmt_lost_records(head + LTT_BLOCK_MARK_SIZE, c, n);
+	if (!pos)
 		return 0;
+	pos += LTT_BLOCK_MARK_SIZE;
 	if (pend_blocks)
 		out_summary(o, scratch, bs, head, pend_blocks, pend_events);
-	memset(scratch, 0, bs);
 	memcpy(scratch, head, pos);
 	ltt_block_mark(scratch + pos, LTT_B_BLOCK_END, c, (uint32_t)block_id);
-	memcpy(scratch + bs - 4, &pos, 4);
+	ltt_fmt_seal(scratch, bs, pos);
 	out_block(o, scratch, bs);
 	return 1;
 }
@@ -321,8 +309,7 @@ static void copy_control_ring(struct out *o, struct ltt_ring *r, char *scratch, 
 		pend_blocks = 0;
 		memcpy(scratch, ltt_ring_block(r, seq), pos);
 		ltt_block_mark(scratch + pos, LTT_B_BLOCK_END, cycles_after_loads(), (uint32_t)seq);
-		memset(scratch + pos + LTT_BLOCK_MARK_SIZE, 0, bs - 4 - pos - LTT_BLOCK_MARK_SIZE);
-		memcpy(scratch + bs - 4, &(uint32_t){ (uint32_t)pos }, 4);
+		ltt_fmt_seal(scratch, bs, (uint32_t)pos);
 		out_block(o, scratch, bs);
 	}
 	if (out_lost(o, r, scratch, pos ? seq + 1 : seq, pend_blocks, pend_events))

@@ -29,6 +29,8 @@
 
 #include <ltt/eventdefs.h>
 
+#include "common/format.h"
+
 #define MAX_TF 64
 #define MAX_FAC 32
 
@@ -141,11 +143,11 @@ static void block_open(struct tfw *t, uint64_t c, uint32_t id)
 {
 	tf_open_file(t);
 	memset(t->blk, 0, g.bs);
-	put(t->blk, 17, 2);
+	put(t->blk, LTT_B_BLOCK_START, 2);
 	put(t->blk + 2, (uint32_t)c, 4);
-	put_ts(t->blk + 6, c);
-	put(t->blk + 22, id, 4);
-	t->pos = 26;
+	put_ts(t->blk + LTT_FMT_HEADER, c);
+	put(t->blk + LTT_FMT_HEADER + LTT_MARK_BLOCK_ID, id, 4);
+	t->pos = LTT_BLOCK_MARK_SIZE;
 	t->prev = c;
 	t->have_prev = 1;
 }
@@ -156,11 +158,11 @@ static void block_close(struct tfw *t, uint32_t id)
 
 	if (!t->pos)
 		return;
-	put(p, 18, 2);
+	put(p, LTT_B_BLOCK_END, 2);
 	put(p + 2, (uint32_t)t->prev, 4);
-	put_ts(p + 6, t->prev);
-	put(p + 22, id, 4);
-	put(t->blk + g.bs - 4, t->pos, 4);
+	put_ts(p + LTT_FMT_HEADER, t->prev);
+	put(p + LTT_FMT_HEADER + LTT_MARK_BLOCK_ID, id, 4);
+	put(t->blk + ltt_block_trailer_off(g.bs), t->pos, LTT_FMT_TRAILER);
 	if (fwrite(t->blk, 1, g.bs, t->f) != g.bs)
 		die("%s: write error", t->name);
 	t->pos = 0;
@@ -177,9 +179,9 @@ static void close_current(struct tfw *t)
 /* Room for an event of n bytes (header included); opens blocks as needed. */
 static unsigned char *reserve(struct tfw *t, uint64_t c, uint32_t n)
 {
-	if (n > g.bs - 56)
+	if (n > ltt_block_end_max(g.bs) - LTT_BLOCK_MARK_SIZE)
 		die("event of %u bytes does not fit a block of %u", n, g.bs);
-	if (t->pos && t->pos + n > g.bs - 30)
+	if (t->pos && t->pos + n > ltt_block_end_max(g.bs))
 		close_current(t);
 	if (!t->pos)
 		block_open(t, c, t->block_id);
@@ -188,12 +190,12 @@ static unsigned char *reserve(struct tfw *t, uint64_t c, uint32_t n)
 
 static void heartbeat(struct tfw *t, uint64_t c)
 {
-	unsigned char *p = reserve(t, c, 22);
+	unsigned char *p = reserve(t, c, LTT_HEARTBEAT_SIZE);
 
-	put(p, 19, 2);
+	put(p, LTT_B_HEARTBEAT, 2);
 	put(p + 2, (uint32_t)c, 4);
-	put_ts(p + 6, c);
-	t->pos += 22;
+	put_ts(p + LTT_FMT_HEADER, c);
+	t->pos += LTT_HEARTBEAT_SIZE;
 	t->prev = c;
 }
 
@@ -204,11 +206,11 @@ static void write_event(struct tfw *t, uint64_t c, unsigned id, const unsigned c
 
 	if (t->have_prev && c > t->prev && c - t->prev >= (1ull << 30))
 		heartbeat(t, c);
-	p = reserve(t, c, 6 + n);
+	p = reserve(t, c, LTT_FMT_HEADER + n);
 	put(p, id, 2);
 	put(p + 2, (uint32_t)c, 4);
-	memcpy(p + 6, pl, n);
-	t->pos += 6 + n;
+	memcpy(p + LTT_FMT_HEADER, pl, n);
+	t->pos += LTT_FMT_HEADER + n;
 	t->prev = c;
 }
 

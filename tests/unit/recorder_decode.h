@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/format.h"
+
 struct dec_event {
 	uint16_t id;
 	uint64_t cycles;	/* rebuilt full count */
@@ -22,14 +24,14 @@ struct dec_event {
 
 struct dec_stats {
 	uint64_t blocks, summary_blocks, events, heartbeats;
-	uint64_t lost[5];	/* events_lost by cause */
+	uint64_t lost[LTT_LOST_CAUSE_COUNT]; /* events_lost by cause */
 	uint64_t blocks_lost, blocks_lost_events;
 	uint64_t id_gaps;	/* block_id jumps not explained by a summary block */
 	char error[256];	/* first structural error, "" if none */
 };
 
-static uint32_t dec_u32(const unsigned char *p) { uint32_t v; memcpy(&v, p, 4); return v; }
-static uint64_t dec_u64(const unsigned char *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+#define dec_u32 ltt_get32
+#define dec_u64 ltt_get64
 
 /* Payload size of the event id at p (end: the block_end offset); 0 on an unknown id. */
 static size_t dec_size(uint16_t id, const unsigned char *p, const unsigned char *end, uint16_t core,
@@ -38,11 +40,18 @@ static size_t dec_size(uint16_t id, const unsigned char *p, const unsigned char 
 	const unsigned char *q;
 
 	switch (id) {
-	case 0: q = memchr(p, 0, (size_t)(end - p)); return q ? (size_t)(q - p) + 9 : 0;
-	case 1: return 9;
-	case 2: return 12;
-	case 17: case 18: return 20;
-	case 19: return 16;
+	case LTT_B_FACILITY_LOAD:
+		q = memchr(p, 0, (size_t)(end - p));
+		return q ? LTT_FACILITY_LOAD_PAYLOAD((size_t)(q - p)) : 0;
+	case LTT_B_EVENTS_LOST:
+		return LTT_LOST_RECORD_SIZE - LTT_FMT_HEADER;
+	case LTT_B_BLOCKS_LOST:
+		return LTT_BLOCKS_LOST_SIZE - LTT_FMT_HEADER;
+	case LTT_B_BLOCK_START:
+	case LTT_B_BLOCK_END:
+		return LTT_BLOCK_MARK_SIZE - LTT_FMT_HEADER;
+	case LTT_B_HEARTBEAT:
+		return LTT_HEARTBEAT_SIZE - LTT_FMT_HEADER;
 	}
 	if (core && id >= core && id < core + 14) {
 		switch (id - core) {
@@ -87,21 +96,21 @@ static int dec_file(const char *path, uint32_t bs, uint16_t core, uint16_t rtest
 		return -1;
 	}
 	while (fread(blk, 1, bs, f) == bs) {
-		uint32_t E = dec_u32(blk + bs - 4), id;
-		uint64_t off = 26;
+		uint32_t E = dec_u32(blk + ltt_block_trailer_off(bs)), id;
+		uint64_t off = LTT_BLOCK_MARK_SIZE;
 		int summary;
 
-		if (E < 26 || E > bs - 30)
+		if (!ltt_block_end_ok(bs, E))
 			DEC_FAIL("%s: block %llu: trailer %u out of range", path, (unsigned long long)block, E);
-		if (dec_u32(blk) % 65536 != 17 || (blk[E] | blk[E + 1] << 8) != 18)
+		if (ltt_get16(blk) != LTT_B_BLOCK_START || ltt_get16(blk + E) != LTT_B_BLOCK_END)
 			DEC_FAIL("%s: block %llu: no block_start/block_end", path, (unsigned long long)block);
-		id = dec_u32(blk + 22);
-		if (dec_u32(blk + E + 22) != id)
+		id = ltt_fmt_mark_block_id(blk, LTT_HOST_BE);
+		if (ltt_fmt_mark_block_id(blk + E, LTT_HOST_BE) != id)
 			DEC_FAIL("%s: block %llu: block_end id differs", path, (unsigned long long)block);
-		for (uint32_t i = E + 26; i < bs - 4; i++)
+		for (uint32_t i = E + LTT_BLOCK_MARK_SIZE; i < ltt_block_trailer_off(bs); i++)
 			if (blk[i])
 				DEC_FAIL("%s: block %llu: non-zero fill at %u", path, (unsigned long long)block, i);
-		summary = id == 0xFFFFFFFFu;
+		summary = id == LTT_SUMMARY_BLOCK_ID;
 		st->blocks++;
 		if (summary) {
 			st->summary_blocks++;
@@ -111,26 +120,28 @@ static int dec_file(const char *path, uint32_t bs, uint16_t core, uint16_t rtest
 			last_id = id;
 			pending_summary = 0;
 		}
-		prev = dec_u64(blk + 14);
-		if (dec_u64(blk + E + 14) < prev)
+		prev = ltt_fmt_mark_cycles(blk, LTT_HOST_BE);
+		if (ltt_fmt_mark_cycles(blk + E, LTT_HOST_BE) < prev)
 			DEC_FAIL("%s: block %llu: block_end before block_start", path, (unsigned long long)block);
 		while (off < E) {
 			struct dec_event e;
-			uint32_t t = dec_u32(blk + off + 2);
+			uint32_t t = ltt_fmt_time(blk + off, LTT_HOST_BE);
 			size_t sz;
 
-			e.id = (uint16_t)(blk[off] | blk[off + 1] << 8);
-			e.payload = blk + off + 6;
+			e.id = ltt_get16(blk + off);
+			e.payload = blk + off + LTT_FMT_HEADER;
 			sz = dec_size(e.id, e.payload, blk + E, core, rtest);
-			if (!sz || off + 6 + sz > E)
+			if (!sz || off + LTT_FMT_HEADER + sz > E)
 				DEC_FAIL("%s: offset %llu: id %u: unknown or crosses block_end", path,
 					 (unsigned long long)(block * bs + off), e.id);
 			e.size = (uint32_t)sz;
 			e.cycles = prev + (uint64_t)(int64_t)(int32_t)(t - (uint32_t)prev);
-			if (e.id == 19) {
-				if (dec_u64(e.payload + 8) != e.cycles && (uint32_t)dec_u64(e.payload + 8) != t)
+			if (e.id == LTT_B_HEARTBEAT) {
+				uint64_t hc = ltt_get64(e.payload + LTT_TS_CYCLES);
+
+				if (hc != e.cycles && (uint32_t)hc != t)
 					DEC_FAIL("%s: heartbeat time mismatch", path);
-				e.cycles = dec_u64(e.payload + 8);
+				e.cycles = hc;
 				st->heartbeats++;
 			}
 			/* a few cycles back is allowed (doc/format.md section 5: rdtsc skew) */
@@ -139,18 +150,18 @@ static int dec_file(const char *path, uint32_t bs, uint16_t core, uint16_t rtest
 			prev = e.cycles;
 			e.block_id = id;
 			e.summary = summary;
-			if (e.id == 1 && e.payload[8] < 5)
+			if (e.id == LTT_B_EVENTS_LOST && e.payload[8] < LTT_LOST_CAUSE_COUNT)
 				st->lost[e.payload[8]] += dec_u64(e.payload);
-			if (e.id == 2) {
+			if (e.id == LTT_B_BLOCKS_LOST) {
 				st->blocks_lost += dec_u32(e.payload);
 				st->blocks_lost_events += dec_u64(e.payload + 4);
 				pending_summary = dec_u32(e.payload);
 			}
-			if (e.id > 19)
+			if (e.id >= LTT_B_FIRST_BASE)
 				st->events++;
 			if (cb)
 				cb(arg, &e);
-			off += 6 + sz;
+			off += LTT_FMT_HEADER + sz;
 		}
 		if (off != E)
 			DEC_FAIL("%s: block %llu: events end at %llu, not at %u", path, (unsigned long long)block,

@@ -16,19 +16,12 @@
 
 #include <ltt/eventdefs.h>
 
+#include "common/format.h"
 #include "common/io.h"
 #include "recorder/shm_layout.h"
 #include "recover.h"
 
-#define B_FACILITY_LOAD	0
-#define B_EVENTS_LOST	1
-#define B_BLOCKS_LOST	2
-#define B_BLOCK_START	17
-#define B_BLOCK_END	18
-#define B_HEARTBEAT	19
-#define MARK		26	/* block_start / block_end */
-#define LOST_REC	15
-#define CAUSE_TORN	3
+#define MARK		LTT_BLOCK_MARK_SIZE
 #define MAX_IDS		65536
 
 struct ring_view {
@@ -72,30 +65,6 @@ static void seterr(struct rb *b, const char *fmt, ...)
 static int pow2(uint64_t v)
 {
 	return v && !(v & (v - 1));
-}
-
-static uint16_t get16(const char *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, 2);
-	return v;
-}
-
-static uint32_t get32(const char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static uint64_t get64(const char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
 }
 
 /* ---- the file -------------------------------------------------------------------------------------- */
@@ -285,58 +254,60 @@ static size_t event_size(struct rb *b, const char *p, size_t avail)
 	uint16_t id;
 	size_t sz;
 
-	if (avail < 6)
+	if (avail < LTT_FMT_HEADER)
 		return 0;
-	id = get16(p);
+	id = ltt_get16(p);
 	switch (id) {
-	case B_FACILITY_LOAD: {
-		size_t n = strnlen(p + 6, avail - 6);
+	case LTT_B_FACILITY_LOAD: {
+		size_t n = LTT_FMT_HEADER +
+			   LTT_FACILITY_LOAD_PAYLOAD(strnlen(p + LTT_FMT_HEADER, avail - LTT_FMT_HEADER));
 
-		return n + 6 + 9 <= avail ? n + 6 + 9 : 0;
+		return n <= avail ? n : 0;
 	}
-	case B_EVENTS_LOST:
-		return avail >= 15 ? 15 : 0;
-	case B_BLOCKS_LOST:
-		return avail >= 18 ? 18 : 0;
-	case B_HEARTBEAT:
-		return avail >= 22 ? 22 : 0;
+	case LTT_B_EVENTS_LOST:
+		return avail >= LTT_LOST_RECORD_SIZE ? LTT_LOST_RECORD_SIZE : 0;
+	case LTT_B_BLOCKS_LOST:
+		return avail >= LTT_BLOCKS_LOST_SIZE ? LTT_BLOCKS_LOST_SIZE : 0;
+	case LTT_B_HEARTBEAT:
+		return avail >= LTT_HEARTBEAT_SIZE ? LTT_HEARTBEAT_SIZE : 0;
 	default:
 		break;
 	}
 	if (!b->known[id])
 		return 0;
 	if (!b->body[id])
-		return 6;
-	if (ltt_type_encoded_size(b->body[id], b->arch, b->big_endian, p + 6, avail - 6, &sz))
+		return LTT_FMT_HEADER;
+	if (ltt_type_encoded_size(b->body[id], b->arch, b->big_endian, p + LTT_FMT_HEADER,
+				  avail - LTT_FMT_HEADER, &sz))
 		return 0;
-	return 6 + sz;
+	return LTT_FMT_HEADER + sz;
 }
 
 /* The smallest size an event with the header at p can have (its id's type; sizes of builtin records). */
 static size_t event_min_size(struct rb *b, const char *p)
 {
-	uint16_t id = get16(p);
+	uint16_t id = ltt_get16(p);
 
 	switch (id) {
-	case B_FACILITY_LOAD:
-		return 6 + 1 + 8;
-	case B_EVENTS_LOST:
-		return 15;
-	case B_BLOCKS_LOST:
-		return 18;
-	case B_HEARTBEAT:
-		return 22;
+	case LTT_B_FACILITY_LOAD:
+		return LTT_FMT_HEADER + LTT_FACILITY_LOAD_PAYLOAD(0);
+	case LTT_B_EVENTS_LOST:
+		return LTT_LOST_RECORD_SIZE;
+	case LTT_B_BLOCKS_LOST:
+		return LTT_BLOCKS_LOST_SIZE;
+	case LTT_B_HEARTBEAT:
+		return LTT_HEARTBEAT_SIZE;
 	default:
 		break;
 	}
-	return b->body[id] ? 6 + b->body[id]->fixed_size[b->arch] : 6;
+	return LTT_FMT_HEADER + (b->body[id] ? b->body[id]->fixed_size[b->arch] : 0);
 }
 
 static void place_load(struct rb *b, const char *p, size_t size)
 {
-	const char *name = p + 6;
-	size_t n = strnlen(name, size - 6);
-	uint32_t sum = get32(name + n + 1), base = get32(name + n + 5);
+	const char *name = p + LTT_FMT_HEADER;
+	size_t n = strnlen(name, size - LTT_FMT_HEADER);
+	uint32_t sum = ltt_get32(name + n + 1), base = ltt_get32(name + n + 5);
 	const struct ltt_facility_desc *f = find_facility(b, name, sum);
 
 	if (!f) {
@@ -368,40 +339,21 @@ static uint32_t events_in(const struct ring_view *v, uint64_t seq)
 	       (committed(v, seq) == v->bs && (uint32_t)(((seq >> v->blog2) + 1) << v->shift) == 0);
 }
 
-/* Anchor of cycle count c by the region's linear map (as the recorder computes it). */
-static void anchor(const struct ltt_region *rg, uint64_t c, uint32_t *sec, uint32_t *nsec)
-{
-	__int128 d = (__int128)(int64_t)(c - rg->start_cycles), ns = (__int128)rg->start_time_ns;
-	uint64_t cps = rg->cycles_per_second ? rg->cycles_per_second : 1000000000u;
-
-	ns += d * 1000000000 / (__int128)cps;
-	if (ns < 0)
-		ns = 0;
-	*sec = (uint32_t)(ns / 1000000000);
-	*nsec = (uint32_t)(ns % 1000000000);
-}
-
+/* block_start or block_end (id) at cycle count c, anchored by the region's linear map (the recorder's,
+ * recorder/clock.c). */
 static void mark(const struct ltt_region *rg, char *p, uint16_t id, uint64_t c, uint32_t block_id)
 {
-	uint32_t sec, nsec, t = (uint32_t)c;
+	uint32_t sec, nsec;
 
-	anchor(rg, c, &sec, &nsec);
-	memcpy(p, &id, 2);
-	memcpy(p + 2, &t, 4);
-	memcpy(p + 6, &sec, 4);
-	memcpy(p + 10, &nsec, 4);
-	memcpy(p + 14, &c, 8);
-	memcpy(p + 22, &block_id, 4);
+	ltt_fmt_cycles_time(rg->start_cycles, rg->start_time_ns, rg->cycles_per_second, c, &sec, &nsec);
+	ltt_fmt_block_mark(p, id, c, sec, nsec, block_id);
 }
 
 /* Closes the block in buf at offset e: block_end (cycle count c), zero fill, trailer. */
 static void close_block(struct rb *b, char *buf, uint32_t e, uint64_t c, uint32_t block_id)
 {
-	uint32_t bs = b->rg->block_size;
-
-	mark(b->rg, buf + e, B_BLOCK_END, c, block_id);
-	memset(buf + e + MARK, 0, bs - 4 - e - MARK);
-	memcpy(buf + bs - 4, &e, 4);
+	mark(b->rg, buf + e, LTT_B_BLOCK_END, c, block_id);
+	ltt_fmt_seal(buf, b->rg->block_size, e);
 }
 
 /* ---- blocks ---------------------------------------------------------------------------------------- */
@@ -420,22 +372,12 @@ static int put_block(struct rb *b, struct tfout *o, const char *blk)
 
 	if (o->pend_blocks) {
 		char *s = malloc(bs);
-		uint32_t e = MARK + 18, blocks = o->pend_blocks > UINT32_MAX ? UINT32_MAX : (uint32_t)o->pend_blocks;
-		uint16_t id = B_BLOCKS_LOST;
 
 		if (!s)
 			return -ENOMEM;
-		memset(s, 0, bs);
-		memcpy(s, blk, MARK);
-		memcpy(s + 22, &(uint32_t){ 0xFFFFFFFFu }, 4);
-		memcpy(s + MARK, &id, 2);
-		memcpy(s + MARK + 2, blk + 2, 4);
-		memcpy(s + MARK + 6, &blocks, 4);
-		memcpy(s + MARK + 10, &o->pend_events, 8);
-		memcpy(s + e, blk, MARK);
-		memcpy(s + e, &(uint16_t){ B_BLOCK_END }, 2);
-		memcpy(s + e + 22, &(uint32_t){ 0xFFFFFFFFu }, 4);
-		memcpy(s + bs - 4, &e, 4);
+		ltt_fmt_summary_block(s, bs, blk,
+				      o->pend_blocks > UINT32_MAX ? UINT32_MAX : (uint32_t)o->pend_blocks,
+				      o->pend_events);
 		if (fwrite(s, 1, bs, o->f) != bs) {
 			free(s);
 			return -EIO;
@@ -454,10 +396,12 @@ static int put_block(struct rb *b, struct tfout *o, const char *blk)
 /* A block whose writers all committed: checked, then copied as is. */
 static int good_block(struct rb *b, const char *blk, uint64_t seq)
 {
-	uint32_t bs = b->rg->block_size, e = get32(blk + bs - 4);
+	uint32_t bs = b->rg->block_size, e = ltt_get32(blk + ltt_block_trailer_off(bs));
 
-	return get16(blk) == B_BLOCK_START && get32(blk + 22) == (uint32_t)seq && e >= MARK && e <= bs - 30 &&
-	       get16(blk + e) == B_BLOCK_END && get32(blk + e + 22) == (uint32_t)seq;
+	return ltt_get16(blk) == LTT_B_BLOCK_START &&
+	       ltt_fmt_mark_block_id(blk, LTT_HOST_BE) == (uint32_t)seq && ltt_block_end_ok(bs, e) &&
+	       ltt_get16(blk + e) == LTT_B_BLOCK_END &&
+	       ltt_fmt_mark_block_id(blk + e, LTT_HOST_BE) == (uint32_t)seq;
 }
 
 /* Block seq, not complete: `reserved` bytes reserved in it, `have` committed. With one writing thread
@@ -477,17 +421,18 @@ static int salvage(struct rb *b, struct tfout *o, const char *blk, uint64_t seq,
 	uint64_t limit = reserved, cut, prev, off = MARK, keep = MARK, after = 0, torn, missing;
 	int consistent = 1, builtin_after = 0, unsealed = 0;
 
-	if (have > reserved || get16(blk) != B_BLOCK_START || get32(blk + 22) != (uint32_t)seq)
+	if (have > reserved || ltt_get16(blk) != LTT_B_BLOCK_START ||
+	    ltt_fmt_mark_block_id(blk, LTT_HOST_BE) != (uint32_t)seq)
 		return 0;	/* the opener died before writing block_start */
-	if (reserved != bs && reserved > bs - 30)
+	if (reserved != bs && reserved > ltt_block_end_max(bs))
 		return 0;	/* the recorder never reserves there: a damaged write offset */
 	cut = have;
 	if (reserved == bs) {
 		/* sealed: the events end at the trailer's block_end when the closer wrote it (this lap's:
 		 * its block_id is seq), and its bytes from there to the end were committed with it */
-		e = get32(blk + bs - 4);
-		if (e >= MARK && e <= bs - 30 && get16(blk + e) == B_BLOCK_END && get32(blk + e + 22) == (uint32_t)seq &&
-		    have >= bs - e) {
+		e = ltt_get32(blk + ltt_block_trailer_off(bs));
+		if (ltt_block_end_ok(bs, e) && ltt_get16(blk + e) == LTT_B_BLOCK_END &&
+		    ltt_fmt_mark_block_id(blk + e, LTT_HOST_BE) == (uint32_t)seq && have >= bs - e) {
 			limit = e;
 			cut = have - (bs - e);
 		} else {
@@ -504,10 +449,10 @@ static int salvage(struct rb *b, struct tfout *o, const char *blk, uint64_t seq,
 		return 0;
 	/* the bytes a hole may take (several threads): all of them when not known */
 	missing = b->single ? 0 : unsealed ? UINT64_MAX : limit - cut;
-	prev = get64(blk + 14);
+	prev = ltt_fmt_mark_cycles(blk, LTT_HOST_BE);
 	while (off < limit) {
 		size_t sz = event_size(b, blk + off, limit - off);
-		uint16_t id = get16(blk + off);
+		uint16_t id = ltt_get16(blk + off);
 
 		if (!sz) {
 			consistent = 0;
@@ -515,20 +460,23 @@ static int salvage(struct rb *b, struct tfout *o, const char *blk, uint64_t seq,
 		}
 		if (after == 0 && missing &&
 		    (event_min_size(b, blk + off) <= missing ||
-		     (id != B_HEARTBEAT && (int32_t)(get32(blk + off + 2) - (uint32_t)prev) < 0))) {
+		     (id != LTT_B_HEARTBEAT &&
+		      (int32_t)(ltt_fmt_time(blk + off, LTT_HOST_BE) - (uint32_t)prev) < 0))) {
 			cut = off;	/* it may be a hole: nothing from here on is kept */
 			consistent = consistent && off + sz <= limit;
 		}
 		if (off + sz <= cut && after == 0) {
 			/* kept: its full cycle count (doc/format.md section 5) */
-			if (id == B_HEARTBEAT)
-				prev = get64(blk + off + 14);
+			if (id == LTT_B_HEARTBEAT)
+				prev = ltt_fmt_mark_cycles(blk + off, LTT_HOST_BE);
 			else
-				prev = prev + (uint64_t)(int64_t)(int32_t)(get32(blk + off + 2) - (uint32_t)prev);
+				prev = prev +
+				       (uint64_t)(int64_t)(int32_t)(ltt_fmt_time(blk + off, LTT_HOST_BE) -
+								    (uint32_t)prev);
 			keep = off + sz;
 		} else {
 			after++;
-			builtin_after |= id < 20;
+			builtin_after |= id < LTT_B_FIRST_BASE;
 		}
 		off += sz;
 	}
@@ -543,7 +491,7 @@ static int salvage(struct rb *b, struct tfout *o, const char *blk, uint64_t seq,
 		torn = after;
 	else
 		torn = after > 1 && consistent && !builtin_after ? after : 1;
-	if (keep > bs - 30)
+	if (keep > ltt_block_end_max(bs))
 		return 0;	/* no room for block_end: damaged */
 	memcpy(b->block, blk, keep);
 	close_block(b, b->block, (uint32_t)keep, prev, (uint32_t)seq);
@@ -627,8 +575,8 @@ static int rebuild_ring(struct rb *b, const struct ring_view *v, const char *out
 
 		if (have == v->bs && good_block(b, blk, seq)) {
 			rc = put_block(b, &o, blk);
-			if (get16(blk + get32(blk + v->bs - 4)) == B_BLOCK_END)
-				o.last_cycles = get64(blk + get32(blk + v->bs - 4) + 14);
+			o.last_cycles = ltt_fmt_mark_cycles(
+				blk + ltt_fmt_trailer_get(blk, v->bs, LTT_HOST_BE), LTT_HOST_BE);
 		} else if (have <= reserved && salvage(b, &o, blk, seq, reserved, have)) {
 			rc = put_block(b, &o, b->block);
 		} else {
@@ -637,29 +585,19 @@ static int rebuild_ring(struct rb *b, const struct ring_view *v, const char *out
 			b->st->unreadable_blocks++;
 		}
 	}
-	for (unsigned c = 0; c < LTT_LOST_CAUSES; c++)
+	for (unsigned c = 0; c < LTT_LOST_CAUSE_COUNT; c++)
 		lost |= r->lost[c];
 	/* what is still to report goes into one last block: dropped events by cause, torn events,
 	 * blocks that could not be copied */
 	if (!rc && (lost || o.torn || o.pend_blocks)) {
 		uint64_t c = o.last_cycles ? o.last_cycles : r->last_tsc;
-		uint32_t e = MARK;
+		uint64_t n[LTT_LOST_CAUSE_COUNT];
+		uint32_t e;
 
-		memset(b->block, 0, v->bs);
-		mark(b->rg, b->block, B_BLOCK_START, c, (uint32_t)last);
-		for (unsigned k = 0; k < LTT_LOST_CAUSES; k++) {
-			uint64_t n = r->lost[k] + (k == CAUSE_TORN ? o.torn : 0);
-			uint16_t id = B_EVENTS_LOST;
-			uint32_t t = (uint32_t)c;
-
-			if (!n)
-				continue;
-			memcpy(b->block + e, &id, 2);
-			memcpy(b->block + e + 2, &t, 4);
-			memcpy(b->block + e + 6, &n, 8);
-			b->block[e + 14] = (char)k;
-			e += LOST_REC;
-		}
+		for (unsigned k = 0; k < LTT_LOST_CAUSE_COUNT; k++)
+			n[k] = r->lost[k] + (k == LTT_LOST_CAUSE_TORN ? o.torn : 0);
+		mark(b->rg, b->block, LTT_B_BLOCK_START, c, (uint32_t)last);
+		e = MARK + ltt_fmt_lost_records(b->block + MARK, c, n);
 		close_block(b, b->block, e, c, (uint32_t)last);
 		b->st->torn += o.torn;
 		rc = put_block(b, &o, b->block);
@@ -679,18 +617,18 @@ static void learn_ids(struct rb *b, const struct ring_view *v)
 
 	for (uint64_t seq = last > v->n ? last - v->n : 0; seq < last; seq++) {
 		const char *blk = v->data + ((seq & (v->n - 1)) << v->shift);
-		uint64_t limit = seq == head ? pos : v->bs - 30, off = MARK;
+		uint64_t limit = seq == head ? pos : ltt_block_end_max(v->bs), off = MARK;
 
-		if (get16(blk) != B_BLOCK_START || (seq == head && pos > v->bs - 30))
+		if (ltt_get16(blk) != LTT_B_BLOCK_START || (seq == head && pos > ltt_block_end_max(v->bs)))
 			continue;
-		if (seq != head && get32(blk + v->bs - 4) >= MARK && get32(blk + v->bs - 4) <= v->bs - 30)
-			limit = get32(blk + v->bs - 4);
+		if (seq != head && ltt_block_end_ok(v->bs, ltt_fmt_trailer_get(blk, v->bs, LTT_HOST_BE)))
+			limit = ltt_fmt_trailer_get(blk, v->bs, LTT_HOST_BE);
 		while (off < limit) {
 			size_t sz = event_size(b, blk + off, limit - off);
 
 			if (!sz)
 				break;
-			if (get16(blk + off) == B_FACILITY_LOAD)
+			if (ltt_get16(blk + off) == LTT_B_FACILITY_LOAD)
 				place_load(b, blk + off, sz);
 			off += sz;
 		}

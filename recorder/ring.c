@@ -152,26 +152,21 @@ static void heartbeat(char *p, uint64_t c)
 }
 
 /* Adds the counts of the events_lost records at the head of sealed block blk (right after its
- * block_start, where an opener and ltt_block_lost_only() write them, lost_record above) to lost[cause]:
+ * block_start, where an opener and ltt_block_lost_only() write them) to lost[cause]:
  * what the consumer sums for the line said at stop (recorder/loss_report.c). */
 void ltt_block_drops(const char *blk, uint32_t bs, uint64_t lost[LTT_LOST_CAUSES])
 {
-	uint32_t end;
+	uint32_t end = ltt_fmt_trailer_get(blk, bs, LTT_HOST_BE);
 
-	memcpy(&end, blk + bs - 4, 4);
 	if (end > bs)
 		return;
 	for (uint32_t p = LTT_BLOCK_MARK_SIZE; p + LTT_LOST_RECORD_SIZE <= end; p += LTT_LOST_RECORD_SIZE) {
-		uint16_t id;
-		uint64_t n;
-		uint8_t cause = (uint8_t)blk[p + 14];
+		uint8_t cause = ltt_fmt_lost_cause(blk + p);
 
-		memcpy(&id, blk + p, 2);
-		if (id != LTT_B_EVENTS_LOST)
+		if (ltt_fmt_id(blk + p, LTT_HOST_BE) != LTT_B_EVENTS_LOST)
 			break;
-		memcpy(&n, blk + p + 6, 8);
-		if (cause < LTT_LOST_CAUSES)
-			lost[cause] += n;
+		if (cause < LTT_LOST_CAUSE_COUNT)
+			lost[cause] += ltt_fmt_lost_count(blk + p, LTT_HOST_BE);
 	}
 }
 

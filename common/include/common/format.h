@@ -326,6 +326,17 @@ static inline uint32_t ltt_fmt_mark_block_id(const void *p, int be)
 	return ltt_load32((const char *)p + LTT_FMT_HEADER + LTT_MARK_BLOCK_ID, be);
 }
 
+/* The count and the cause of the events_lost record at p (its header). */
+static inline uint64_t ltt_fmt_lost_count(const void *p, int be)
+{
+	return ltt_load64((const char *)p + LTT_FMT_HEADER, be);
+}
+
+static inline uint8_t ltt_fmt_lost_cause(const void *p)
+{
+	return ((const uint8_t *)p)[LTT_FMT_HEADER + 8];
+}
+
 /* The trailer of the block at blk (bs bytes), as written (the dialects read it differently). */
 static inline uint32_t ltt_fmt_trailer_get(const void *blk, uint64_t bs, int be)
 {

@@ -4,11 +4,15 @@
 # traces"): a --system trace, written by root under umask 022, has every directory 0700 and every file
 # 0600, in discard and in flight mode (its snapshot); so have its pack (the archive 0600, its entries
 # 0700/0600), what ltt unpack makes of that (even after the archive was made 0644), a directory export
-# (ctf) and a file export (chrome-json), and ltt sql --save. Before 28 Nov 2026 they were 0755/0644:
+# (ctf) and a file export (chrome-json), ltt sql --save, and the trace ltt recover rebuilds from the
+# ring file of a killed --system flight recording. Before 28 Nov 2026 they were 0755/0644:
 # any local user read other users' system-call arguments and kernel addresses that perf at
 # perf_event_paranoid 2 refuses them. The same program without kernel events keeps the umask's modes.
 set -u
 . "$SRCDIR/tests/e2e/lib/common.sh"
+. "$SRCDIR/tests/e2e/lib/registry.sh"
+pid=
+trap '[ -n "$pid" ] && kill -9 $pid 2>/dev/null; reg_forget "$work/rk"; rm -rf "$work"' EXIT
 prog="$BUILD/tests/progs/kernel_prog"
 [ "$(id -u)" -eq 0 ] || { echo "skip: needs root for --system (CI runs as root)"; exit 77; }
 umask 022
@@ -51,5 +55,19 @@ private "chrome-json export" sys.json
 check "export of a trace that is not private" "$(stat -c %a plain.json)" "644"
 "$LTT" sql --save sys.db sys > /dev/null 2> err || { echo "sql --save:"; cat err; fail=1; }
 private "ltt sql --save" sys.db
+# ltt recover of a killed --system flight recording's ring file (it says nothing of whose events it
+# holds: a ring file with kernel rings gives a private trace)
+mkdir shm
+LTT_TRACE="$work/rk" LTT_MODE=flight LTT_SHM_DIR="$work/shm" LTT_KERNEL=sched LTT_KERNEL_SCOPE=system \
+	"$BUILD/tests/progs/flight_prog" spin "$work/progress" > /dev/null 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 200 ] && ! [ -s progress ]; do sleep 0.05; i=$((i + 1)); done
+sleep 0.2
+kill -9 $pid; wait $pid 2>/dev/null; pid=
+"$LTT" recover shm/ltt-*.ring -o rec > /dev/null 2> err || { echo "recover:"; cat err; fail=1; }
+reg_forget "$work/rk"
+[ -d rec/kernel ] || { echo "recover: no kernel/ in the rebuilt trace"; ls -l rec; fail=1; }
+private "ltt recover of a --system ring file" rec
 [ $fail -eq 0 ] && echo ok
 exit $fail

@@ -18,6 +18,7 @@
 
 #include "common/format.h"
 #include "common/io.h"
+#include "common/private.h"
 #include "recorder/shm_layout.h"
 #include "recover.h"
 
@@ -643,7 +644,7 @@ int recover_rebuild(const char *path, const char *out, struct recover_stats *st,
 	struct rb *b = calloc(1, sizeof(*b));
 	struct ring_view v;
 	struct stat sb;
-	int fd, rc = 0;
+	int fd, rc = 0, priv = 0;
 
 	if (!b)
 		return -ENOMEM;
@@ -682,11 +683,14 @@ int recover_rebuild(const char *path, const char *out, struct recover_stats *st,
 		rc = -ENOMEM;
 		goto unmap;
 	}
+	/* kernel events: the trace may hold other users' (the ring file does not say whose): private, as
+	 * libltt makes such a trace (common/private.h, doc/security.md) */
+	priv = (b->rg->flags & LTT_REGION_KERNEL) != 0;
 	for (unsigned i = 0; i < 5 && !rc; i++) {
 		char p[4096];
 
 		snprintf(p, sizeof(p), "%s%s", out, subs[i]);
-		if (mkdir(p, 0777)) {
+		if (mkdir(p, ltt_dir_mode(priv))) {
 			rc = -errno;
 			seterr(b, "%s: %s", p, strerror(errno));
 		}
@@ -713,7 +717,7 @@ int recover_rebuild(const char *path, const char *out, struct recover_stats *st,
 		char p[4096];
 
 		snprintf(p, sizeof(p), "%s/kernel", out);
-		if (mkdir(p, 0777)) {
+		if (mkdir(p, ltt_dir_mode(priv))) {
 			rc = -errno;
 			seterr(b, "%s: %s", p, strerror(errno));
 		}
@@ -726,6 +730,8 @@ int recover_rebuild(const char *path, const char *out, struct recover_stats *st,
 		check_ring(b, k, &v);
 		rc = rebuild_ring(b, &v, out, name, (b->rg->flags & LTT_REGION_OVERWRITE) != 0, 0);
 	}
+	if (!rc && priv && (rc = ltt_tree_private(out)))	/* the files: made with the umask */
+		seterr(b, "%s: %s", out, strerror(-rc));
 free_block:
 	free(b->block);
 unmap:

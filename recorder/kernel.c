@@ -535,7 +535,9 @@ void ltt_kernel_begin(void)
 {
 	if (!ltt_k.groups)
 		return;
-	for (unsigned i = 0; i < ltt_k.nfds; i++)
+	/* in reverse order of opening: each exit (sys_exit, irq_handler_exit, softirq_exit) before its
+	 * entry, so that no interrupt or call is seen entered without its exit */
+	for (unsigned i = ltt_k.nfds; i-- > 0;)
 		ioctl(ltt_k.fds[i], PERF_EVENT_IOC_ENABLE, 0);
 	ltt_kernel_drain_go();
 	emit_recording();

@@ -695,6 +695,17 @@ int sched_model_feed(struct sched_model *m, const struct sched_ev *e)
 			c->pub.last_ns = e->time_ns;
 		}
 	} else if (c) {
+		if ((c->pub.irq_depth || c->pub.softirq_depth) && prev &&
+		    (e->kind == SCHED_EV_SWITCH || e->kind == SCHED_EV_SYSCALL_ENTRY || e->kind == SCHED_EV_SYSCALL_EXIT)) {
+			/* no interrupt spans a context switch or a system call event: its exit was not
+			 * recorded (a tracepoint enabled later, a loss); it ended by the CPU's previous event */
+			struct sched_thread *cur = sched_model_thread(m, c->pub.trace, c->pub.cur);
+
+			c->pub.irqs_unclosed += c->pub.irq_depth + c->pub.softirq_depth;
+			c->pub.irq_depth = c->pub.softirq_depth = 0;
+			if ((rc = refresh(m, cur, c, prev)))
+				return rc;
+		}
 		cpu_charge(m, c, e->time_ns);
 	}
 	switch (e->kind) {

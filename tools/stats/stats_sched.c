@@ -294,7 +294,8 @@ static int sc_print_json(FILE *out, struct sched_model *m, const struct ltt_read
 			on_ns(c->ns));
 		for (int i = 0; i <= SCHED_ST_ONCPU_LAST; i++)
 			fprintf(out, ",\"%s_ns\":%" PRIu64, sched_state_name(i), c->ns[i]);
-		fprintf(out, ",\"history_start_ns\":%" PRIu64 ",\"losses\":%" PRIu64, c->history_ns, c->losses);
+		fprintf(out, ",\"history_start_ns\":%" PRIu64 ",\"losses\":%" PRIu64 ",\"irqs_unclosed\":%" PRIu64,
+			c->history_ns, c->losses, c->irqs_unclosed);
 		fprintf(out, ",\"idle_ns\":%" PRIu64 ",\"unknown_ns\":%" PRIu64 ",\"switches\":%" PRIu64
 			",\"irqs\":%" PRIu64 ",\"softirqs\":%" PRIu64 ",\"syscalls_unknown\":%" PRIu64 "}", c->idle_ns,
 			c->unknown_ns, c->switches, c->irqs, c->softirqs, c->syscalls_unknown);
@@ -422,6 +423,11 @@ static int sc_print_text(FILE *out, struct sched_model *m, const struct ltt_read
 			dur(b[5], c->ns[SCHED_ST_SOFTIRQ]), dur(b[6], c->idle_ns), dur(b[7], c->unknown_ns),
 			c->switches, c->irqs, c->softirqs);
 	}
+	for (size_t k = 0; k < ncpu; k++)
+		if (cpu[k]->irqs_unclosed)
+			fprintf(out, "\nwarning: cpu %d: %" PRIu64 " interrupts entered with no exit before the next switch "
+				"or system call: each closed at the CPU's previous event (a guess)\n", cpu[k]->cpu,
+				cpu[k]->irqs_unclosed);
 	if (nirq) {
 		fprintf(out, "\ninterrupts:\n  %-8s %5s %8s %9s %9s\n", "kind", "nr", "count", "total", "max");
 		for (size_t k = 0; k < nirq; k++)

@@ -188,6 +188,8 @@ struct sched_cpu {
 	uint64_t switches, irqs, softirqs;
 	uint64_t syscalls_unknown;	/* system calls entered by no known thread (before its first switch) */
 	uint64_t losses;		/* times its kernel stream lost events */
+	uint64_t irqs_unclosed;		/* interrupts entered with no exit before the next switch or system
+					 * call (closed at the CPU's previous event: a guess) */
 	uint64_t history_ns;		/* its kernel stream's kept history starts here (0: all kept) */
 	/* private */
 	uint32_t cur;			/* current thread, SCHED_TID_NONE unknown */

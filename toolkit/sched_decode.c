@@ -275,6 +275,7 @@ int sched_decode(struct sched_decoder *d, const struct ltt_event *ev, struct sch
 										  : SCHED_EV_IRQ_EXIT;
 		o->nr = (uint32_t)fu(&b, "irq_id", 0);
 		o->tid = SCHED_TID_NONE;	/* the CPU's current thread is the interrupted one */
+		o->comm = s->kind == DK_K_IRQ_ENTRY ? fs(&b, "name") : NULL;	/* the handler's name */
 		break;
 	case DK_K_SOFTIRQ:
 		sub = fu(&b, "event_sub_id", 0);

@@ -586,6 +586,16 @@ static int do_irq(struct sched_model *m, const struct sched_ev *e, struct cpu_pr
 	stack = soft ? c->soft : c->irq;
 	t = sched_model_thread(m, c->pub.trace, c->pub.cur);
 	if (e->kind == SCHED_EV_IRQ_ENTRY || e->kind == SCHED_EV_SOFTIRQ_ENTRY) {
+		static const char *const vec[] = { "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
+						   "SCHED", "HRTIMER", "RCU" };
+		struct sched_irq *q = irq_get(m, c->pub.trace, soft, e->nr);
+
+		if (!q)
+			return -ENOMEM;
+		if (!q->name[0] && e->comm && *e->comm)
+			snprintf(q->name, sizeof(q->name), "%s", e->comm);
+		else if (!q->name[0] && soft && e->nr < sizeof(vec) / sizeof(vec[0]))
+			snprintf(q->name, sizeof(q->name), "%s", vec[e->nr]);
 		if (*depth < SCHED_IRQ_STACK)
 			stack[*depth] = (struct irq_open){ .nr = e->nr, .start = e->time_ns };
 		(*depth)++;

@@ -5,7 +5,8 @@
 # a soft_irq entry with no exit, then switches and system calls for a second. No irq or softirq
 # interval of ltt sql's thread_states is longer than the gap before the next switch or call; the time
 # after is the thread's own (user, syscall); ltt stats --sched warns that it closed 2 interrupts by a
-# guess (text, JSON irqs_unclosed); and an interrupt with both ends is still counted exactly.
+# guess (text, JSON irqs_unclosed); and an interrupt with both ends is still counted exactly. The
+# interrupts table names each (the handler's name, the soft interrupt's vector) as ltt dump does.
 set -u
 : "${BUILD:?}" "${SRCDIR:?}" "${LTT:?}"
 work=$(mktemp -d) || exit 1
@@ -38,5 +39,8 @@ import json, sys
 d = json.load(sys.stdin)
 assert d["cpus"][0]["irqs_unclosed"] == 2, d["cpus"]
 irq = [q for q in d["interrupts"] if q["nr"] == 11 and q["kind"] == "irq"][0]
-assert irq["count"] == 1 and irq["total_ns"] == 2000, irq' || fail "JSON"
+assert irq["count"] == 1 and irq["total_ns"] == 2000 and irq["name"] == "ata", irq
+names = sorted((q["kind"], q["nr"], q["name"]) for q in d["interrupts"])
+assert names == [("irq", 9, "eth0"), ("irq", 11, "ata"), ("softirq", 1, "TIMER")], names' || fail "JSON"
+grep -Eq "^  irq +11 +1 .* ata$" st.txt || fail "the interrupts table names no handler: $(cat st.txt)"
 echo ok

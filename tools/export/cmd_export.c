@@ -683,6 +683,8 @@ const struct ltt_cmd ltt_cmd_export = {
 	"                    svg: a static timeline picture for any browser, OUT.svg\n"
 	"                    speedscope: stack samples and regions per thread (speedscope), OUT.speedscope.json\n"
 	"                    folded: stack samples as folded stacks (flamegraph.pl, inferno), OUT.folded\n"
+	"                    lttng: the kernel events as an LTTng kernel trace (lttng-analyses, Trace\n"
+	"                    Compass), OUT.lttng/\n"
 	"                    rows: JSON Lines of the tables of ltt sql for ClickHouse and DuckDB (a host\n"
 	"                    and a trace column on every row; doc/fleet.md), OUT.jsonl\n"
 	"                    (and every format listed in doc/cli.md)\n"

@@ -302,9 +302,13 @@ static int sc_print_json(FILE *out, struct sched_model *m, const struct ltt_read
 	}
 	fputs("],\"interrupts\":[", out);
 	for (k = 0; k < nirq; k++)
-		fprintf(out, "%s{\"trace\":%u,\"kind\":\"%s\",\"nr\":%" PRIu32 ",\"count\":%" PRIu64
-			",\"total_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64 "}", k ? "," : "", irq[k]->trace,
-			irq[k]->soft ? "softirq" : "irq", irq[k]->nr, irq[k]->count, irq[k]->total_ns, irq[k]->max_ns);
+	{
+		fprintf(out, "%s{\"trace\":%u,\"kind\":\"%s\",\"nr\":%" PRIu32 ",\"name\":", k ? "," : "", irq[k]->trace,
+			irq[k]->soft ? "softirq" : "irq", irq[k]->nr);
+		ltt_json_to_file(out, irq[k]->name, strlen(irq[k]->name));
+		fprintf(out, ",\"count\":%" PRIu64 ",\"total_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64 "}", irq[k]->count,
+			irq[k]->total_ns, irq[k]->max_ns);
+	}
 	fputs("]}\n", out);
 	free(rows);
 	return 0;
@@ -429,10 +433,11 @@ static int sc_print_text(FILE *out, struct sched_model *m, const struct ltt_read
 				"or system call: each closed at the CPU's previous event (a guess)\n", cpu[k]->cpu,
 				cpu[k]->irqs_unclosed);
 	if (nirq) {
-		fprintf(out, "\ninterrupts:\n  %-8s %5s %8s %9s %9s\n", "kind", "nr", "count", "total", "max");
+		fprintf(out, "\ninterrupts:\n  %-8s %5s %8s %9s %9s  %s\n", "kind", "nr", "count", "total", "max", "name");
 		for (size_t k = 0; k < nirq; k++)
-			fprintf(out, "  %-8s %5" PRIu32 " %8" PRIu64 " %9s %9s\n", irq[k]->soft ? "softirq" : "irq",
-				irq[k]->nr, irq[k]->count, dur(b[0], irq[k]->total_ns), dur(b[1], irq[k]->max_ns));
+			fprintf(out, "  %-8s %5" PRIu32 " %8" PRIu64 " %9s %9s  %s\n", irq[k]->soft ? "softirq" : "irq",
+				irq[k]->nr, irq[k]->count, dur(b[0], irq[k]->total_ns), dur(b[1], irq[k]->max_ns),
+				irq[k]->name[0] ? irq[k]->name : "-");
 	}
 	free(rows);
 	return 0;

@@ -204,6 +204,7 @@ struct sched_irq {
 	int soft;
 	uint32_t nr;
 	uint64_t count, total_ns, max_ns;
+	char name[SCHED_COMM_MAX];	/* the handler's (irq_entry's name) or the vector's ("TIMER"); "" */
 };
 
 /* A finished interval of one thread's state (thread_states), or a completed system call. */

@@ -50,13 +50,14 @@ count(*)
 user_version
 0
 count(*)
-5
+6
 cid,name,type,notnull,dflt_value,pk
 0,ts_ns,INTEGER,0,,0
 1,trace,TEXT,0,,0
 2,tracefile,TEXT,0,,0
 3,count,INTEGER,0,,0
 4,cause,TEXT,0,,0
+5,from_ns,INTEGER,0,,0
 n
 3'
 # --save: the statements are SQLite's own

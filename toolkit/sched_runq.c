@@ -125,7 +125,9 @@ static int resolve(struct sched_thread *t, uint64_t k, uint64_t d, int inexact, 
 			const struct sched_pend *g = &t->pend[first[j]];
 
 			if (!(g->st == SCHED_ST_RUNNABLE && g->why != SCHED_WHY_WOKEN && g->why != SCHED_WHY_NEW))
-				slen[m++] = len[j];
+				/* a first switch-in of a thread not followed before (its creation not recorded):
+				 * its wait came before anything the trace holds of it, any length */
+				slen[m++] = g->st == SCHED_ST_UNSEEN ? left : len[j];
 		}
 		share(slen, tail, m, left);
 		/* give each period, its sleep cut where its wait began */
@@ -144,7 +146,21 @@ static int resolve(struct sched_thread *t, uint64_t k, uint64_t d, int inexact, 
 			}
 			cut = end - tail[idx++];
 			if (g0->st == SCHED_ST_UNSEEN) {
-				/* a switch-in of a thread not followed before: nothing to cut */
+				/* its wait before its first switch-in: runnable since it was made */
+				struct sched_pend y = *g0;
+
+				y.start = cut;
+				y.end = end;
+				y.st = SCHED_ST_RUNNABLE;
+				y.why = SCHED_WHY_NEW;
+				y.has_nr = 0;
+				if (end > cut) {
+					rc = emit(arg, t, &y);
+					if (m > 1 || inexact)
+						t->rd_split++;
+					else
+						t->rd_exact++;
+				}
 				continue;
 			}
 			{	/* a wakeup no event recorded (another process's, an interrupt's) */

@@ -104,6 +104,7 @@ marks=$(grep -c "^# lost [0-9]* events (buffer_full) on cpu/" "$work/calls.txt")
 records=$(jq .lost.records "$work/fn.json")
 check "calls: a line per loss record" "$marks" "$records"
 check "calls: the sum" "$(grep -c "^# lost: $lost events in this window" "$work/calls.txt")" 1
+check "calls --follow: the same loss lines" "$("$LTT" dump --follow --format=calls "$t" | grep -c "^# lost [0-9]* events (buffer_full) on cpu/")" "$records"
 check "calls: cut calls printed" "$(grep -c "cut by a loss" "$work/calls.txt" | awk '{print ($1 > 0)}')" 1
 over=$(awk -v b="$bound" '/^ *[0-9.]+ us/ { d = $1 * 1000; if (d > b) n++ } END { print n + 0 }' "$work/calls.txt")
 check "calls: durations within the program's longest outer()" "$over" 0

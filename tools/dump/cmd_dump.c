@@ -183,6 +183,8 @@ static void follow_filters(void *arg, struct ltt_reader *r)
 
 	if (!fd->bad && reader_filter_apply(r, &fd->o->filter, "dump", NULL, NULL))
 		fd->bad = 1;
+	if (fd->o->fmt->losses && !fd->o->filter.all)
+		losses_reader(r);	/* the loss records too (toolkit/losses.h) */
 }
 
 static void follow_idle(void *arg)
@@ -198,7 +200,7 @@ static int run_follow(struct dump_opts *o, const char *path, struct dump_out *ou
 {
 	struct reader_tool tool = { .cmd = "dump" };
 	struct follow_dump fd = { o, out, 0 };
-	struct follow f = { .tool = &tool, .flags = o->filter.all ? LTT_READ_BUILTIN : 0,
+	struct follow f = { .tool = &tool, .flags = o->filter.all || o->fmt->losses ? LTT_READ_BUILTIN : 0,
 			    .changed = follow_filters, .idle = follow_idle, .arg = &fd };
 	struct ltt_dump_ctx ctx;
 	struct ltt_event ev;
@@ -230,6 +232,10 @@ static int run_follow(struct dump_opts *o, const char *path, struct dump_out *ou
 		if (ev.time_ns < last)
 			late++;
 		last = ev.time_ns;
+		if (o->fmt->losses && ev.type->builtin && !o->filter.all) {
+			ret = o->fmt->event(&ctx, &ev);	/* a loss record: every thread's */
+			continue;
+		}
 		if (!reader_filter_tid_shown(&o->filter, &ev)) {
 			ret = 0;
 			continue;

@@ -99,9 +99,11 @@ check "chrome-json state lane of 100" "$(jq -r '[.traceEvents[] | select(.cat ==
 check "chrome-json state lane name" "$(jq -r '.traceEvents[] | select(.ph == "M" and .tid == 1073741924) | .args.name' c.json)" "100 state prog"
 
 # SVG: a lane of states per thread, its exact totals (ns and intervals per state) in data-* attributes;
-# bars by the state that holds each pixel column longest: the trace's 39 us over 1000 columns (39 ns
-# each), so 200's runs change at 3000 (column 51), 11000 (256: 16 ns on CPU, 23 runnable), 20000 (487),
-# 30000 (744: column 743 has 23 ns on CPU, 16 runnable)
+# bars by category (on CPU, interrupt, runnable, sleeping, blocked, other, not recorded), each pixel
+# column showing the share of its time each held, stacked (a column split between on CPU and runnable
+# has both, in proportion): the runs of thread 200 are whole columns of one category with the mixed
+# columns at their edges between them; a whole column is the full bar height (11 pixels), a mixed
+# one's bars add up to it
 "$LTT" export --format=svg -o s.svg t || { echo "ltt export --format=svg failed"; exit 1; }
 xmllint --noout s.svg || { echo "s.svg is not well-formed XML"; fail=1; }
 lane() { xmllint --xpath "string(//*[local-name()='g'][@data-tid='$1']/@data-$2)" s.svg; }
@@ -113,7 +115,11 @@ check "svg lane of 200" "$(lane 200 user-ns) $(lane 200 user-n) $(lane 200 runna
 check "svg lane of 300" "$(lane 300 user-ns) $(lane 300 softirq-ns) $(lane 300 runnable-ns) $(lane 300 runnable-n)" "2500 500 11000 2"
 check "svg bars of 200" "$(xmllint --xpath "//*[local-name()='g'][@data-tid='200']/*[local-name()='rect']" s.svg |
 	sed 's/<rect x="\([0-9]*\)" y="[0-9]*" width="\([0-9]*\)" height="[0-9]*" fill="\([^"]*\)"\/>/\1+\2:\3 /g' | tr -d '\n')" \
-	"241+205:#2b8a3e 446+231:#339af0 677+257:#2b8a3e 934+256:#339af0 "
+	"241+1:#2b8a3e 242+204:#2b8a3e 446+1:#2b8a3e 446+1:#339af0 447+230:#339af0 677+1:#2b8a3e 677+1:#339af0 678+255:#2b8a3e 933+1:#2b8a3e 933+1:#339af0 934+256:#339af0 "
+check "svg bar heights of 200" "$(xmllint --xpath "//*[local-name()='g'][@data-tid='200']/*[local-name()='rect']" s.svg |
+	sed 's/<rect x="\([0-9]*\)" y="[0-9]*" width="\([0-9]*\)" height="\([0-9]*\)" fill="[^"]*"\/>/\1:\2:\3 /g' | tr -d '\n' |
+	awk '{ for (i = 1; i <= NF; i++) { split($i, a, ":"); h[a[1]] += a[3]; n[a[1]]++; if (a[2] > 1 && a[3] != 11) bad++ }
+		for (x in h) if (h[x] > 11 || (n[x] > 1 && h[x] != 11)) bad++; print bad + 0 }')" "0"
 grep -q '>prog (100) states<' s.svg || { echo "svg: no lane named 'prog (100) states'"; fail=1; }
 # drawn: chromium's picture has the running (user) and runnable colours
 prof=$(mktemp -d)

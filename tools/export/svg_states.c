@@ -16,20 +16,6 @@
 
 #define SVG_STATE_RECTS 8000	/* state bars in the whole picture: columns are grouped beyond */
 
-/* Colours by state: on CPU in greens (user darkest), interrupts in purple, runnable blue (waiting for
- * a CPU), sleeping light grey, blocked orange, other dark grey. */
-static const char *const state_fill[SCHED_NSTATES] = {
-	[SCHED_ST_USER] = "#2b8a3e",
-	[SCHED_ST_SYSCALL] = "#74c476",
-	[SCHED_ST_TRAP] = "#c0d84a",
-	[SCHED_ST_IRQ] = "#9c36b5",
-	[SCHED_ST_SOFTIRQ] = "#cc5de8",
-	[SCHED_ST_RUNNABLE] = "#339af0",
-	[SCHED_ST_SLEEPING] = "#ced4da",
-	[SCHED_ST_BLOCKED] = "#f76707",
-	[SCHED_ST_OTHER] = "#495057",
-	[SCHED_ST_NOTREC] = "#ffffff",
-};
 
 struct st_lane {
 	unsigned trace;
@@ -162,44 +148,82 @@ unsigned svg_states_lanes(const struct svg_states *s)
 	return s->nlanes;
 }
 
-/* The state that held the lane longest in columns [c, c + g), or -1 for none. */
-static int dominant(const struct svg_states *s, const struct st_lane *l, unsigned c, unsigned g)
+/* The categories a lane draws (issue 35: a thread on a CPU a third of the time is drawn so, not as
+ * the state that held it longest): each column shows the share of its time each one held, stacked. */
+enum { CAT_ON, CAT_IRQ, CAT_RUNNABLE, CAT_SLEEPING, CAT_BLOCKED, CAT_OTHER, CAT_NOTREC, NCAT };
+static const char *const cat_name[NCAT] = {
+	"on CPU", "interrupt", "runnable", "sleeping", "blocked", "other", "not recorded",
+};
+static const char *const cat_fill[NCAT] = {
+	"#2b8a3e", "#9c36b5", "#339af0", "#ced4da", "#f76707", "#495057", "#fff3bf",
+};
+
+static int cat_of(int st)
 {
-	double best = 0;
-	int st = -1;
-
-	for (int k = 0; k < SCHED_NSTATES; k++) {
-		double sum = 0;
-
-		for (unsigned i = c; i < c + g && i < s->pw; i++)
-			sum += l->col[k * s->pw + i];
-		if (sum > best) {
-			best = sum;
-			st = k;
-		}
+	switch (st) {
+	case SCHED_ST_USER: case SCHED_ST_SYSCALL: case SCHED_ST_TRAP: return CAT_ON;
+	case SCHED_ST_IRQ: case SCHED_ST_SOFTIRQ: return CAT_IRQ;
+	case SCHED_ST_RUNNABLE: return CAT_RUNNABLE;
+	case SCHED_ST_SLEEPING: return CAT_SLEEPING;
+	case SCHED_ST_BLOCKED: return CAT_BLOCKED;
+	case SCHED_ST_NOTREC: return CAT_NOTREC;
+	default: return CAT_OTHER;
 	}
-	return st;
 }
 
-/* The lane's bars at columns grouped by g: their count, written when o is not NULL. */
+#define BAR_H (SVG_STATE_H - 3)
+
+/* The pixel heights of the categories in columns [c, c + g): each its share of the columns' time
+ * (rounded, at least 1 pixel for any time); 0 when the lane has no state there. */
+static unsigned profile(const struct svg_states *s, const struct st_lane *l, unsigned c, unsigned g, unsigned h[NCAT])
+{
+	double cat[NCAT] = { 0 }, span = 0;
+	unsigned any = 0;
+
+	for (unsigned i = c; i < c + g && i < s->pw; i++)
+		span += s->px_ns;
+	for (int k = 0; k < SCHED_NSTATES; k++)
+		for (unsigned i = c; i < c + g && i < s->pw; i++)
+			cat[cat_of(k)] += l->col[k * s->pw + i];
+	for (int k = 0; k < NCAT; k++) {
+		double f = span > 0 ? cat[k] / span : 0;
+
+		h[k] = cat[k] > 0 ? (unsigned)(f * BAR_H + 0.5) : 0;
+		if (cat[k] > 0 && !h[k])
+			h[k] = 1;
+		if (h[k] > BAR_H)
+			h[k] = BAR_H;
+		any |= h[k];
+	}
+	return any;
+}
+
+/* The lane's bars at columns grouped by g (runs of equal profiles are one bar per category, stacked
+ * from the bottom in category order): their count, written when o is not NULL. */
 static unsigned bars(const struct svg_states *s, const struct st_lane *l, unsigned g, struct dump_out *o, int x0,
 		     int y)
 {
 	unsigned n = 0, c = 0;
 
 	while (c < s->pw) {
-		int st = dominant(s, l, c, g);
-		unsigned start = c;
+		unsigned h[NCAT], h2[NCAT], start = c, any = profile(s, l, c, g, h), used = 0;
 
 		c += g;
-		while (st >= 0 && c < s->pw && dominant(s, l, c, g) == st)
+		while (any && c < s->pw && profile(s, l, c, g, h2) && !memcmp(h, h2, sizeof(h)))
 			c += g;
-		if (st < 0)
+		if (!any)
 			continue;
-		n++;
-		if (o)
-			outf(o, "<rect x=\"%u\" y=\"%d\" width=\"%u\" height=\"%d\" fill=\"%s\"/>\n", x0 + start, y,
-			     (c > s->pw ? s->pw : c) - start, SVG_STATE_H - 3, state_fill[st]);
+		for (int k = 0; k < NCAT; k++) {
+			if (!h[k] || used >= BAR_H)
+				continue;
+			if (h[k] > BAR_H - used)
+				h[k] = BAR_H - used;
+			n++;
+			if (o)
+				outf(o, "<rect x=\"%u\" y=\"%d\" width=\"%u\" height=\"%u\" fill=\"%s\"/>\n", x0 + start,
+				     y + (int)(BAR_H - used - h[k]), (c > s->pw ? s->pw : c) - start, h[k], cat_fill[k]);
+			used += h[k];
+		}
 	}
 	return n;
 }
@@ -232,11 +256,11 @@ void svg_states_draw(struct svg_states *s, struct dump_out *o, int x0, int y)
 	if (s->hidden)
 		outf(o, " (%" PRIu64 " more threads, not drawn)", s->hidden);
 	dump_out_str(o, "</text>\n");
-	for (int k = 0; k < SCHED_NSTATES; k++) {	/* the legend */
-		const char *name = sched_state_name((enum sched_state)k);
+	for (int k = 0; k < NCAT; k++) {	/* the legend */
+		const char *name = cat_name[k];
 
 		outf(o, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
-		     "<text x=\"%d\" y=\"%d\" font-size=\"10\">%s</text>\n", x, y + 18, state_fill[k], x + 13, y + 27, name);
+		     "<text x=\"%d\" y=\"%d\" font-size=\"10\">%s</text>\n", x, y + 18, cat_fill[k], x + 13, y + 27, name);
 		x += 13 + 7 * (int)strlen(name) + 12;
 	}
 	for (unsigned i = 0; i < s->nlanes; i++) {
@@ -245,7 +269,17 @@ void svg_states_draw(struct svg_states *s, struct dump_out *o, int x0, int y)
 		int ly = y + SVG_STATE_HEAD + (int)i * SVG_STATE_H;
 		char name[SCHED_COMM_MAX + 32], d[32];
 
-		snprintf(name, sizeof(name), "%s (%" PRIu32 ")", t && t->comm[0] ? t->comm : "?", l->tid);
+		/* its name, else its process's (a thread named by nothing in the trace), else its process id */
+		struct sched_thread *pt = t && t->pid != SCHED_TID_NONE ? sched_model_thread(s->m, l->trace, t->pid) : NULL;
+
+		if (t && t->comm[0])
+			snprintf(name, sizeof(name), "%s (%" PRIu32 ")", t->comm, l->tid);
+		else if (pt && pt->comm[0])
+			snprintf(name, sizeof(name), "%s (%" PRIu32 ")", pt->comm, l->tid);
+		else if (t && t->pid != SCHED_TID_NONE)
+			snprintf(name, sizeof(name), "thread of %" PRIu32 " (%" PRIu32 ")", t->pid, l->tid);
+		else
+			snprintf(name, sizeof(name), "thread %" PRIu32, l->tid);
 		outf(o, "<g class=\"states\" data-trace=\"%u\" data-tid=\"%" PRIu32 "\"", l->trace, l->tid);
 		for (int k = 0; k < SCHED_NSTATES; k++)
 			if (l->n[k])

@@ -22,12 +22,27 @@ check "sql: names and values" "$("$LTT" sql --format=csv cn cw -e 'SELECT * FROM
 "ts_ns,ts_ns_,ts_ns__2,s_a,s_a_2,S_A_3,w
 1700000000000000000,7,3000,5,70000,9,200
 1700000000000000000,7,3000,5,70000,9,3000"
-PYTHON=${PYTHON:-/usr/bin/python3}
-got=$(PYTHONPATH="$BUILD/python" "$PYTHON" -c '
+# py ARGS: Debian's python3 with the module of $BUILD (under ASan its runtime preloaded, as
+# python_module.sh does; under TSan the Python checks are skipped: returns 77)
+py() {
+	case "${SANITIZE:-}" in
+	*thread*) return 77 ;;
+	*address*) LD_PRELOAD="$(${CC:-gcc} -print-file-name=libasan.so)" ASAN_OPTIONS="detect_leaks=0:abort_on_error=0" \
+		PYTHONMALLOC=malloc PYTHONPATH="$BUILD/python" "${PYTHON:-/usr/bin/python3}" "$@" ;;
+	*) PYTHONPATH="$BUILD/python" "${PYTHON:-/usr/bin/python3}" "$@" ;;
+	esac
+}
+got=$(py -c '
 import ltt
 a = ltt.open("cn", "cw").to_numpy("colnames.clash")
 print(" ".join("%s=%s:%s" % (k, ",".join(str(int(x)) for x in v), v.dtype) for k, v in a.items() if k != "ts_ns"))
-') || { echo "FAIL: to_numpy"; exit 1; }
-check "to_numpy: names, values, types" "$got" \
-	"ts_ns_=7,7:uint16 ts_ns__2=3000,3000:uint32 s_a=5,5:uint8 s_a_2=70000,70000:uint32 S_A_3=9,9:uint8 w=200,0:uint8 w_2=0,3000:uint32"
+'); rc=$?
+if [ $rc = 77 ]; then
+	echo "note: to_numpy not checked under ${SANITIZE:-}"
+elif [ $rc != 0 ]; then
+	echo "FAIL: to_numpy"; exit 1
+else
+	check "to_numpy: names, values, types" "$got" \
+		"ts_ns_=7,7:uint16 ts_ns__2=3000,3000:uint32 s_a=5,5:uint8 s_a_2=70000,70000:uint32 S_A_3=9,9:uint8 w=200,0:uint8 w_2=0,3000:uint32"
+fi
 exit $fail

@@ -46,12 +46,21 @@ check "exact: sql calls" "$("$LTT" sql --format=csv fl -e "SELECT ts_ns - $B, du
 check "exact: sql spans" "$("$LTT" sql --format=csv fl -e "SELECT id, dur_ns, cut FROM spans" | tail -n +2 | tr '\n' ' ')" \
 	"1,,1 2,100,0 "
 check "exact: calls format" "$("$LTT" dump --format=calls fl | grep -c '(cut by a loss)')" 1
-PYTHON=${PYTHON:-/usr/bin/python3}
-check "exact: Python's Trace.lost() and its window" "$(PYTHONPATH="$BUILD/python" "$PYTHON" -c "
+# py ARGS: Debian's python3 with the module of $BUILD (under ASan its runtime preloaded, as
+# python_module.sh does; under TSan the Python checks are skipped: returns 77)
+py() {
+	case "${SANITIZE:-}" in
+	*thread*) return 77 ;;
+	*address*) LD_PRELOAD="$(${CC:-gcc} -print-file-name=libasan.so)" ASAN_OPTIONS="detect_leaks=0:abort_on_error=0" \
+		PYTHONMALLOC=malloc PYTHONPATH="$BUILD/python" "${PYTHON:-/usr/bin/python3}" "$@" ;;
+	*) PYTHONPATH="$BUILD/python" "${PYTHON:-/usr/bin/python3}" "$@" ;;
+	esac
+}
+got=$(py -c "
 import ltt
 t = ltt.open('fl')
-print(t.lost()['events'], t.lost()['by_cause'], t.lost($B + 2600, $B + 3000)['events'], t.lost($B + 600)['events'])")" \
-	"15 {'buffer_full': 10, 'nested': 5} 5 5"
+print(t.lost()['events'], t.lost()['by_cause'], t.lost($B + 2600, $B + 3000)['events'], t.lost($B + 600)['events'])")
+[ $? = 77 ] || check "exact: Python's Trace.lost() and its window" "$got" "15 {'buffer_full': 10, 'nested': 5} 5 5"
 
 # 1. the line at the end of the recording (a few runs until one loses: with 8 KiB rings it always does)
 for i in 1 2 3; do

@@ -207,6 +207,76 @@ static uint64_t lt_arg(const struct ltt_event *ev, unsigned i)
 	return ltt_value_uint(&e);
 }
 
+#define LT_CALL_THREAD 0x40000000u	/* names' call: a clone with CLONE_THREAD */
+
+/* The pid of a process-scope recording's threads (0: a system-wide one, or not said). */
+static uint32_t lt_scope_pid(const struct ltt_event *ev)
+{
+	const char *scope = ltt_trace_attr(ev->trace, "ltt_kernel_scope");
+	const char *pid = ltt_trace_attr(ev->trace, "ltt_pid");
+
+	return scope && !strcmp(scope, "process") && pid ? (uint32_t)strtoul(pid, NULL, 10) : 0;
+}
+
+/* A thread named (state dump, ltt's thread records), made (fork) or running a new program (exec):
+ * written as lttng-modules does, so that lttng-analyses names the processes (a state dump record per
+ * thread, on CPU 0's stream; fork and exec on their CPU's). */
+static int lt_process(struct lt *t, const struct sched_ev *k, const struct ltt_event *ev)
+{
+	uint32_t tid = k->kind == SCHED_EV_FORK ? k->target : k->tid, spid = lt_scope_pid(ev);
+	int cpu = k->cpu >= 0 ? k->cpu : 0, err = 0, rc;
+	struct lt_stream *s;
+
+	lt_learn(&t->names, tid, k->comm);
+	if (tid == SCHED_TID_NONE || !tid || !(s = lt_stream(t, cpu, &err)))
+		return err;
+	if ((rc = lt_room(t, s, cpu, 12 + 3 * 256 + 64)))
+		return rc;
+	if (k->kind == SCHED_EV_THREAD) {
+		uint32_t pid = k->pid != SCHED_TID_NONE && k->pid ? k->pid : spid ? spid : tid;
+
+		lt_header(t, s, LT_EV_STATEDUMP, ev->time_ns);
+		put_u32(s, tid);
+		put_u32(s, tid);
+		put_u32(s, pid);
+		put_u32(s, pid);
+		put_u32(s, 0);
+		put_u32(s, 0);
+		put_str(s, lt_comm(&t->names, tid));
+		put_u32(s, 0);	/* type: user thread */
+		put_u32(s, 0);
+		put_u32(s, 0);
+		put_u32(s, 0);
+		put_u32(s, (uint32_t)cpu);
+		t->names.used[LT_EV_STATEDUMP] = 1;
+	} else if (k->kind == SCHED_EV_FORK) {
+		/* the kernel's record has no thread group: in process scope every thread followed is the
+		 * process's; system-wide, the child is taken to be a process of its own */
+		uint32_t call = lt_call(&t->names, k->tid), ppid = spid ? spid : k->tid, cpid = spid ? spid : tid;
+		const char *via = sched_syscall_name(ev->trace, call & ~LT_CALL_THREAD);
+
+		if (!spid && ((call & LT_CALL_THREAD) || (via && !strcmp(via, "clone3"))))
+			cpid = ppid;	/* clone(CLONE_THREAD), or clone3 (pthread_create's): a thread */
+
+		lt_header(t, s, LT_EV_FORK, ev->time_ns);
+		put_str(s, lt_comm(&t->names, k->tid));
+		put_u32(s, k->tid);
+		put_u32(s, ppid);
+		put_str(s, lt_comm(&t->names, tid));
+		put_u32(s, tid);
+		put_u32(s, cpid);
+		t->names.used[LT_EV_FORK] = 1;
+	} else {
+		lt_header(t, s, LT_EV_EXEC, ev->time_ns);
+		put_str(s, k->comm ? k->comm : "");
+		put_u32(s, tid);
+		put_u32(s, tid);
+		put_str(s, lt_comm(&t->names, tid));
+		t->names.used[LT_EV_EXEC] = 1;
+	}
+	return 0;
+}
+
 static int lt_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 {
 	struct lt *t = ctx->priv;
@@ -217,10 +287,8 @@ static int lt_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 	if (rc <= 0)
 		return rc;
 	t->trace = ev->trace;
-	if (k.kind == SCHED_EV_THREAD || k.kind == SCHED_EV_EXEC || k.kind == SCHED_EV_FORK) {
-		lt_learn(&t->names, k.kind == SCHED_EV_FORK ? k.target : k.tid, k.comm);
-		return 0;
-	}
+	if (k.kind == SCHED_EV_THREAD || k.kind == SCHED_EV_EXEC || k.kind == SCHED_EV_FORK)
+		return lt_process(t, &k, ev);
 	s = lt_stream(t, k.cpu, &err);
 	if (!s)
 		return err;
@@ -255,8 +323,9 @@ static int lt_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 		/* 2004 traces: the call is the CPU's current thread's, and its exit has no number */
 		uint32_t who = k.tid != SCHED_TID_NONE ? k.tid : s->cur;
 
-		if (k.kind == SCHED_EV_SYSCALL_ENTRY)
-			lt_set_call(&t->names, who, k.nr);
+		if (k.kind == SCHED_EV_SYSCALL_ENTRY)	/* a clone making a thread: marked for its fork */
+			lt_set_call(&t->names, who, k.nr | (name && !strcmp(name, "clone") &&
+							    (lt_arg(ev, 0) & 0x10000u) ? LT_CALL_THREAD : 0));
 		else if (!strcmp(ev->type->facility, "core"))
 			k.nr = lt_call(&t->names, who);
 		name = sched_syscall_name(ev->trace, k.nr);

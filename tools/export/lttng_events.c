@@ -203,6 +203,16 @@ int lt_metadata(const char *dir, const unsigned char uuid[16], const struct lt_n
 	event(f, LT_EV_IRQ_EXIT, "irq_handler_exit", "\t\tint32_t irq;\n\t\tint32_t ret;\n");
 	event(f, LT_EV_SOFTIRQ_ENTRY, "softirq_entry", "\t\tuint32_t vec;\n");
 	event(f, LT_EV_SOFTIRQ_EXIT, "softirq_exit", "\t\tuint32_t vec;\n");
+	/* processes named as lttng-analyses takes them (linuxautomaton: sched.py, statedump.py) */
+	event(f, LT_EV_FORK, "sched_process_fork",
+	      "\t\tstring parent_comm;\n\t\tint32_t parent_tid;\n\t\tint32_t parent_pid;\n"
+	      "\t\tstring child_comm;\n\t\tint32_t child_tid;\n\t\tint32_t child_pid;\n");
+	event(f, LT_EV_EXEC, "sched_process_exec",
+	      "\t\tstring filename;\n\t\tint32_t tid;\n\t\tint32_t old_tid;\n\t\tstring procname;\n");
+	event(f, LT_EV_STATEDUMP, "lttng_statedump_process_state",
+	      "\t\tint32_t tid;\n\t\tint32_t vtid;\n\t\tint32_t pid;\n\t\tint32_t vpid;\n\t\tint32_t ppid;\n"
+	      "\t\tint32_t vppid;\n\t\tstring name;\n\t\tint32_t type;\n\t\tint32_t mode;\n\t\tint32_t submode;\n"
+	      "\t\tint32_t status;\n\t\tuint32_t cpu;\n");
 	for (uint32_t nr = 0; nr < LT_MAX_SYSCALL; nr++) {
 		const char *name = n->used_sys[nr] ? syscall_name(machine, nr) : NULL;
 		const struct lt_args *a = name ? lt_syscall_args(name) : NULL;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "flight.h"
+#include "func_internal.h"
 
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 
@@ -38,7 +39,7 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 	if (ltt_flight_chain(sig, act, old))
 		return 0;	/* a fatal signal: libltt's handler stays first and calls the program's */
 	ltt_flight_handler_check(sig, act);
-	return ltt_real_sigaction(sig, act, old);
+	return ltt_func_sigaction(sig, act, old);	/* held while a function hook runs */
 }
 
 /* _exit() and _Exit() end the process without atexit handlers: the `ltt snapshot` entry goes first

@@ -7,6 +7,7 @@
 #define LTT_RECORDER_FUNC_INTERNAL_H
 
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 
 #include <ltt/ltt.h>
@@ -18,22 +19,30 @@
 struct ltt_func_frame {
 	uint64_t addr;		/* the function (the hook's address for it) */
 	uint64_t tsc;		/* minimum-duration mode: the entry's cycle count */
-	uint64_t ret;		/* -pg: the return address the hook replaced */
-	uint64_t slot;		/* -pg: where it was (the caller's stack); low bits: LTT_FUNC_F_* */
+	uint64_t ret;		/* -pg: the return address the hook replaced; else the call site */
+	uint64_t slot;		/* its stack position (-pg: where the return address is; else the
+				 * function's stack pointer at the hook); low bits: LTT_FUNC_F_* */
 };
 #define LTT_FUNC_F_REC	1u	/* recorded (or held, minimum-duration mode): counts in rec_depth */
 #define LTT_FUNC_F_PG	2u	/* -pg: the return address was replaced */
 #define LTT_FUNC_F_MASK	7u
 
 /* A thread's state: initial-exec TLS (one %fs-relative access); the frames are mapped at the thread's
- * first hook (a pthread key unmaps them when the thread ends). */
+ * first hook (a pthread key unmaps them when the thread ends). func_x86_64.S's vfork() reads `guard`
+ * at its offset (16, asserted in func_hooks.c). */
 struct ltt_func_thread {
 	struct ltt_func_frame *stack;	/* NULL: not yet; LTT_FUNC_DEAD: none (ended thread, no memory) */
-	uint32_t depth;			/* frames on the stack */
+	uint32_t depth;			/* frames on the stack (beyond LTT_FUNC_STACK: entries not kept) */
 	uint32_t rec_depth;		/* frames on it that are recorded */
-	uint32_t over;			/* -finstrument-functions: entries beyond LTT_FUNC_STACK */
-	uint32_t busy;			/* a hook of this thread is running (a signal handler's hooks pass) */
+	uint64_t guard;			/* 0; the stack position of this thread's hook that runs (a signal
+					 * handler's hooks pass, a hook abandoned by siglongjmp is found
+					 * by position); LTT_FUNC_GUARD_VFORK in a vfork child */
+	uint64_t vfork_lost;		/* events a vfork child could not record (its parent counts them) */
+	uint64_t deferred;		/* signals held while a hook ran (func_signal.c): bit sig - 1 */
+	siginfo_t deferred_info;	/* the first of them (the others are raised again without it) */
+	int deferred_sig;		/* its number, 0: none */
 };
+#define LTT_FUNC_GUARD_VFORK	1u
 #define LTT_FUNC_DEAD ((struct ltt_func_frame *)1)
 
 /* The settings in effect, written by ltt_func_start()/ltt_func_stop() only (under the control lock). */
@@ -73,6 +82,23 @@ int ltt_func_selected(uint64_t addr);
 void ltt_func_pg_entry(uint64_t self, uint64_t *slot);
 uint64_t ltt_func_pg_exit(uint64_t sp);
 void ltt_func_pg_return(void);	/* func_x86_64.S: where a replaced return address points */
+/* func_x86_64.S's vfork(): the parent's return (ret: the system call's), after its child exec'd or
+ * exited; gives vfork()'s result (errno set). */
+long ltt_func_vfork_parent(long ret, uint64_t guard);
+/* A guard found set (t->guard != 0) by a hook at stack position pos: nonzero when the hook that set it
+ * is gone (abandoned by a longjmp out of a signal handler), the guard then cleared; 0 when it still
+ * runs below (the caller is a handler that interrupted it, or a vfork child: counted lost). */
+int ltt_func_guard_stale(struct ltt_func_thread *t, uint64_t pos);
+
+/* func_hooks.c: a longjmp (func_jmp.c) to the frame whose stack pointer is sp. */
+void ltt_func_longjmp(uint64_t sp);
+
+/* func_signal.c: the program's signal handlers, held while a hook runs. sigaction() of the program
+ * (recorder/flight_handlers.c): installs its handler behind libltt's while function tracing is on,
+ * reports its own in *old. */
+int ltt_func_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
+/* Raises again the signals held while the hook ran (t->deferred != 0), the guard cleared. */
+void ltt_func_sig_redeliver(struct ltt_func_thread *t);
 #pragma GCC visibility pop
 
 #endif

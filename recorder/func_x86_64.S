@@ -11,8 +11,9 @@
 
 	.text
 
-/* Saves the argument registers: 200 bytes, so that %rsp is 16-byte aligned for the call (it is 8
- * past a multiple of 16 at the hook's entry). */
+/* Saves the argument registers: 200 bytes, so that %rsp is 16-byte aligned for the call when it is 8
+ * past a multiple of 16 at the hook's entry (mcount, called after the function's push of %rbp;
+ * __fentry__ adjusts by 8 first). */
 .macro SAVE_ARGS
 	subq	$200, %rsp
 	.cfi_adjust_cfa_offset 200
@@ -79,12 +80,17 @@ __fentry__:
 	cmpl	$0, ltt_func_on(%rip)
 	jne	1f
 	ret
-1:	SAVE_ARGS
-	movq	200(%rsp), %rdi		/* our return address: the function's first instruction + 5 */
+1:	subq	$8, %rsp		/* %rsp is a multiple of 16 here (called before the function's
+					 * push): 8 more, so that it is one at the call */
+	.cfi_adjust_cfa_offset 8
+	SAVE_ARGS
+	movq	208(%rsp), %rdi		/* our return address: the function's first instruction + 5 */
 	subq	$5, %rdi
-	leaq	208(%rsp), %rsi		/* the function's return address, just above ours */
+	leaq	216(%rsp), %rsi		/* the function's return address, just above ours */
 	call	ltt_func_pg_entry
 	RESTORE_ARGS
+	addq	$8, %rsp
+	.cfi_adjust_cfa_offset -8
 	ret
 	.cfi_endproc
 	.size	__fentry__, .-__fentry__
@@ -115,6 +121,42 @@ ltt_func_pg_return:
 	ret
 	.cfi_endproc
 	.size	ltt_func_pg_return, .-ltt_func_pg_return
+
+/* vfork(), ahead of the C library's (doc/recorder.md "Function tracing"): the child runs on its
+ * parent's stack with its parent's thread state until it execs or exits, so its function hooks would
+ * record into the parent's shadow stack under the parent's thread id. The guard of the thread's
+ * function hooks (struct ltt_func_thread's guard, at 16) is set to LTT_FUNC_GUARD_VFORK around the
+ * system call: the child's hooks record nothing and count what they could not record, and the parent
+ * gets its guard back and adds the count to its lost events (ltt_func_vfork_parent, func_hooks.c).
+ * As the C library's: the return address is kept in a register (the child may overwrite the stack),
+ * and the parent's r8 (not touched by syscall) keeps the guard it had. */
+	.globl	vfork
+	.type	vfork, @function
+vfork:
+	.cfi_startproc
+	movq	ltt_func_self@gottpoff(%rip), %rcx
+	movq	%fs:16(%rcx), %r8
+	movq	$1, %fs:16(%rcx)
+	popq	%rdi
+	.cfi_adjust_cfa_offset -8
+	.cfi_register rip, rdi
+	movl	$58, %eax		/* SYS_vfork */
+	syscall
+	pushq	%rdi
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset rip, 0
+	testq	%rax, %rax
+	jz	1f			/* the child: 0, its hooks off */
+	movq	%rax, %rdi
+	movq	%r8, %rsi
+	subq	$8, %rsp
+	.cfi_adjust_cfa_offset 8
+	call	ltt_func_vfork_parent
+	addq	$8, %rsp
+	.cfi_adjust_cfa_offset -8
+1:	ret
+	.cfi_endproc
+	.size	vfork, .-vfork
 
 #endif
 	.section .note.GNU-stack,"",@progbits

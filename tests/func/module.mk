@@ -1,21 +1,23 @@
 # SPDX-License-Identifier: MIT
-# tests/func: the known call tree of function tracing (tests/e2e/functions.sh), built three ways:
-# -finstrument-functions linked with libltt, and -pg with and without -mfentry, not linked with it
-# (ltt record --functions preloads libltt.so). -O1 and noinline keep the tree as written.
+# tests/func: programs for function tracing, each built three ways: -finstrument-functions linked with
+# libltt, and -pg with and without -mfentry, not linked with it (ltt record --functions preloads
+# libltt.so). -O1 and noinline keep the calls as written. func_tree.c: the known call tree
+# (tests/e2e/functions.sh); func_jmp.c: longjmp, siglongjmp out of handlers, vfork
+# (tests/e2e/functions_jmp.sh).
 # Under make asan the programs carry the sanitizers too: the sanitized libltt (linked, or preloaded
 # into the -pg builds) needs their runtime loaded first.
 FUNC_TREE_CFLAGS := -std=gnu11 -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -pthread \
                     $(if $(SANITIZE),-fsanitize=$(SANITIZE))
-$(BUILD)/tests/func/func_tree_cyg: tests/func/func_tree.c $(STATIC_LIBS)
+$(BUILD)/tests/func/%_cyg: tests/func/%.c $(STATIC_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(FUNC_TREE_CFLAGS) -finstrument-functions -o $@ $< $(BUILD)/lib/libltt.a $(RECORDER_LIBS)
-$(BUILD)/tests/func/func_tree_pg: tests/func/func_tree.c
+$(BUILD)/tests/func/%_pg: tests/func/%.c
 	@mkdir -p $(@D)
 	$(CC) $(FUNC_TREE_CFLAGS) -pg -o $@ $<
-$(BUILD)/tests/func/func_tree_fentry: tests/func/func_tree.c
+$(BUILD)/tests/func/%_fentry: tests/func/%.c
 	@mkdir -p $(@D)
 	$(CC) $(FUNC_TREE_CFLAGS) -pg -mfentry -o $@ $<
-FUNC_TREE_BINS := $(BUILD)/tests/func/func_tree_cyg $(BUILD)/tests/func/func_tree_pg $(BUILD)/tests/func/func_tree_fentry
+FUNC_TREE_BINS := $(foreach p,func_tree func_jmp,$(foreach b,cyg pg fentry,$(BUILD)/tests/func/$(p)_$(b)))
 check: $(FUNC_TREE_BINS)
 # tests/e2e/trust_lossy.sh: a fast program that loses events in tiny rings and times its own calls.
 $(BUILD)/tests/func/func_lossy_cyg: tests/func/func_lossy.c $(STATIC_LIBS)

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/* tests/func/func_jmp.c: function tracing through longjmp, siglongjmp out of signal handlers and
+ * vfork (tests/e2e/functions_jmp.sh), built as tests/func/func_tree.c is (-finstrument-functions linked
+ * with libltt; -pg and -pg -mfentry run under ltt record --functions). Nothing of ltt is called.
+ *
+ *   jmp    1. 300 times: setjmp, then deep(10) (10 nested calls of deep) whose innermost longjmps out;
+ *          2. SIGALRM every 100 us of real time while spin() calls spin_leaf() without end: the handler
+ *             alarm_handler() calls handler_leaf() and siglongjmps out, 300 times;
+ *          3. after() 1000 times, each calling after_leaf() once.
+ *          Prints "alarms N" (handler runs).
+ *   vfork  a vfork child calls vchild() 5 times and _exits; then after() 10 times. */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define NI __attribute__((noinline, noclone))
+
+volatile unsigned sink;
+static jmp_buf jb;
+static sigjmp_buf sjb;
+static volatile sig_atomic_t alarms;
+
+NI void deep(int n)
+{
+	if (n > 1)
+		deep(n - 1);
+	else
+		longjmp(jb, 1);
+	sink++;
+}
+
+NI void spin_leaf(void)
+{
+	sink++;
+}
+
+NI void spin(void)
+{
+	for (;;)
+		spin_leaf();
+}
+
+NI void handler_leaf(void)
+{
+	sink++;
+}
+
+NI void alarm_handler(int sig)
+{
+	(void)sig;
+	handler_leaf();
+	alarms++;
+	siglongjmp(sjb, 1);
+}
+
+NI void after_leaf(void)
+{
+	sink++;
+}
+
+NI void after(void)
+{
+	after_leaf();
+	sink++;
+}
+
+NI void vchild(void)
+{
+	sink++;
+}
+
+static int run_jmp(void)
+{
+	struct sigaction sa;
+	struct itimerval it = { { 0, 100 }, { 0, 100 } };
+
+	for (volatile int i = 0; i < 300; i++)
+		if (!setjmp(jb))
+			deep(10);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = alarm_handler;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGALRM, &sa, NULL))
+		return 1;
+	setitimer(ITIMER_REAL, &it, NULL);
+	while (alarms < 300)
+		if (!sigsetjmp(sjb, 1))
+			spin();
+	memset(&it, 0, sizeof(it));
+	setitimer(ITIMER_REAL, &it, NULL);
+	for (int i = 0; i < 1000; i++)
+		after();
+	printf("alarms %d\n", (int)alarms);
+	return 0;
+}
+
+static int run_vfork(void)
+{
+	int status;
+	pid_t p = vfork();
+
+	if (p == 0) {
+		for (int i = 0; i < 5; i++)
+			vchild();
+		_exit(0);
+	}
+	if (p < 0 || waitpid(p, &status, 0) != p || !WIFEXITED(status))
+		return 1;
+	for (int i = 0; i < 10; i++)
+		after();
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "jmp";
+
+	if (!strcmp(mode, "vfork"))
+		return run_vfork();
+	return run_jmp();
+}

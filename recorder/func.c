@@ -102,6 +102,7 @@ static void stack_free(void *p)
 {
 	struct ltt_func_thread *t = &ltt_func_self;
 
+	ltt_func_open_unregister(t);	/* no snapshot reads the frames any more */
 	t->stack = LTT_FUNC_DEAD;
 	t->depth = 0;
 	t->rec_depth = 0;
@@ -125,6 +126,7 @@ __attribute__((no_instrument_function)) struct ltt_func_frame *ltt_func_stack_sl
 	t->depth = 0;
 	t->rec_depth = 0;
 	t->stack = p;
+	ltt_func_open_register(t);
 	if (stack_key_ok)
 		pthread_setspecific(stack_key, p);
 	return p;

@@ -71,6 +71,13 @@ int ltt_func_enabled(void);
 /* The calling thread's frames (maps them at its first call); NULL when it has none. */
 struct ltt_func_frame *ltt_func_stack_slow(struct ltt_func_thread *t);
 
+/* func_open.c: the registry of threads with frames, and their open calls written with a snapshot. */
+void ltt_func_open_register(struct ltt_func_thread *t);	/* at its first hook */
+void ltt_func_open_unregister(struct ltt_func_thread *t);	/* when it ends, before its frames go */
+/* One func.open per recorded frame of every thread, into the rings: a snapshot, before it copies
+ * them (recorder/snapshot.c). Async-signal-safe (the crash snapshot). */
+void ltt_func_open_emit(void);
+
 /* func_select.c: symbol rules (LTT_FUNCTIONS='my_*,-my_hot_leaf'). */
 int ltt_func_rules_set(const char *rules, char *why, size_t n);
 int ltt_func_rules_build(void);	/* the symbol table of every loaded object, matched once */

@@ -17,7 +17,7 @@ $(BUILD)/lib/libltt.a $(BUILD)/lib/libltt.so: $(patsubst %.S,$(O)/%.o,$(RECORDER
 $(O)/recorder/%.o: recorder/%.S $(FLAGS_STAMP) | $(BUILD)/config.mk
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
-$(O)/recorder/func.o $(O)/recorder/func_hooks.o: $(GEN_STAMP)
+$(O)/recorder/func.o $(O)/recorder/func_hooks.o $(O)/recorder/func_open.o: $(GEN_STAMP)
 
 # The kernel facility (eventdefs/kernel.xml), registered by libltt when it records kernel events.
 $(BUILD)/gen/ltt-kernel-xml.h: eventdefs/kernel.xml recorder/module.mk

@@ -23,6 +23,7 @@
 #include "common/clock.h"
 #include "common/io.h"
 #include "flight.h"
+#include "func_internal.h"
 #include "kernel.h"
 
 #define SLEEP_NS	50000	/* between polls of a block still being committed */
@@ -414,6 +415,7 @@ int ltt_snapshot_write(char *out, size_t outlen, char *scratch, uint64_t wait_ns
 
 	if (!rg)
 		return -ENODEV;
+	ltt_func_open_emit();	/* each thread's open calls, whatever the rings kept (func_open.c) */
 	ltt_kernel_sync(50);	/* the kernel events up to now into the rings (recorder/kernel_drain.c) */
 	sb_str(&bf, ltt_fl.path);
 	sb_str(&bf, "/snapshot-");

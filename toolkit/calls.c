@@ -26,6 +26,7 @@ void calls_free(struct calls_model *m)
 	for (size_t i = 0; i < m->nth; i++) {
 		free(m->th[i].fr);
 		free(m->th[i].done);
+		free(m->th[i].open);
 	}
 	free(m->th);
 	for (size_t i = 0; i < m->nmaps; i++)
@@ -42,15 +43,15 @@ const char *calls_func_name(const struct calls_model *m, long func)
 
 int calls_kind(struct calls_model *m, const struct ltt_event *ev)
 {
-	static const char *const names[3] = { "entry", "exit", "call" };
+	static const char *const names[4] = { "entry", "exit", "call", "open" };
 	const struct ltt_event_type *ty = ev->type;
 
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 4; k++)
 		if (m->types[k] == ty)
 			return k + 1;
 	if (ty->builtin || strcmp(ty->facility, "func"))
 		return 0;
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 4; k++)
 		if (!strcmp(ty->name, names[k])) {
 			m->types[k] = ty;
 			return k + 1;
@@ -86,9 +87,11 @@ static int pop(struct calls_model *m, struct call_thread *t, uint64_t ns, int un
 		.trace = t->trace, .tid = t->tid, .depth = (uint32_t)t->n, .func = f->func,
 		.parent = t->n ? t->fr[t->n - 1].func : -1,
 		.start_ns = f->start_ns, .dur_ns = ns > f->start_ns ? ns - f->start_ns : 0,
-		.unfinished = unfinished, .outermost = 1, .cut = f->cut,
+		.unfinished = unfinished, .outermost = 1, .cut = f->cut, .before = f->before,
 	};
 
+	if (f->before)
+		c.dur_ns = 0;	/* entered before the trace: not known */
 	if (f->cut) {
 		/* a loss lies between its entry and this exit: which entry this exit ends is not known */
 		c.dur_ns = 0;
@@ -187,7 +190,7 @@ int calls_event(struct calls_model *m, const struct ltt_event *ev)
 	kind = calls_kind(m, ev);
 	if (!kind)
 		return 0;
-	if (ev->size < (kind == CALLS_CALL ? 20u : 12u))
+	if (ev->size < (kind == CALLS_CALL ? 20u : kind == CALLS_OPEN ? 16u : 12u))
 		return 1;	/* not the layout of eventdefs/func.xml: not ours to read */
 	m->events++;
 	tid = (uint32_t)dump_get_uint(ev->payload, 4, ev->big_endian);
@@ -195,7 +198,32 @@ int calls_event(struct calls_model *m, const struct ltt_event *ev)
 	t = thread_of(m, ev->trace, tid);
 	if (!t)
 		return -ENOMEM;
+	if (!t->seen) {
+		t->seen = 1;
+		t->first_ns = ev->time_ns;
+	}
 	t->last_ns = ev->time_ns;
+	if (kind == CALLS_OPEN) {
+		uint32_t depth = (uint32_t)dump_get_uint(ev->payload + 12, 4, ev->big_endian);
+
+		if (!depth) {
+			t->nopen = 0;
+			t->open_ns = ev->time_ns;
+		}
+		if (depth != t->nopen)
+			return 1;	/* not the next of its list (a gap): the list stops there */
+		if (t->nopen == t->capopen) {
+			size_t nc = t->capopen ? 2 * t->capopen : 64;
+			uint64_t *n = realloc(t->open, nc * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			t->open = n;
+			t->capopen = nc;
+		}
+		t->open[t->nopen++] = addr;
+		return 1;
+	}
 	if (kind == CALLS_ENTRY) {
 		long f = func_of(m, addr);
 
@@ -299,6 +327,58 @@ static int finish_done(struct calls_model *m, struct call_thread *t)
 	return 0;
 }
 
+/* The snapshot's open calls of t (t->open, outermost first) joined to the frames its events left open
+ * (t->fr): the frames opened after the list was written stay on top; below them, the frames of the
+ * events that match the list's innermost calls keep their entry times; the list's outer calls whose
+ * entries the rings did not keep go under those (before: start not known); the event frames the list
+ * does not hold returned with their exit lost: reported cut. */
+static int join_open(struct calls_model *m, struct call_thread *t)
+{
+	size_t top = t->n, i, j = t->nopen, k, nn;
+	struct call_frame *nf;
+	int ret;
+
+	while (top && t->fr[top - 1].start_ns > t->open_ns)
+		top--;	/* opened after the list */
+	i = top;
+	while (i && j && t->fr[i - 1].addr == t->open[j - 1]) {
+		i--;
+		j--;
+	}
+	/* t->fr[0 .. i): open by the events, not by the list */
+	for (k = 0; k < i; k++) {
+		struct call_frame *f = &t->fr[k];
+		struct call c = {
+			.trace = t->trace, .tid = t->tid, .depth = (uint32_t)k, .func = f->func,
+			.parent = k ? t->fr[k - 1].func : -1, .start_ns = f->start_ns, .cut = 1,
+		};
+
+		m->cut++;
+		if (m->on_call && (ret = m->on_call(m->arg, &c)))
+			return ret;
+	}
+	nn = j + (t->n - i);
+	nf = malloc((nn ? nn : 1) * sizeof(*nf));
+	if (!nf)
+		return -ENOMEM;
+	for (k = 0; k < j; k++) {
+		long f = func_of(m, t->open[k]);
+
+		if (f < 0) {
+			free(nf);
+			return (int)f;
+		}
+		nf[k] = (struct call_frame){ .addr = t->open[k], .func = f, .start_ns = t->first_ns, .before = 1 };
+	}
+	memcpy(nf + j, t->fr + i, (t->n - i) * sizeof(*nf));
+	free(t->fr);
+	t->fr = nf;
+	t->n = t->cap = nn;
+	t->ncut = 0;
+	t->nopen = 0;
+	return 0;
+}
+
 int calls_finish(struct calls_model *m)
 {
 	int ret;
@@ -306,6 +386,8 @@ int calls_finish(struct calls_model *m)
 	for (size_t i = 0; i < m->nth; i++) {
 		struct call_thread *t = &m->th[i];
 
+		if (t->nopen && (ret = join_open(m, t)))
+			return ret;
 		while (t->n)
 			if ((ret = pop(m, t, t->last_ns, 1)))
 				return ret;

@@ -8,10 +8,13 @@
  *             alarm_handler() calls handler_leaf() and siglongjmps out, 300 times;
  *          3. after() 1000 times, each calling after_leaf() once.
  *          Prints "alarms N" (handler runs).
- *   vfork  a vfork child calls vchild() 5 times and _exits; then after() 10 times. */
+ *   vfork  a vfork child calls vchild() 5 times and _exits; then after() 10 times.
+ *   crash  run_crash() -> down(40): 40 nested calls of down, the innermost calls leafc() N times
+ *          (argv[2], default 2000000) then crash_now(), which writes through a NULL pointer. */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -73,6 +76,37 @@ NI void vchild(void)
 	sink++;
 }
 
+NI void leafc(void)
+{
+	sink++;
+}
+
+/* A real invalid write (not raise()): the sanitizers' checks of it are off so that the SIGSEGV reaches
+ * libltt's handler under make asan too. */
+NI __attribute__((no_sanitize("undefined", "address"))) void crash_now(void)
+{
+	*(volatile unsigned *)(sink > 4000000000u ? &sink : NULL) = 1;
+	sink++;
+}
+
+NI void down(int n, long calls)
+{
+	if (n > 1) {
+		down(n - 1, calls);
+	} else {
+		for (long i = 0; i < calls; i++)
+			leafc();
+		crash_now();
+	}
+	sink++;
+}
+
+NI int run_crash(long calls)
+{
+	down(40, calls);
+	return 0;
+}
+
 static int run_jmp(void)
 {
 	struct sigaction sa;
@@ -121,5 +155,7 @@ int main(int argc, char **argv)
 
 	if (!strcmp(mode, "vfork"))
 		return run_vfork();
+	if (!strcmp(mode, "crash"))
+		return run_crash(argc > 2 ? atol(argv[2]) : 2000000);
 	return run_jmp();
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The calls table of `ltt sql` (sql_rows.h): one row per call that function tracing recorded
- * (toolkit/calls.h), completed or still open at the end of the trace (unfinished = 1), or open when
+ * (toolkit/calls.h), completed or still open at the end of the trace (unfinished = 1; entered before the
+ * trace, from a snapshot's open calls: ts_ns, dur_ns and self_ns NULL), or open when
  * events of its trace were lost (cut = 1: no dur_ns, no self_ns; toolkit/losses.h). */
 #include <errno.h>
 #include <string.h>
@@ -26,13 +27,15 @@ static int call_row(void *arg, const struct call *k)
 	for (unsigned i = 0; i < ltt_reader_ntraces(f->r); i++)
 		if (ltt_reader_trace(f->r, i) == k->trace)
 			trace = i;
-	sql_cell_int(&c[0], (int64_t)k->start_ns);
-	if (!k->cut)	/* cut by a loss: no duration (NULL), cut 1 */
+	/* entered before the trace (a snapshot's open calls): no start, no duration (NULL) */
+	if (!k->before)
+		sql_cell_int(&c[0], (int64_t)k->start_ns);
+	if (!k->cut && !k->before)	/* cut by a loss: no duration (NULL), cut 1 */
 		sql_cell_int(&c[1], (int64_t)k->dur_ns);
 	sql_cell_int(&c[9], k->cut);
 	sql_cell_int(&c[2], k->tid);
 	sql_cell_int(&c[4], k->depth);
-	if (!k->cut)
+	if (!k->cut && !k->before)
 		sql_cell_int(&c[5], (int64_t)k->self_ns);
 	sql_cell_int(&c[7], k->unfinished);
 	if (sql_cell_text(&c[3], calls_func_name(&f->m, k->func)) ||

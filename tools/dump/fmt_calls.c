@@ -3,7 +3,9 @@
  * the shape of `uftrace replay`: a call with callees opens `f() {` and closes with `}` and its name in a C comment, with its
  * duration, a call without is one line `f();` with its duration; the thread id on every line, the
  * indentation its depth. Threads interleave in time order. Other events are not shown. Calls still
- * open at the end of the trace (a crash, a flight snapshot) close with `(unfinished)`; exits whose
+ * open at the end of the trace (a crash, a flight snapshot) close with `(unfinished)`, those a snapshot's
+ * open calls hold whose entry the rings no longer kept with `(unfinished, entered before the trace)`
+ * and no duration; exits whose
  * entry the trace does not hold are counted on the last line. Where events were lost a comment line says
  * how many, on which tracefile, between which times; the calls open across it are printed without a
  * duration, "(cut by a loss)", and a last comment line sums the window's losses (toolkit/losses.h). */
@@ -112,6 +114,10 @@ static int on_call(void *arg, const struct call *k)
 		return 0;
 	}
 	flush_pending(c, p);
+	if (k->before) {	/* from a snapshot's open calls: its entry (and so its duration) not in the trace */
+		put_line(c, NULL, k->tid, k->depth, "} /* ", name, " (unfinished, entered before the trace) */");
+		return 0;
+	}
 	put_line(c, &k->dur_ns, k->tid, k->depth, "} /* ", name, k->unfinished ? " (unfinished) */" : " */");
 	return 0;
 }

@@ -2,7 +2,8 @@
 /* tools/calls/calls_stats.c: `ltt stats --functions`: per function (symbolized), the completed calls,
  * their total time (the time the function was on its thread's stack: a call inside a call of the same
  * function is not counted twice), self time (less the callees), min/avg/max of one call, and who
- * called it. uftrace report's table, in text or JSON. */
+ * called it. uftrace report's table, in text or JSON; then the calls still open at the end of the trace
+ * (a crash, a flight snapshot), per thread, outermost first ("open" in JSON). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -24,10 +25,19 @@ struct fstat {
 	size_t ncallers;
 };
 
+struct openc {			/* a call open at the end (a crash, a snapshot) */
+	uint32_t tid, depth;
+	long func;
+	uint64_t start_ns;
+	int before;		/* entered before the trace (a snapshot's open calls): start not known */
+};
+
 struct cstats {
 	struct fstat *f;
 	size_t n;
 	uint64_t calls, unfinished, cut;
+	struct openc *open;
+	size_t nopen, capopen;
 };
 
 static int on_call(void *arg, const struct call *c)
@@ -37,6 +47,16 @@ static int on_call(void *arg, const struct call *c)
 
 	if (c->unfinished && !c->cut) {	/* one open across a loss is counted cut */
 		s->unfinished++;
+		if (s->nopen == s->capopen) {
+			size_t nc = s->capopen ? 2 * s->capopen : 64;
+			struct openc *no = realloc(s->open, nc * sizeof(*no));
+
+			if (!no)
+				return -ENOMEM;
+			s->open = no;
+			s->capopen = nc;
+		}
+		s->open[s->nopen++] = (struct openc){ c->tid, c->depth, c->func, c->start_ns, c->before };
 		return 0;
 	}
 	if ((size_t)c->func >= s->n) {
@@ -92,6 +112,16 @@ static int by_total(const void *a, const void *b)
 	return *(const long *)a < *(const long *)b ? -1 : 1;
 }
 
+/* Open calls by thread (in the order threads were seen), outermost first. */
+static int by_open(const void *a, const void *b)
+{
+	const struct openc *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->depth < y->depth ? -1 : x->depth > y->depth;
+}
+
 /* "1.234 us" in 10 columns, uftrace's units. */
 static void put_dur(struct dump_out *o, uint64_t ns)
 {
@@ -145,6 +175,23 @@ static void print_text(struct dump_out *o, const struct calls_model *m, const st
 		dump_out_str(o, calls_func_name(m, ord[i]));
 		dump_out_char(o, '\n');
 	}
+	/* the chains still open at the end, outermost first: where a crash or a snapshot found each thread */
+	for (size_t i = 0; i < s->nopen; i++) {
+		const struct openc *c = &s->open[i];
+
+		if (!i || c->tid != s->open[i - 1].tid) {
+			snprintf(buf, sizeof(buf), "%s  open at the end [%" PRIu32 "]: ", i ? "\n" : "", c->tid);
+			dump_out_str(o, buf);
+		} else {
+			dump_out_str(o, " > ");
+		}
+		dump_out_str(o, calls_func_name(m, c->func));
+		if (c->before)
+			dump_out_char(o, '*');
+	}
+	if (s->nopen)
+		dump_out_str(o, "\n  (* entered before the trace: its entry is not in the rings, the snapshot's "
+				"open calls hold it)\n");
 }
 
 static void print_json(struct dump_out *o, const struct calls_model *m, const struct cstats *s, const long *ord,
@@ -211,6 +258,24 @@ static void print_json(struct dump_out *o, const struct calls_model *m, const st
 		}
 		dump_out_str(o, "}}");
 	}
+	dump_out_str(o, "],\n\"open\":[");
+	for (size_t i = 0; i < s->nopen; i++) {
+		const struct openc *c = &s->open[i];
+		const char *name = calls_func_name(m, c->func);
+
+		dump_out_str(o, i ? ",\n{\"tid\":" : "\n{\"tid\":");
+		dump_out_u64(o, c->tid);
+		dump_out_str(o, ",\"depth\":");
+		dump_out_u64(o, c->depth);
+		dump_out_str(o, ",\"function\":");
+		dump_out_json_string(o, name, strlen(name));
+		dump_out_str(o, ",\"start_ns\":");
+		if (c->before)
+			dump_out_str(o, "null");
+		else
+			dump_out_u64(o, c->start_ns);
+		dump_out_char(o, '}');
+	}
 	dump_out_str(o, "]}\n");
 }
 
@@ -252,6 +317,8 @@ int calls_report(struct ltt_reader *r, int json)
 				ord[n++] = (long)i;
 		sort_s = &s;
 		qsort(ord, n, sizeof(*ord), by_total);
+		if (s.nopen)
+			qsort(s.open, s.nopen, sizeof(*s.open), by_open);
 		if (json)
 			print_json(o, &m, &s, ord, n);
 		else
@@ -261,6 +328,7 @@ int calls_report(struct ltt_reader *r, int json)
 	for (size_t i = 0; i < s.n; i++)
 		free(s.f[i].callers);
 	free(s.f);
+	free(s.open);
 	free(ord);
 	free(o);
 	calls_free(&m);

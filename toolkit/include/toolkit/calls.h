@@ -28,6 +28,9 @@ struct call {
 	int cut;		/* events were lost between its entry and its exit (toolkit/losses.h): its
 				 * pairing is not known, dur_ns and self_ns are 0 */
 	int outermost;		/* no call of the same function encloses it on its thread (for totals) */
+	int before;		/* unfinished, entered before the trace shows its thread: its entry is not
+				 * in the trace, only in a snapshot's open calls (func.open); start_ns is
+				 * the thread's first event, dur_ns and self_ns are 0 (not known) */
 };
 
 struct call_frame {
@@ -35,6 +38,7 @@ struct call_frame {
 	long func;
 	uint64_t start_ns, child_ns;
 	int cut;		/* open when events of its trace were lost */
+	int before;		/* from a snapshot's open calls, entered before the trace (struct call) */
 };
 
 struct call_done {		/* minimum-duration mode: whole calls of a thread, kept until the end */
@@ -50,9 +54,15 @@ struct call_thread {		/* one thread of one trace */
 	uint64_t last_ns;
 	struct call_done *done;
 	size_t ndone, capdone;
+	uint64_t first_ns;	/* its first event */
+	int seen;
+	uint64_t *open;		/* the last snapshot's open calls of the thread (func.open): addresses,
+				 * outermost first */
+	size_t nopen, capopen;
+	uint64_t open_ns;	/* their time */
 };
 
-enum { CALLS_ENTRY = 1, CALLS_EXIT, CALLS_CALL };
+enum { CALLS_ENTRY = 1, CALLS_EXIT, CALLS_CALL, CALLS_OPEN };
 
 struct calls_map {		/* a core.mapping: names functions of binaries that are missing */
 	uint64_t start, end, offset;
@@ -66,7 +76,7 @@ struct calls_model {
 	struct calls_map *maps;
 	size_t nmaps;
 	/* what a func event type is (event types compared by pointer, then by name) */
-	const struct ltt_event_type *types[3];
+	const struct ltt_event_type *types[4];
 	/* the consumer's callbacks: a call that begins (entry/exit mode; NULL: not wanted), a call that
 	 * ends */
 	int (*on_enter)(void *arg, uint32_t tid, uint32_t depth, long func, uint64_t start_ns);
@@ -84,9 +94,11 @@ void calls_free(struct calls_model *m);
 /* Feeds one event (core.mapping, func events and loss records matter; the others are ignored). 1 when
  * it was a func event, 0 when not, or a negative errno from a callback or an allocation. */
 int calls_event(struct calls_model *m, const struct ltt_event *ev);
-/* The end of the trace: minimum-duration calls in order, then the calls still open (unfinished). */
+/* The end of the trace: minimum-duration calls in order, then the calls still open (unfinished): with
+ * a snapshot's open calls (func.open), those of the list, outermost first, whatever the events kept;
+ * frames the events left open that the list does not hold (their exit lost) are reported cut. */
 int calls_finish(struct calls_model *m);
-/* Whether ev is a func event: CALLS_ENTRY, CALLS_EXIT, CALLS_CALL or 0. */
+/* Whether ev is a func event: CALLS_ENTRY, CALLS_EXIT, CALLS_CALL, CALLS_OPEN or 0. */
 int calls_kind(struct calls_model *m, const struct ltt_event *ev);
 const char *calls_func_name(const struct calls_model *m, long func);
 

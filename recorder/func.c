@@ -69,9 +69,18 @@ void ltt_func_start(int maps_recorded)
 	if (!env.enabled)
 		return;
 	ltt_facility_register(&ltt_facility_func);
-	if (env.rules && ltt_func_rules_build() < 0) {
-		ltt_warn("LTT_FUNCTIONS: cannot read the symbols of the program; no function traced");
-		return;
+	if (env.rules) {
+		int n = ltt_func_rules_build();
+
+		if (n < 0) {
+			ltt_warn("LTT_FUNCTIONS: cannot read the symbols of the program; no function traced");
+			return;
+		}
+		/* uftrace refuses a filter that matches nothing: say it (functions of libraries loaded
+		 * later are not in the table, and count as matching no rule) */
+		if (!n)
+			ltt_warn("LTT_FUNCTIONS=%s: no function of the program or its libraries matches these rules; "
+				 "no function will be recorded", getenv("LTT_FUNCTIONS"));
 	}
 	ltt_func_cfg.max_depth = env.max_depth;
 	ltt_func_cfg.rules = env.rules;

@@ -80,7 +80,8 @@ void ltt_func_open_emit(void);
 
 /* func_select.c: symbol rules (LTT_FUNCTIONS='my_*,-my_hot_leaf'). */
 int ltt_func_rules_set(const char *rules, char *why, size_t n);
-int ltt_func_rules_build(void);	/* the symbol table of every loaded object, matched once */
+/* The symbol table of every loaded object, matched once: the functions the rules select. */
+int ltt_func_rules_build(void);
 void ltt_func_rules_free(void);
 /* 1 when the function at addr is selected (a cache of one entry per address; no allocation). */
 int ltt_func_selected(uint64_t addr);

@@ -185,7 +185,10 @@ int ltt_func_rules_build(void)
 		syms[k++] = syms[i];
 	}
 	nsyms = k;
-	return 0;
+	k = 0;
+	for (size_t i = 0; i < nsyms; i++)
+		k += syms[i].sel != 0;
+	return k > INT32_MAX ? INT32_MAX : (int)k;
 }
 
 void ltt_func_rules_free(void)

@@ -172,7 +172,7 @@ static int run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct settings st = { .n = 0 };
-	const char *out = "ltt-traces/", *funcs = NULL, *kernel = NULL;
+	const char *out = "ltt-traces/", *funcs = NULL, *kernel = NULL, *needs;
 	char lib[PATH_MAX];
 	int system_scope = 0;
 	char report[] = "/tmp/ltt-record-XXXXXX", line[4096], why[256];
@@ -246,11 +246,23 @@ static int run(int argc, char **argv)
 	 * preloaded (preload.h, the one mechanism of ltt record); its constructor starts recording */
 	linked = preload_linked(argv[optind]);
 	lib[0] = 0;
-	if ((funcs || any) && linked == 0 && preload_library(lib, sizeof(lib), why, sizeof(why))) {
-		ltt_tool_error("record", "%s: %s is not linked with libltt and %s", funcs ? "--functions" : "--any-binary",
-			       argv[optind], why);
-		return 1;
+	/* every option that records through libltt preloads it, as perf record and uftrace record take
+	 * any binary (issue 37, point 4) */
+	needs = funcs ? "--functions" : any ? "--any-binary" : setting(&st, "LTT_STACK_SAMPLE_HZ") ? "--stack-sample" :
+		setting(&st, "LTT_CPU_SAMPLE_MS") ? "--cpu-sample" : setting(&st, "LTT_KERNEL") ? "--kernel" :
+		setting(&st, "LTT_WAITS") ? "--waits" : NULL;
+	if (needs && linked == 0) {
+		if (preload_library(lib, sizeof(lib), why, sizeof(why))) {
+			ltt_tool_error("record", "%s: %s is not linked with libltt and %s", needs, argv[optind], why);
+			return 1;
+		}
+		fprintf(stderr, "ltt record: %s is not linked with libltt: %s preloaded (%s)\n", argv[optind], lib, needs);
 	}
+	if (funcs && preload_hooks(argv[optind]) == 0)
+		fprintf(stderr, "ltt record: --functions: %s calls no function hook (mcount, __fentry__, "
+			"__cyg_profile_func_enter): its own functions cannot be recorded; build it with -pg "
+			"(or -pg -mfentry) or with -finstrument-functions (libraries it loads may have them)\n",
+			argv[optind]);
 	fd = mkstemp(report);
 	if (fd < 0) {
 		ltt_tool_error("record", "%s: %s", report, strerror(errno));

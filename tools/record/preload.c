@@ -61,6 +61,35 @@ int preload_linked(const char *prog)
 	return found;
 }
 
+int preload_hooks(const char *prog)
+{
+	static const char *const hooks[] = { "mcount", "__fentry__", "__cyg_profile_func_enter" };
+	char path[PATH_MAX];
+	struct stat st;
+	void *m;
+	int fd, found = 0, rc = resolve(prog, path, sizeof(path));
+
+	if (rc)
+		return rc;
+	fd = ltt_open_regular(path, 0, &st);
+	if (fd < 0)
+		return fd;
+	if (!st.st_size) {
+		close(fd);
+		return 0;
+	}
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return -errno;
+	/* as preload_linked(): the hooks' names in the string tables (a false positive only costs the
+	 * advice) */
+	for (unsigned i = 0; i < sizeof(hooks) / sizeof(hooks[0]) && !found; i++)
+		found = memmem(m, (size_t)st.st_size, hooks[i], strlen(hooks[i]) + 1) != NULL;
+	munmap(m, (size_t)st.st_size);
+	return found;
+}
+
 int preload_library(char *out, size_t n, char *why, size_t whylen)
 {
 	char exe[PATH_MAX];

@@ -11,6 +11,9 @@
  * (its file names libltt.so or holds libltt's symbols): 1, 0, or a negative errno when it cannot be
  * read. */
 int preload_linked(const char *prog);
+/* Whether prog calls a function-tracing hook (mcount, __fentry__, __cyg_profile_func_enter: built with
+ * -pg, -pg -mfentry or -finstrument-functions): 1, 0, or a negative errno. */
+int preload_hooks(const char *prog);
 /* The libltt.so beside this ltt (BINDIR/../lib/libltt.so.1, as built and as installed) into out:
  * 0, or -ENOENT with why set. */
 int preload_library(char *out, size_t n, char *why, size_t whylen);

@@ -9,4 +9,17 @@ $(BUILD)/bench/bench_func_pg: bench/func/bench_func.c
 $(BUILD)/bench/bench_func_cyg: bench/func/bench_func.c $(STATIC_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_FUNC_CFLAGS) -finstrument-functions -o $@ $< $(BUILD)/lib/libltt.a $(RECORDER_LIBS)
-bench-build: $(BUILD)/bench/bench_func_pg $(BUILD)/bench/bench_func_cyg
+# -pg -mfentry, and -finstrument-functions not linked with libltt (empty hooks in libcygstub.so):
+# binaries ltt record --functions and uftrace record both take as they are (issue 37, point 7)
+$(BUILD)/bench/bench_func_fentry: bench/func/bench_func.c
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_FUNC_CFLAGS) -pg -mfentry -o $@ $<
+$(BUILD)/bench/libcygstub.so: bench/func/cyg_stub.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -shared -fPIC -o $@ $<
+$(BUILD)/bench/bench_func_cygp: bench/func/bench_func.c $(BUILD)/bench/libcygstub.so
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_FUNC_CFLAGS) -finstrument-functions -o $@ $< -L$(BUILD)/bench -lcygstub \
+		-Wl,-rpath,$(abspath $(BUILD)/bench)
+bench-build: $(BUILD)/bench/bench_func_pg $(BUILD)/bench/bench_func_cyg $(BUILD)/bench/bench_func_fentry \
+	     $(BUILD)/bench/bench_func_cygp

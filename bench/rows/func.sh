@@ -6,6 +6,8 @@
 # - the -pg binary under ltt record --functions (discard mode, written to disk) and under uftrace record
 #   (its default: per-thread buffers flushed by its helper), untraced = run alone (glibc's mcount);
 # - the -finstrument-functions build recording (LTT_FUNCTIONS=1, discard) minus the same not recording;
+# - -pg -mfentry, and -finstrument-functions not linked with libltt (bench_func_cygp: empty hooks in
+#   libcygstub.so when untraced), each under ltt record --functions and uftrace record;
 # - with a 1 us minimum duration (LTT_FUNCTIONS_MIN_NS=1000): no call of leaf lasts that long;
 # - the floor: two cycle-counter reads and two 16-byte stores per iteration (bench_func floor).
 # The figures are the program thread's CPU time (CLOCK_THREAD_CPUTIME_ID), not wall time: on this
@@ -15,6 +17,8 @@
 # (B/event column); ltt's tracefiles are whole blocks of 1 MiB, so small runs overstate it.
 FUNC_PG=$B/bench_func_pg
 FUNC_CYG=$B/bench_func_cyg
+FUNC_FENTRY=$B/bench_func_fentry
+FUNC_CYGP=$B/bench_func_cygp
 FUNC_N=$((EVENTS / 2))
 FR="Function tracing (CPU ns per call and return, traced minus untraced; lower is better)"
 
@@ -30,19 +34,19 @@ func_untraced() {
 # run_func HOW: one pair of runs; RUN_VAL traced - untraced, RUN_BPE bytes per call on disk.
 run_func() {
 	how=$1
-	case $how in cyg*) prog=$FUNC_CYG ;; *) prog=$FUNC_PG ;; esac
+	case $how in cygp*) prog=$FUNC_CYGP ;; cyg*) prog=$FUNC_CYG ;; fentry*) prog=$FUNC_FENTRY ;; *) prog=$FUNC_PG ;; esac
 	[ -x "$prog" ] || { RUN_ERR="$(basename "$prog") not built (see $B/build.log)"; return; }
 	rm -rf "$W/func"
 	func_untraced "$prog" || { RUN_ERR="$(basename "$prog") failed: $(head -n 1 "$T/err")"; return; }
-	[ $how != pg-uftrace ] || command -v uftrace > /dev/null ||
+	case $how in *-uftrace) ;; *) false ;; esac && ! command -v uftrace > /dev/null &&
 		{ RUN_ERR="uftrace not installed (make deps-bench)"; return; }
 	# in $T: a -pg program writes gmon.out where it runs, never in the source tree
 	(cd "$T" || exit 1
 	case $how in
-	pg-ltt) exec "$LTT" record -o "$W/func" -b $BLOCK -n $NBLOCKS --functions -- "$prog" calls "$FUNC_N" ;;
+	pg-ltt|fentry-ltt|cygp-ltt) exec "$LTT" record -o "$W/func" -b $BLOCK -n $NBLOCKS --functions -- "$prog" calls "$FUNC_N" ;;
 	pg-min) exec "$LTT" record -o "$W/func" -b $BLOCK -n $NBLOCKS --functions --functions-min-ns 1000 -- \
 		"$prog" calls "$FUNC_N" ;;
-	pg-uftrace) exec uftrace record -d "$W/func" "$prog" calls "$FUNC_N" ;;
+	*-uftrace) exec uftrace record -d "$W/func" "$prog" calls "$FUNC_N" ;;
 	cyg-ltt) LTT_TRACE="$W/func" LTT_BLOCK_SIZE=$BLOCK LTT_BLOCKS=$NBLOCKS LTT_FUNCTIONS=1 \
 		exec "$prog" calls "$FUNC_N" ;;
 	esac) > "$T/out" 2> "$T/err"
@@ -65,4 +69,8 @@ measure func-pg-uftrace "$FR" "uftrace record, -pg binary" ns - run_func pg-uftr
 measure func-pg-ltt "$FR" "ltt record --functions, -pg binary" ns func-pg-uftrace run_func pg-ltt
 measure func-pg-ltt-floor "$FR" "  (the same, against the floor)" ns func-floor run_func pg-ltt
 measure func-cyg-ltt "$FR" "ltt, -finstrument-functions build (LTT_FUNCTIONS=1)" ns func-floor run_func cyg-ltt
+measure func-fentry-uftrace "$FR" "uftrace record, -pg -mfentry binary" ns - run_func fentry-uftrace
+measure func-fentry-ltt "$FR" "ltt record --functions, -pg -mfentry binary" ns func-fentry-uftrace run_func fentry-ltt
+measure func-cygp-uftrace "$FR" "uftrace record, -finstrument-functions binary" ns - run_func cygp-uftrace
+measure func-cygp-ltt "$FR" "ltt record --functions, the same binary (libltt.so preloaded)" ns func-cygp-uftrace run_func cygp-ltt
 measure func-pg-min1us "$FR" "ltt, -pg, 1 us minimum duration, tiny calls" ns func-pg-ltt run_func pg-min

@@ -143,6 +143,10 @@ int dump_plan_make(const struct ltt_event *ev, enum dump_plan_style style, int t
 		op->bytes = (uint8_t)bytes;
 		op->t = t;
 		op->tid = style == DUMP_PLAN_TEXT && tid && k == PLAN_UINT && !strcmp(f->name, "tid");
+		/* function tracing's addresses: named beside (name+0xOFF, through the memory map) */
+		op->sym = style == DUMP_PLAN_TEXT && tid && k == PLAN_UINT && bytes == 8 && !strcmp(f->name, "addr") &&
+			  !strcmp(ev->type->facility, "func");
+		op->tid |= op->sym;
 		op->brk = k == PLAN_STRING || k == PLAN_FLOAT || op->tid;
 		if ((ev->big_endian != 0) == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) && !op->tid &&
 		    (bytes == 4 || bytes == 8) && (k == PLAN_UINT || k == PLAN_INT))
@@ -313,8 +317,10 @@ char *dump_plan_put(struct dump_out *o, char *w, const struct dump_plan *p, cons
 			q += op->bytes;
 			w = dump_put_u64(w, v);
 			if (__builtin_expect(op->tid, 0)) {
-				const char *name = tn ? thread_names_find(tn, ev->trace->index, (uint32_t)v,
-									  ev->time_ns) : NULL;
+				char sb[512];
+				const char *name = !tn ? NULL : op->sym ? thread_names_func(tn, ev->trace->index, v, sb,
+											    sizeof(sb))
+							  : thread_names_find(tn, ev->trace->index, (uint32_t)v, ev->time_ns);
 
 				dump_out_commit(o, w);
 				if (name) {

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* ltt dump: thread names from the core facility's state events (toolkit/thread_names.h). */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "toolkit/profile.h"
 #include "toolkit/thread_names.h"
 
 struct tname {
@@ -15,6 +18,9 @@ struct tname {
 struct thread_names {
 	struct tname *v;
 	size_t n, cap;
+	/* per trace: its core.mapping events, to name the addresses of func events (function tracing) */
+	struct prof_model *pm;
+	unsigned npm;
 };
 
 static int add(struct thread_names *tn, const struct ltt_event *ev, const char *tid_field)
@@ -83,9 +89,28 @@ struct thread_names *thread_names_load(struct ltt_reader *r)
 			if (t->tracefiles[k]->cpu >= 0)
 				ltt_reader_skip_tracefile(r2, t->tracefiles[k], 1);
 	}
+	tn->pm = calloc(nt ? nt : 1, sizeof(*tn->pm));
+	if (!tn->pm) {
+		ret = -1;
+		goto out;
+	}
+	for (unsigned i = 0; i < nt; i++) {
+		if (prof_model_init(&tn->pm[i])) {
+			ret = -1;
+			goto out;
+		}
+		tn->npm = i + 1;
+	}
 	while ((ret = ltt_reader_next(r2, &ev)) == 1) {
 		if (strcmp(ev.type->facility, "core"))
 			continue;
+		if (ev.trace && ev.trace->index < tn->npm && prof_is_core(&ev, "mapping")) {
+			if (prof_model_event(&tn->pm[ev.trace->index], &ev) < 0) {
+				ret = -1;
+				break;
+			}
+			continue;
+		}
 		if (!strcmp(ev.type->name, "process"))
 			ret = add(tn, &ev, "pid");	/* one per thread alive at start: pid is its tid */
 		else if (!strcmp(ev.type->name, "thread_start") || !strcmp(ev.type->name, "thread_name"))
@@ -132,10 +157,34 @@ const char *thread_names_find(const struct thread_names *tn, unsigned trace, uin
 	return best ? best->name : NULL;
 }
 
+const char *thread_names_func(const struct thread_names *tn, unsigned trace, uint64_t addr, char *buf, size_t n)
+{
+	struct prof_model *pm;
+	const struct prof_func *pf;
+	long f;
+
+	if (!tn || trace >= tn->npm)
+		return NULL;
+	pm = &tn->pm[trace];	/* the model caches what it resolved: not const */
+	f = prof_func_of(pm, addr, 1);
+	if (f < 0)
+		return NULL;
+	pf = &pm->funcs[f];
+	if (!pf->resolved && !pf->module)
+		return NULL;	/* no mapping holds it: nothing to add to the address */
+	if (!pf->resolved || addr < pf->start)
+		return pf->name;	/* module+0xOFFSET, or 0xADDRESS */
+	snprintf(buf, n, "%s+0x%" PRIx64, pf->name, addr - pf->start);
+	return buf;
+}
+
 void thread_names_free(struct thread_names *tn)
 {
 	if (!tn)
 		return;
+	for (unsigned i = 0; i < tn->npm; i++)
+		prof_model_free(&tn->pm[i]);
+	free(tn->pm);
 	for (size_t i = 0; i < tn->n; i++)
 		free(tn->v[i].name);
 	free(tn->v);

@@ -11,7 +11,8 @@
 # 3. then 1000 after() calling after_leaf(): exactly 1000 each, after called by run_jmp (no frame
 #    left open under it); nothing unfinished but main and run_jmp's callers, nothing lost;
 # 4. vfork: the child's 5 calls of vchild() are not recorded as the parent's: none recorded, 10 events
-#    counted lost; the parent's 10 after() after it recorded.
+#    counted lost; the parent's 10 after() after it recorded; ltt dump shows their addresses as
+#    after+0xOFF.
 set -u
 dir="$BUILD/tests/func"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-functions-jmp-XXXXXX") || exit 1
@@ -60,5 +61,7 @@ for b in cyg pg fentry; do
 	[ "$(calls "$V" vchild)" = 0 ] || fail "$b vfork: $(calls "$V" vchild) calls of vchild recorded (the child's, as the parent's)"
 	[ "$(calls "$V" after)" = 10 ] || fail "$b vfork: $(calls "$V" after) calls of after, expected 10"
 	[ "$(lost "$V")" = 10 ] || fail "$b vfork: $(lost "$V") events lost, expected 10 (5 calls of vchild)"
-	echo "ok: $b: a vfork child's 5 calls not recorded as the parent's, counted lost (10 events)"
+	n=$("$LTT" dump --event 'func.*' "$V" 2>/dev/null | grep -c 'addr = [0-9]* (after+0x[0-9a-f]*) }$')
+	[ "$n" = 20 ] || fail "$b vfork: $n func events of after named after+0xOFF in ltt dump, expected 20"
+	echo "ok: $b: a vfork child's 5 calls not recorded as the parent's, counted lost (10 events); ltt dump names after+0xOFF"
 done

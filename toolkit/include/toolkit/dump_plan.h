@@ -30,6 +30,7 @@ struct dump_plan_op {
 	uint8_t brk;			/* the value is written by a function (string, float, tid name):
 					 * room is reserved again after it */
 	uint8_t tid;			/* text: a uint field named tid, shown with its thread's name */
+	uint8_t sym;			/* text: a func event's addr, shown with its function (name+0xOFF) */
 	uint32_t klen;
 	uint32_t room;			/* bytes this field and the next up to the next brk field's key
 					 * (or the end, closing and DUMP_PLAN_SLACK included) take at most,

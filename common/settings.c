@@ -56,8 +56,9 @@ const struct ltt_env_words ltt_env_words[LTT_ENV_NWORDS] = {
 	[LTT_ENV_IO_ID] = { "LTT_IO", { "buffered", "direct", NULL }, 0, "not buffered or direct" },
 	[LTT_ENV_KERNEL_SCOPE_ID] = { "LTT_KERNEL_SCOPE", { "process", "system", NULL }, 0, "not process or system" },
 	/* "1" and "default": sched,syscalls; "0": off (recorder/kernel_opts.c) */
-	[LTT_ENV_KERNEL_ID] = { "LTT_KERNEL", { "sched", "syscalls", "irq", "faults", NULL }, 1,
-				"not a comma list of sched, syscalls, irq, faults (or 1, default, 0)" },
+	/* switch: the own threads' switch records alone (function tracing's time off the CPU) */
+	[LTT_ENV_KERNEL_ID] = { "LTT_KERNEL", { "sched", "syscalls", "irq", "faults", "switch", NULL }, 1,
+				"not a comma list of sched, syscalls, irq, faults, switch (or 1, default, 0)" },
 };
 
 void ltt_env_why(char *why, size_t n, const char *name, const char *value, const char *form)

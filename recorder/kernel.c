@@ -347,7 +347,7 @@ static void open_events(const int *tids, unsigned ntids)
 	}
 	/* Own threads' switches: perf's switch records need no privilege. With sched_switch they give
 	 * the switch-ins (the tracepoint gives the outs); without it both. */
-	if ((ltt_k.groups & LTT_KGROUP_SCHED) && !ltt_k.system) {
+	if ((ltt_k.groups & (LTT_KGROUP_SCHED | LTT_KGROUP_SWITCH)) && !ltt_k.system) {
 		attr_base(&a);
 		a.type = PERF_TYPE_SOFTWARE;
 		a.config = PERF_COUNT_SW_DUMMY;

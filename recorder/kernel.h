@@ -12,7 +12,8 @@
 #include <ltt/ltt.h>
 
 /* LTT_KERNEL's groups. */
-enum { LTT_KGROUP_SCHED = 1, LTT_KGROUP_SYSCALLS = 2, LTT_KGROUP_IRQ = 4, LTT_KGROUP_FAULTS = 8 };
+enum { LTT_KGROUP_SCHED = 1, LTT_KGROUP_SYSCALLS = 2, LTT_KGROUP_IRQ = 4, LTT_KGROUP_FAULTS = 8,
+       LTT_KGROUP_SWITCH = 16 /* the own threads' switch records only (in sched too) */ };
 
 /* The kernel facility's events, by index (eventdefs/kernel.xml). */
 enum { LTT_K_SYSCALL_ENTRY, LTT_K_SYSCALL_EXIT, LTT_K_TRAP_ENTRY, LTT_K_IRQ_ENTRY, LTT_K_IRQ_EXIT,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* recorder/kernel_opts.c: LTT_KERNEL=LIST (sched, syscalls, irq, faults; "1" or "default": sched,
+/* recorder/kernel_opts.c: LTT_KERNEL=LIST (sched, syscalls, irq, faults, switch; "1" or "default": sched,
  * syscalls), LTT_KERNEL_SCOPE=process|system, LTT_KERNEL_BUFFER=SIZE, and ltt_options' kernel fields. */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +15,9 @@ static const struct {
 } groups[] = {
 	{ "sched", LTT_KGROUP_SCHED }, { "syscalls", LTT_KGROUP_SYSCALLS }, { "irq", LTT_KGROUP_IRQ },
 	{ "faults", LTT_KGROUP_FAULTS },
+	/* perf's switch records of the process's own threads alone (no tracepoint, no privilege): what
+	 * function tracing needs for the time off the CPU (ltt record --functions records it) */
+	{ "switch", LTT_KGROUP_SWITCH },
 };
 
 int ltt_kernel_parse(const struct ltt_options *opt, struct ltt_kernel_req *req, char *why, size_t n)
@@ -35,7 +38,7 @@ int ltt_kernel_parse(const struct ltt_options *opt, struct ltt_kernel_req *req, 
 				break;
 		if (i == sizeof(groups) / sizeof(groups[0])) {
 			ltt_env_why(why, n, "LTT_KERNEL", opt->kernel,
-				    "a comma list of sched, syscalls, irq, faults");
+				    "a comma list of sched, syscalls, irq, faults, switch");
 			return -EINVAL;
 		}
 		req->groups |= groups[i].group;

@@ -13,6 +13,7 @@
 
 #include "toolkit/calls.h"
 #include "toolkit/dump_format.h"
+#include "toolkit/sched_decode.h"
 
 int calls_init(struct calls_model *m)
 {
@@ -98,6 +99,19 @@ static int pop(struct calls_model *m, struct call_thread *t, uint64_t ns, int un
 		m->cut++;
 	}
 	c.self_ns = c.dur_ns > f->child_ns ? c.dur_ns - f->child_ns : 0;
+	if (c.dur_ns) {
+		/* off the CPU meanwhile (its thread's switches): the call's own part is not self time */
+		c.off_ns = t->off_ns - f->off0;
+		c.blocked_ns = t->blocked_ns - f->blocked0;
+		if (t->out && t->out_ns < ns)	/* still out at its end (an unfinished call) */
+			c.off_ns += ns - t->out_ns;
+		if (c.off_ns > c.dur_ns)
+			c.off_ns = c.dur_ns;
+		if (c.blocked_ns > c.off_ns)
+			c.blocked_ns = c.off_ns;
+		if (c.off_ns > f->child_off)
+			c.self_ns = c.self_ns > c.off_ns - f->child_off ? c.self_ns - (c.off_ns - f->child_off) : 0;
+	}
 	for (size_t i = 0; i < t->n; i++)
 		if (t->fr[i].func == f->func && !t->fr[i].cut) {	/* a cut call counts no time */
 			c.outermost = 0;
@@ -105,8 +119,10 @@ static int pop(struct calls_model *m, struct call_thread *t, uint64_t ns, int un
 		}
 	if (t->ncut > t->n)
 		t->ncut = t->n;
-	if (t->n && !f->cut)
+	if (t->n && !f->cut) {
 		t->fr[t->n - 1].child_ns += c.dur_ns;
+		t->fr[t->n - 1].child_off += c.off_ns;
+	}
 	return m->on_call ? m->on_call(m->arg, &c) : 0;
 }
 
@@ -173,6 +189,46 @@ static void cut_open(struct calls_model *m, const struct ltt_trace_info *tr)
 		}
 }
 
+/* The thread of (tr, tid) if the model has it (switches of threads without calls are not kept). */
+static struct call_thread *thread_find(struct calls_model *m, const struct ltt_trace_info *tr, uint32_t tid)
+{
+	for (size_t i = m->nth; i-- > 0;)
+		if (m->th[i].tid == tid && m->th[i].trace == tr)
+			return &m->th[i];
+	return NULL;
+}
+
+/* A kernel event: a switch of a thread with calls counts its time off the CPU (doc/format.md section
+ * 13: thread_switch, schedchange). 0, or -ENOMEM. */
+static int switch_event(struct calls_model *m, const struct ltt_event *ev)
+{
+	struct sched_ev k;
+	struct call_thread *t;
+	int rc;
+
+	if (!m->sd && (rc = sched_decoder_new(&m->sd)) < 0)
+		return rc;
+	if ((rc = sched_decode(m->sd, ev, &k)) < 0)
+		return rc;
+	if (k.kind != SCHED_EV_SWITCH)
+		return 0;
+	if (k.prev_tid != SCHED_TID_NONE && (t = thread_find(m, ev->trace, k.prev_tid)) && !t->out) {
+		int blocked = k.prev_state != SCHED_PREV_UNKNOWN ? (k.prev_state & 3) != 0 : k.preempted == 0;
+
+		t->out = blocked ? 2 : 1;
+		t->out_ns = ev->time_ns;
+	}
+	if (k.next_tid != SCHED_TID_NONE && (t = thread_find(m, ev->trace, k.next_tid)) && t->out) {
+		uint64_t d = ev->time_ns > t->out_ns ? ev->time_ns - t->out_ns : 0;
+
+		t->off_ns += d;
+		if (t->out == 2)
+			t->blocked_ns += d;
+		t->out = 0;
+	}
+	return 0;
+}
+
 int calls_event(struct calls_model *m, const struct ltt_event *ev)
 {
 	int kind, ret;
@@ -187,6 +243,8 @@ int calls_event(struct calls_model *m, const struct ltt_event *ev)
 	}
 	if (prof_model_event(&m->pm, ev))
 		return prof_is_core(ev, "mapping") ? keep_map(m, ev) : 0;
+	if (!ev->type->builtin && !strcmp(ev->type->facility, "kernel"))
+		return switch_event(m, ev);
 	kind = calls_kind(m, ev);
 	if (!kind)
 		return 0;
@@ -238,7 +296,8 @@ int calls_event(struct calls_model *m, const struct ltt_event *ev)
 			t->fr = n;
 			t->cap = nc;
 		}
-		t->fr[t->n++] = (struct call_frame){ .addr = addr, .func = f, .start_ns = ev->time_ns };
+		t->fr[t->n++] = (struct call_frame){ .addr = addr, .func = f, .start_ns = ev->time_ns,
+						     .off0 = t->off_ns, .blocked0 = t->blocked_ns };
 		if (m->on_enter && (ret = m->on_enter(m->arg, tid, (uint32_t)t->n - 1, f, ev->time_ns)))
 			return ret;
 		return 1;

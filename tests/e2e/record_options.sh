@@ -39,8 +39,8 @@ done <<'EOF'
 --rotate-seconds|0|LTT_ROTATE_SECONDS|not a number of seconds in [1, 31536000]
 --max-size|-1|LTT_MAX_SIZE|not a size of at least 1 byte (bytes, k/M/G suffixes)
 --flush-ms|1k|LTT_FLUSH_MS|not a number of milliseconds in [0, 86400000]
---kernel|bogus|LTT_KERNEL|not a comma list of sched, syscalls, irq, faults (or 1, default, 0)
---kernel|sched,,irq|LTT_KERNEL|not a comma list of sched, syscalls, irq, faults (or 1, default, 0)
+--kernel|bogus|LTT_KERNEL|not a comma list of sched, syscalls, irq, faults, switch (or 1, default, 0)
+--kernel|sched,,irq|LTT_KERNEL|not a comma list of sched, syscalls, irq, faults, switch (or 1, default, 0)
 --kernel-buffer|3M|LTT_KERNEL_BUFFER|not a power of two in [8k, 1G] (bytes, k/M/G suffixes)
 --block-size|3000|LTT_BLOCK_SIZE|not a power of two in [4096, 256M] (bytes, k/M suffixes)
 --blocks|+16|LTT_BLOCKS|not a power of two in [2, 65536]

@@ -9,6 +9,8 @@
  *          3. after() 1000 times, each calling after_leaf() once.
  *          Prints "alarms N" (handler runs).
  *   vfork  a vfork child calls vchild() 5 times and _exits; then after() 10 times.
+ *   sleep  run_sleep() calls sleeper() 3 times, each sleeping 100 ms (nanosleep); prints the measured
+ *          sleeps' total "slept_ns N" (CLOCK_MONOTONIC around each nanosleep)
  *   crash  run_crash() -> down(40): 40 nested calls of down, the innermost calls leafc() N times
  *          (argv[2], default 2000000) then crash_now(), which writes through a NULL pointer. */
 #include <setjmp.h>
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -107,6 +110,26 @@ NI int run_crash(long calls)
 	return 0;
 }
 
+static unsigned long long slept_ns;
+
+NI void sleeper(void)
+{
+	struct timespec d = { 0, 100000000 }, a, b;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	nanosleep(&d, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	slept_ns += (unsigned long long)((b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec));
+}
+
+NI int run_sleep(void)
+{
+	for (int i = 0; i < 3; i++)
+		sleeper();
+	printf("slept_ns %llu\n", slept_ns);
+	return 0;
+}
+
 static int run_jmp(void)
 {
 	struct sigaction sa;
@@ -155,6 +178,8 @@ int main(int argc, char **argv)
 
 	if (!strcmp(mode, "vfork"))
 		return run_vfork();
+	if (!strcmp(mode, "sleep"))
+		return run_sleep();
 	if (!strcmp(mode, "crash"))
 		return run_crash(argc > 2 ? atol(argv[2]) : 2000000);
 	return run_jmp();

@@ -54,10 +54,12 @@ const struct sql_rows_def sql_rows_defs[] = {
 	       "TEXT")),
 	TABLE("calls", sql_fill_calls,
 	      "CREATE TABLE calls(ts_ns INTEGER, dur_ns INTEGER, tid INTEGER, function TEXT, depth INTEGER, "
-	      "self_ns INTEGER, caller TEXT, unfinished INTEGER, trace TEXT, cut INTEGER)",
-	      ("ts_ns", "dur_ns", "tid", "function", "depth", "self_ns", "caller", "unfinished", "trace", "cut"),
+	      "self_ns INTEGER, caller TEXT, unfinished INTEGER, trace TEXT, cut INTEGER, off_cpu_ns INTEGER, "
+	      "blocked_ns INTEGER)",
+	      ("ts_ns", "dur_ns", "tid", "function", "depth", "self_ns", "caller", "unfinished", "trace", "cut",
+	       "off_cpu_ns", "blocked_ns"),
 	      ("INTEGER", "INTEGER", "INTEGER", "TEXT", "INTEGER", "INTEGER", "TEXT", "INTEGER", "TEXT",
-	       "INTEGER")),
+	       "INTEGER", "INTEGER", "INTEGER")),
 	STREAMED("spans", sql_fill_spans,
 	      "CREATE TABLE spans(ts_ns INTEGER, end_ns INTEGER, dur_ns INTEGER, tid INTEGER, end_tid INTEGER, "
 	      "facility TEXT, name TEXT, key TEXT, open INTEGER, begin_fields TEXT, end_fields TEXT, id INTEGER, "

@@ -33,6 +33,10 @@ static int call_row(void *arg, const struct call *k)
 	if (!k->cut && !k->before)	/* cut by a loss: no duration (NULL), cut 1 */
 		sql_cell_int(&c[1], (int64_t)k->dur_ns);
 	sql_cell_int(&c[9], k->cut);
+	if (!k->cut && !k->before) {	/* off the CPU: from the thread's switch records, 0 without */
+		sql_cell_int(&c[10], (int64_t)k->off_ns);
+		sql_cell_int(&c[11], (int64_t)k->blocked_ns);
+	}
 	sql_cell_int(&c[2], k->tid);
 	sql_cell_int(&c[4], k->depth);
 	if (!k->cut && !k->before)
@@ -51,7 +55,10 @@ static int calls_types(const struct ltt_event_type *ty, void *arg)
 	if (losses_type(ty))
 		return 1;	/* a loss cuts the calls open across it (toolkit/losses.h) */
 	return !ty->builtin && (!strcmp(ty->facility, "func") ||
-				(!strcmp(ty->facility, "core") && !strcmp(ty->name, "mapping")));
+				(!strcmp(ty->facility, "core") && !strcmp(ty->name, "mapping")) ||
+				/* a thread's time off the CPU (toolkit/calls.h) */
+				(!strcmp(ty->facility, "kernel") &&
+				 (!strcmp(ty->name, "thread_switch") || !strcmp(ty->name, "schedchange"))));
 }
 
 int sql_fill_calls(struct sql_ctx *ctx, struct sql_rows *rows)

@@ -221,6 +221,9 @@ static int run(int argc, char **argv)
 	/* kernel events (doc/recorder.md "Kernel events"): --system alone records sched,syscalls */
 	if (kernel || system_scope)
 		set(&st, "--kernel", "LTT_KERNEL", kernel ? kernel : "sched,syscalls");
+	else if (funcs && !getenv("LTT_KERNEL"))	/* the threads' own switches, for any user: the time
+							 * each function spent off the CPU */
+		set(&st, "--functions", "LTT_KERNEL", "switch");
 	if (system_scope)
 		set(&st, "--system", "LTT_KERNEL_SCOPE", "system");
 	if ((rc = check_settings(&st)))
@@ -374,7 +377,7 @@ const struct ltt_cmd ltt_cmd_record = {
 		 "      --functions-min-ns NS  record only calls of at least NS ns, each as one func.call at its\n"
 		 "                        exit (LTT_FUNCTIONS_MIN_NS; ltt stats --functions, ltt dump --format=calls)\n"
 		 "      --kernel[=LIST]   also record the kernel's events of the program's threads (LTT_KERNEL):\n"
-		 "                        a comma list of sched, syscalls, irq, faults; alone: sched,syscalls.\n"
+		 "                        a comma list of sched, syscalls, irq, faults, switch; alone: sched,syscalls.\n"
 		 "                        Without root or CAP_PERFMON only the threads' own context switches;\n"
 		 "                        what is missing is said on stderr and in the trace (ltt stats)\n"
 		 "      --system          kernel events of every CPU and process, with a state dump of every\n"

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* tools/calls/calls_stats.c: `ltt stats --functions`: per function (symbolized), the completed calls,
  * their total time (the time the function was on its thread's stack: a call inside a call of the same
- * function is not counted twice), self time (less the callees), min/avg/max of one call, and who
+ * function is not counted twice), self time (on the CPU, less the callees), time off the CPU (from its
+ * thread's switch records: "Off-CPU", blocked part in JSON), min/avg/max of one call, and who
  * called it. uftrace report's table, in text or JSON; then the calls still open at the end of the trace
  * (a crash, a flight snapshot), per thread, outermost first ("open" in JSON). */
 #include <errno.h>
@@ -21,6 +22,7 @@ struct caller {
 struct fstat {
 	uint64_t calls, total, self, sum, min, max;
 	uint64_t cut;		/* calls cut by a loss: counted apart, no duration */
+	uint64_t off, blocked;	/* off the CPU while on its thread's stack (outermost calls, as total) */
 	struct caller *callers;
 	size_t ncallers;
 };
@@ -85,8 +87,11 @@ static int on_call(void *arg, const struct call *c)
 	s->calls++;
 	f->sum += c->dur_ns;
 	f->self += c->self_ns;
-	if (c->outermost)
+	if (c->outermost) {
 		f->total += c->dur_ns;
+		f->off += c->off_ns;
+		f->blocked += c->blocked_ns;
+	}
 	for (size_t i = 0; i < f->ncallers; i++)
 		if (f->callers[i].func == c->parent) {
 			f->callers[i].n++;
@@ -151,7 +156,7 @@ static void print_text(struct dump_out *o, const struct calls_model *m, const st
 		dump_out_str(o, "  (no func events: record with LTT_FUNCTIONS=1 or ltt record --functions)\n");
 		return;
 	}
-	dump_out_str(o, "  Total time   Self time      Calls   Min time    Avg time    Max time        Cut  Function\n");
+	dump_out_str(o, "  Total time   Self time    Off-CPU      Calls   Min time    Avg time    Max time        Cut  Function\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct fstat *f = &s->f[ord[i]];
 
@@ -159,6 +164,8 @@ static void print_text(struct dump_out *o, const struct calls_model *m, const st
 		put_dur(o, f->total);
 		dump_out_str(o, "  ");
 		put_dur(o, f->self);
+		dump_out_str(o, " ");
+		put_dur(o, f->off);
 		snprintf(buf, sizeof(buf), "  %9" PRIu64 "  ", f->calls);
 		dump_out_str(o, buf);
 		if (f->calls) {
@@ -229,6 +236,10 @@ static void print_json(struct dump_out *o, const struct calls_model *m, const st
 		dump_out_u64(o, f->total);
 		dump_out_str(o, ",\"self_ns\":");
 		dump_out_u64(o, f->self);
+		dump_out_str(o, ",\"off_cpu_ns\":");
+		dump_out_u64(o, f->off);
+		dump_out_str(o, ",\"blocked_ns\":");
+		dump_out_u64(o, f->blocked);
 		dump_out_str(o, ",\"min_ns\":");
 		if (f->calls)
 			dump_out_u64(o, f->min);

@@ -23,7 +23,11 @@ struct call {
 	uint32_t depth;		/* calls of its thread open around it (0: outermost the trace shows) */
 	long func;		/* index in calls_model.pm.funcs */
 	long parent;		/* the enclosing call's function, -1 when none is known */
-	uint64_t start_ns, dur_ns, self_ns;
+	uint64_t start_ns, dur_ns, self_ns;	/* self: on the CPU, less its callees (when the thread's
+						 * switches are recorded; else less its callees only) */
+	uint64_t off_ns;	/* off the CPU during the call, callees included (its thread's switch
+				 * records: kernel.thread_switch, kernel.schedchange); 0 without them */
+	uint64_t blocked_ns;	/* ... of it, sleeping or blocked (the rest: preempted, runnable) */
 	int unfinished;
 	int cut;		/* events were lost between its entry and its exit (toolkit/losses.h): its
 				 * pairing is not known, dur_ns and self_ns are 0 */
@@ -37,6 +41,8 @@ struct call_frame {
 	uint64_t addr;
 	long func;
 	uint64_t start_ns, child_ns;
+	uint64_t off0, blocked0;	/* its thread's off-CPU and blocked time at its entry */
+	uint64_t child_off;		/* off-CPU time of its callees */
 	int cut;		/* open when events of its trace were lost */
 	int before;		/* from a snapshot's open calls, entered before the trace (struct call) */
 };
@@ -60,6 +66,9 @@ struct call_thread {		/* one thread of one trace */
 				 * outermost first */
 	size_t nopen, capopen;
 	uint64_t open_ns;	/* their time */
+	uint64_t off_ns, blocked_ns;	/* time off the CPU so far (switch records), blocked part */
+	uint64_t out_ns;	/* when it left the CPU, if out */
+	int out;		/* 0 on the CPU (or not known), 1 out runnable, 2 out blocked */
 };
 
 enum { CALLS_ENTRY = 1, CALLS_EXIT, CALLS_CALL, CALLS_OPEN };
@@ -84,6 +93,7 @@ struct calls_model {
 	void *arg;
 	uint64_t events, unmatched;	/* func events read; exits whose entry the trace does not hold */
 	uint64_t cut;			/* calls cut by a loss (struct call.cut) */
+	struct sched_decoder *sd;	/* the thread switch records (kernel facility), made at the first */
 	struct losses loss;		/* the losses read (the reader opened with LTT_READ_BUILTIN and
 					 * losses_reader(): toolkit/losses.h); a loss record cuts every call
 					 * open in its trace */

@@ -172,3 +172,8 @@ case "$sum" in *" begins 2175 ends 2175 "*"problems 0") ;; *) fail "perfetto: $s
 n=$(babeltrace2 "$tmp/c.ctf" 2>/dev/null | grep -c 'func\.entry')
 [ "$n" = 2175 ] || fail "ctf: babeltrace2 reads $n func.entry events, expected 2175"
 echo "ok: ltt sql's calls table, Perfetto and Chrome JSON nested slices, CTF events"
+# ltt stats --functions --graph b: b's callers and callees, exact
+g=$("$LTT" stats --functions --graph b --format=json "$T" | jq -c '[.calls, [.callers[] | [.function, .calls]], [.callees[] | [.function, .calls]]]')
+[ "$g" = '[1000,[["a",1000]],[["c",1000]]]' ] || fail "graph of b: $g"
+"$LTT" stats --functions --graph b "$T" | grep -q '^    .*  *1000  c$' || fail "graph of b (text): $("$LTT" stats --functions --graph b "$T")"
+echo "ok: ltt stats --functions --graph b: called by a 1000 times, calls c 1000 times"

@@ -1,12 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Time off the CPU per function (issue 37, point 5; doc/recorder.md "Function tracing"): ltt record
-# --functions records the threads' own switch records by default (LTT_KERNEL=switch: perf's
-# context-switch records, no privilege), and ltt stats --functions and the sql calls table give each
-# function its time off the CPU (blocked part apart) and self time on the CPU.
+# Time off the CPU per function (issue 37, point 5; doc/recorder.md "Function tracing"): the threads'
+# own switch records (LTT_KERNEL=switch, --kernel=switch: perf's context-switch records, no
+# privilege; ltt record --functions records them by default where perf converts its clock to the TSC,
+# not on this guest), and ltt stats --functions and the sql calls table give each function its time off
+# the CPU (blocked part apart) and self time on the CPU.
 # tests/func/func_jmp.c sleep: sleeper() sleeps 100 ms three times and prints what it measured around
 # its nanosleeps (slept_ns). For the -pg build under ltt record --functions as an ordinary user
-# (setpriv nobody) and as root, and the -finstrument-functions build with LTT_FUNCTIONS=1
+# (setpriv nobody) and as root, with --kernel=switch, and the -finstrument-functions build with LTT_FUNCTIONS=1
 # LTT_KERNEL=switch: sleeper's off-CPU time is within 15% of the program's own measure, nearly all of
 # it blocked, and its self time under 15 ms (a sleeping function is not busy); without switch
 # records (LTT_KERNEL=0) its off-CPU time is 0 and its self time the whole sleep, as before.
@@ -43,11 +44,11 @@ check() {	# NAME TRACE SLEPT_NS
 
 mkdir "$tmp/u" && chmod 777 "$tmp/u"
 if [ -n "$asroot" ] && command -v setpriv >/dev/null; then
-	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$LTT" record -o "$tmp/u/pg" --functions -- \
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$LTT" record -o "$tmp/u/pg" --functions --kernel=switch -- \
 		"$dir/func_jmp_pg" sleep 2>"$tmp/err") || fail "pg as nobody: $(cat "$tmp/err")"
 	check "-pg, ordinary user" "$tmp/u/pg" "${out#slept_ns }"
 fi
-out=$("$LTT" record -o "$tmp/pg" --functions -- "$dir/func_jmp_pg" sleep 2>"$tmp/err") || fail "pg: $(cat "$tmp/err")"
+out=$("$LTT" record -o "$tmp/pg" --functions --kernel=switch -- "$dir/func_jmp_pg" sleep 2>"$tmp/err") || fail "pg: $(cat "$tmp/err")"
 check "-pg" "$tmp/pg" "${out#slept_ns }"
 out=$(LTT_TRACE="$tmp/cyg" LTT_FUNCTIONS=1 LTT_KERNEL=switch "$dir/func_jmp_cyg" sleep) || fail "cyg: exit status"
 check "-finstrument-functions" "$tmp/cyg" "${out#slept_ns }"

@@ -7,10 +7,13 @@
 #include <limits.h>
 #include <getopt.h>
 #include <limits.h>
+#include <linux/perf_event.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -147,6 +150,36 @@ static void print_snapshots(const char *dir)
 		       "LTT_SNAPSHOT_AT_EXIT=0, or the program was killed)\n", dir);
 }
 
+/* Whether perf publishes its clock's conversion to TSC cycles (struct perf_event_mmap_page's
+ * cap_user_time_zero), asked of a dummy event of this process. Without it, kernel events make libltt
+ * stamp the whole trace with CLOCK_MONOTONIC (recorder/kernel_clock.c), which nearly doubles what a
+ * function hook costs (46 -> 78 ns per call and return on a guest without it, doc/performance.md):
+ * --functions records the threads' switches by default only where they cost nothing on the hooks. */
+static int perf_tsc_conversion(void)
+{
+	struct perf_event_attr a;
+	long page = sysconf(_SC_PAGESIZE);
+	int fd, ok = 0;
+	void *m;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_DUMMY;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	m = mmap(NULL, (size_t)page, PROT_READ, MAP_SHARED, fd, 0);
+	if (m != MAP_FAILED) {
+		ok = ((const volatile struct perf_event_mmap_page *)m)->cap_user_time_zero;
+		munmap(m, (size_t)page);
+	}
+	close(fd);
+	return ok;
+}
+
 static int run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -221,8 +254,8 @@ static int run(int argc, char **argv)
 	/* kernel events (doc/recorder.md "Kernel events"): --system alone records sched,syscalls */
 	if (kernel || system_scope)
 		set(&st, "--kernel", "LTT_KERNEL", kernel ? kernel : "sched,syscalls");
-	else if (funcs && !getenv("LTT_KERNEL"))	/* the threads' own switches, for any user: the time
-							 * each function spent off the CPU */
+	else if (funcs && !getenv("LTT_KERNEL") && perf_tsc_conversion())
+		/* the threads' own switches, for any user: the time each function spent off the CPU */
 		set(&st, "--functions", "LTT_KERNEL", "switch");
 	if (system_scope)
 		set(&st, "--system", "LTT_KERNEL_SCOPE", "system");

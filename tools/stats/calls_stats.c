@@ -34,18 +34,72 @@ struct openc {			/* a call open at the end (a crash, a snapshot) */
 	int before;		/* entered before the trace (a snapshot's open calls): start not known */
 };
 
+struct gedge {			/* --graph: a caller or a callee of the function */
+	long func;		/* -1: none in the trace (the function was outermost) */
+	uint64_t calls, total, off;
+};
+
 struct cstats {
 	struct fstat *f;
 	size_t n;
+	const char *graph;	/* --graph FUNC */
+	struct gedge *up, *down;	/* its callers, its callees */
+	size_t nup, ndown;
+	uint64_t gcalls, gtotal, gself, goff;	/* its own calls */
 	uint64_t calls, unfinished, cut;
 	struct openc *open;
 	size_t nopen, capopen;
 };
 
+static const struct calls_model *graph_model;
+
+static int edge_add(struct gedge **v, size_t *n, long func, const struct call *c)
+{
+	struct gedge *e;
+
+	for (size_t i = 0; i < *n; i++)
+		if ((*v)[i].func == func) {
+			(*v)[i].calls++;
+			(*v)[i].total += c->dur_ns;
+			(*v)[i].off += c->off_ns;
+			return 0;
+		}
+	e = realloc(*v, (*n + 1) * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	*v = e;
+	e[(*n)++] = (struct gedge){ func, 1, c->dur_ns, c->off_ns };
+	return 0;
+}
+
+/* --graph FUNC: a completed call of FUNC counts for its caller; one FUNC made counts for its callee. */
+static int graph_call(struct cstats *s, const struct call *c)
+{
+	const char *name = calls_func_name(graph_model, c->func);
+	int ret;
+
+	if (c->unfinished || c->cut)
+		return 0;
+	if (!strcmp(name, s->graph)) {
+		s->gcalls++;
+		s->gtotal += c->outermost ? c->dur_ns : 0;
+		s->gself += c->self_ns;
+		s->goff += c->outermost ? c->off_ns : 0;
+		if ((ret = edge_add(&s->up, &s->nup, c->parent, c)))
+			return ret;
+	}
+	if (c->parent >= 0 && !strcmp(calls_func_name(graph_model, c->parent), s->graph))
+		return edge_add(&s->down, &s->ndown, c->func, c);
+	return 0;
+}
+
 static int on_call(void *arg, const struct call *c)
 {
 	struct cstats *s = arg;
 	struct fstat *f;
+
+	if (s->graph)
+		return graph_call(s, c);
 
 	if (c->unfinished && !c->cut) {	/* one open across a loss is counted cut */
 		s->unfinished++;
@@ -290,7 +344,77 @@ static void print_json(struct dump_out *o, const struct calls_model *m, const st
 	dump_out_str(o, "]}\n");
 }
 
-int calls_report(struct ltt_reader *r, int json)
+static int by_edge_total(const void *a, const void *b)
+{
+	const struct gedge *x = a, *y = b;
+
+	return x->total > y->total ? -1 : x->total < y->total;
+}
+
+/* uftrace graph's shape: the function's totals, who called it, what it called, with calls and times. */
+static void print_graph(struct dump_out *o, const struct calls_model *m, struct cstats *s, int json)
+{
+	char buf[512];
+	struct gedge *sides[2] = { s->up, s->down };
+	size_t ns[2] = { s->nup, s->ndown };
+	static const char *const title[2] = { "callers", "callees" };
+
+	qsort(s->up, s->nup, sizeof(*s->up), by_edge_total);
+	qsort(s->down, s->ndown, sizeof(*s->down), by_edge_total);
+	if (json) {
+		dump_out_str(o, "{\"function\":");
+		dump_out_json_string(o, s->graph, strlen(s->graph));
+		snprintf(buf, sizeof(buf), ",\"calls\":%" PRIu64 ",\"total_ns\":%" PRIu64 ",\"self_ns\":%" PRIu64
+			 ",\"off_cpu_ns\":%" PRIu64, s->gcalls, s->gtotal, s->gself, s->goff);
+		dump_out_str(o, buf);
+		for (int k = 0; k < 2; k++) {
+			snprintf(buf, sizeof(buf), ",\"%s\":[", title[k]);
+			dump_out_str(o, buf);
+			for (size_t i = 0; i < ns[k]; i++) {
+				const struct gedge *e = &sides[k][i];
+				const char *name = e->func < 0 ? "" : calls_func_name(m, e->func);
+
+				dump_out_str(o, i ? ",{\"function\":" : "{\"function\":");
+				dump_out_json_string(o, name, strlen(name));
+				snprintf(buf, sizeof(buf), ",\"calls\":%" PRIu64 ",\"total_ns\":%" PRIu64 ",\"off_cpu_ns\":%"
+					 PRIu64 "}", e->calls, e->total, e->off);
+				dump_out_str(o, buf);
+			}
+			dump_out_char(o, ']');
+		}
+		dump_out_str(o, "}\n");
+		return;
+	}
+	snprintf(buf, sizeof(buf), "graph of %s: %" PRIu64 " calls, total ", s->graph, s->gcalls);
+	dump_out_str(o, buf);
+	put_dur(o, s->gtotal);
+	dump_out_str(o, ", self ");
+	put_dur(o, s->gself);
+	dump_out_str(o, ", off-CPU ");
+	put_dur(o, s->goff);
+	dump_out_char(o, '\n');
+	if (!s->gcalls) {
+		dump_out_str(o, "  (no completed call of it in the trace: is the name right? ltt stats --functions "
+				"lists them)\n");
+		return;
+	}
+	for (int k = 0; k < 2; k++) {
+		snprintf(buf, sizeof(buf), "  %s:%s\n    Total time      Calls  Function\n", title[k],
+			 ns[k] ? "" : " none");
+		dump_out_str(o, buf);
+		for (size_t i = 0; i < ns[k]; i++) {
+			const struct gedge *e = &sides[k][i];
+
+			dump_out_str(o, "    ");
+			put_dur(o, e->total);
+			snprintf(buf, sizeof(buf), "  %9" PRIu64 "  %s\n", e->calls,
+				 e->func < 0 ? "(none: outermost in the trace)" : calls_func_name(m, e->func));
+			dump_out_str(o, buf);
+		}
+	}
+}
+
+int calls_report(struct ltt_reader *r, int json, const char *graph)
 {
 	struct calls_model m;
 	struct cstats s = { 0 };
@@ -312,11 +436,19 @@ int calls_report(struct ltt_reader *r, int json)
 	}
 	m.on_call = on_call;
 	m.arg = &s;
+	s.graph = graph;
+	graph_model = &m;
 	while ((ret = ltt_reader_next(r, &ev)) > 0)
 		if ((ret = calls_event(&m, &ev)) < 0)
 			break;
 	if (!ret)
 		ret = calls_finish(&m);
+	if (!ret && graph) {
+		print_graph(o, &m, &s, json);
+		ret = dump_out_flush(o);
+
+		goto out;
+	}
 	if (!ret) {
 		ord = malloc((s.n ? s.n : 1) * sizeof(*ord));
 		if (!ord)
@@ -336,6 +468,9 @@ int calls_report(struct ltt_reader *r, int json)
 			print_text(o, &m, &s, ord, n);
 		ret = dump_out_flush(o);
 	}
+out:
+	free(s.up);
+	free(s.down);
 	for (size_t i = 0; i < s.n; i++)
 		free(s.f[i].callers);
 	free(s.f);

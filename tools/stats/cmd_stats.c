@@ -349,6 +349,7 @@ static int run(int argc, char **argv)
 		{ "sched", no_argument, NULL, 'K' },
 		{ "waits", no_argument, NULL, 'X' },
 		{ "functions", no_argument, NULL, 'U' },
+		{ "graph", required_argument, NULL, 'g' },
 		{ "all-snapshots", no_argument, NULL, 'S' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "follow", no_argument, NULL, 'W' },
@@ -370,6 +371,7 @@ static int run(int argc, char **argv)
 	struct dump_out *out = NULL;
 	int json = 0, regions = 0, profile = 0, sched = 0, waits = 0, functions = 0, follow = 0, c, ret, status = 0;
 	int per_thread = 0;
+	const char *graph = NULL;
 	unsigned threads = 0;
 	struct reader_filter lf = { 0 };	/* --tid, --from, --to */
 	struct prof_limits lim = { .tids = &lf.tids, .to_ns = UINT64_MAX };
@@ -395,6 +397,10 @@ static int run(int argc, char **argv)
 		}
 		if (c == 'U') {
 			functions = 1;
+			continue;
+		}
+		if (c == 'g') {	/* --functions --graph FUNC: its callers and callees (uftrace graph) */
+			graph = optarg;
 			continue;
 		}
 		if (c == 'X') {
@@ -445,6 +451,10 @@ static int run(int argc, char **argv)
 	if (regions + profile + sched + waits + functions + per_thread > 1) {
 		ltt_tool_error("stats", "--regions, --profile, --sched, --waits, --functions and --per-thread are "
 			       "separate reports: give one");
+		return 2;
+	}
+	if (graph && !functions) {
+		ltt_tool_error("stats", "--graph FUNC goes with --functions (ltt stats --functions --graph FUNC TRACE)");
 		return 2;
 	}
 	if ((lf.tids.n || lf.from || lf.to) && !profile && !per_thread) {
@@ -498,7 +508,7 @@ static int run(int argc, char **argv)
 	if (regions || profile || sched || waits || functions) {
 		if (ropt.flags & LTT_READ_BUILTIN)
 			losses_reader(r);	/* of the builtin records, the loss records only */
-		ret = functions ? calls_report(r, json) : regions ? regions_report(r, stdout, json)
+		ret = functions ? calls_report(r, json, graph) : regions ? regions_report(r, stdout, json)
 			: sched ? stats_sched_report(r, stdout, json) : waits ? stats_waits_report(r, stdout, json)
 			: profile_report(r, stdout, lf.tids.n || lf.from || lf.to || lim.region ? &lim : NULL);
 		if (ret < 0)
@@ -545,7 +555,7 @@ const struct ltt_cmd ltt_cmd_stats = {
 	.name = "stats",
 	.summary = "summarize traces: events per type and CPU, time span, rates, lost data",
 	.usage =
-	"usage: ltt stats [--format=text|json] [--regions] [--profile] [--sched] [--waits] [--functions] [--all-snapshots] [--threads=N] TRACE...\n"
+	"usage: ltt stats [--format=text|json] [--regions] [--profile] [--sched] [--waits] [--functions [--graph FUNC]] [--all-snapshots] [--threads=N] TRACE...\n"
 	"       ltt stats --profile [--tid=LIST] [--from T] [--to T] [--region=LABEL] TRACE...\n"
 	"       ltt stats --per-thread [--format=text|json] [--tid=LIST] [--from T] [--to T] TRACE...\n"
 	"       ltt stats --follow [--format=text|json] TRACE\n"

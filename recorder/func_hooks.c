@@ -42,6 +42,10 @@
 
 _Static_assert(offsetof(struct ltt_func_thread, guard) == 16, "func_x86_64.S's vfork() reads guard at 16");
 
+/* The hooks need libltt's longjmp and siglongjmp (func_jmp.c) linked too (func_x86_64.S's vfork comes
+ * with ltt_func_pg_return, referenced below). */
+__attribute__((used)) static const int *const func_jmp_keep = &ltt_func_jmp_linked;
+
 /* A frame's stack position (its slot without the flag bits). */
 static ltt_always_inline NOINST uint64_t pos_of(const struct ltt_func_frame *f)
 {

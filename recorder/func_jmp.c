@@ -23,6 +23,10 @@
 
 typedef void (*jmp_fn)(void *, int) __attribute__((noreturn));
 
+/* Referenced by func_hooks.c: a program linked with libltt.a gets these jumps with the hooks, even
+ * when a shared library before libltt.a on the link line defines longjmp (the sanitizers' runtime). */
+const int ltt_func_jmp_linked = 1;
+
 enum { J_LONGJMP, J__LONGJMP, J_SIGLONGJMP, J_CHK, J_N };
 static const char *const names[J_N] = { "longjmp", "_longjmp", "siglongjmp", "__longjmp_chk" };
 static jmp_fn real[J_N];

@@ -34,6 +34,7 @@ void calls_free(struct calls_model *m)
 		free(m->maps[i].path);
 	free(m->maps);
 	losses_free(&m->loss);
+	sched_decoder_free(m->sd);
 	prof_model_free(&m->pm);
 }
 

@@ -47,7 +47,7 @@ DEPS_PKGS  := gcc g++ make pkg-config libxml2-dev liburcu-dev check libarchive-d
               clang libclang-rt-14-dev libsqlite3-dev libssl-dev libunwind-dev libdw-dev \
               protobuf-compiler babeltrace2 chromium jq python3-dev python3-numpy python3-pandas \
               python3-pytest python3-bt2 python3-lttnganalyses python3-babeltrace strace libxml2-utils \
-              clang-format
+              clang-format groff-base
 # npm packages the tests need (mk/npm.sh installs them into NPM_DIR): speedscope renders the exports
 # in tests/e2e/export_speedscope.sh; DuckDB runs doc/fleet.md's DuckDB route in tests/e2e/fleet_duckdb.sh.
 NPM_PKGS   := speedscope@1.25.0 @duckdb/node-api@1.5.6-r.1

@@ -2,11 +2,17 @@
 # examples: the demo program (a job scheduler traced with its own facility, examples/jobs.xml) and
 # `make demo`, which builds it, records it with `ltt record` (CPU usage and stack sampling on) and
 # summarizes the trace: statistics, app regions, the profile, the first TraceLog lines.
+# The programs the documentation runs (tests/e2e/docs_run.sh): slow (README's kernel walk-through:
+# regions pipe, lock, spin), hello (the smallest facility, examples/hello.xml), calls_pg (function
+# tracing of a -pg build, not linked with libltt; -O0 so that no call is inlined or hoisted).
 DEMO_DIR   := $(BUILD)/examples
-DEMO_PROGS := $(DEMO_DIR)/demo
+DEMO_PROGS := $(DEMO_DIR)/demo $(DEMO_DIR)/slow $(DEMO_DIR)/hello $(DEMO_DIR)/calls_pg
 DEMO_TRACE := $(BUILD)/demo-traces
 
-$(O)/examples/demo.o: $(GEN_STAMP)
+$(O)/examples/demo.o $(O)/examples/hello.o: $(GEN_STAMP)
+$(DEMO_DIR)/calls_pg: examples/calls.c
+	@mkdir -p $(@D)
+	$(CC) -pg -O0 -g -o $@ $<
 $(DEMO_DIR)/%: $(O)/examples/%.o $(BUILD)/lib/libltt.a
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/lib/libltt.a $(RECORDER_LIBS)

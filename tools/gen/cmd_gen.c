@@ -95,6 +95,7 @@ static int run(int argc, char **argv)
 {
 	struct ltt_eventdefs **defs;
 	const char *dir = ".", *header = NULL, *prefix = NULL, *v;
+	int dirlen;
 	char err[512], path[4096];
 	int n = 0, status = 0, r, missing = 0;
 	uint32_t nfac = 0;
@@ -181,6 +182,10 @@ static int run(int argc, char **argv)
 			}
 		}
 	}
+	/* -o gen/ writes and says gen/myapp.h, not gen//myapp.h (-o / gives /myapp.h) */
+	dirlen = (int)strlen(dir);
+	while (dirlen > 0 && dir[dirlen - 1] == '/')
+		dirlen--;
 	for (int i = 0; i < n && !status; i++) {
 		for (uint32_t k = 0; k < defs[i]->n_facilities && !status; k++) {
 			struct gen g = { .fac = &defs[i]->facilities[k], .names.strings = 1, .prefix = prefix };
@@ -189,8 +194,8 @@ static int run(int argc, char **argv)
 			if (r) {
 				ltt_tool_error("gen", "%s", g.err[0] ? g.err : "out of memory");
 				status = 1;
-			} else if ((size_t)(header ? snprintf(path, sizeof(path), "%s/%s", dir, header)
-						   : snprintf(path, sizeof(path), "%s/%s.h", dir, g.fac->name)) >= sizeof(path)) {
+			} else if ((size_t)(header ? snprintf(path, sizeof(path), "%.*s/%s", dirlen, dir, header)
+						   : snprintf(path, sizeof(path), "%.*s/%s.h", dirlen, dir, g.fac->name)) >= sizeof(path)) {
 				ltt_tool_error("gen", "%s: path too long", dir);
 				status = 1;
 			} else if ((r = write_if_changed(path, g.o.buf, g.o.len)) < 0) {

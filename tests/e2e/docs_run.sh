@@ -6,7 +6,8 @@
 # sources; ../shared the reference data when there is some), so `build/bin/ltt ...` and
 # `examples/...` mean what they mean to a user. What a block writes under /tmp/ goes to a private
 # directory instead (the one rewrite: /tmp/ -> $work/tmp/). A block fails when a command fails
-# (sh -e; python raises), and when a line `#> TEXT` of the block (what the user sees, shown in the
+# (sh -e; python raises; the python blocks of a page run after its earlier ones, as notebook cells
+# share their names), and when a line `#> TEXT` of the block (what the user sees, shown in the
 # docs as a comment; `*` stands for any text: a time, a pid) matches no line of its output. Marks after "run": `reference` (needs ../shared/reference:
 # skipped without it), `root` (skipped when not root). Blocks without "run" are not run: code
 # fragments, output, commands that need a server or a host of their own. Adding a block: mark it and
@@ -62,11 +63,15 @@ for doc in README.md doc/*.md; do
 			fi ;;
 		esac
 		ran=$((ran + 1))
+		t0=$(date +%s)
 		case "$b" in
 		*.sh) (cd "$d/top" && PATH="$d/top/build/bin:$PATH" sh -e "$b") > "$b.out" 2>&1 ;;
-		*.python) (cd "$d/top" && PYTHONPATH="$d/top/build/python" /usr/bin/python3 "$b") > "$b.out" 2>&1 ;;
+		*.python)	# the cells of a page share their names: each runs after the page's earlier ones
+			cat "$b" >> "$d/cells.py"
+			(cd "$d/top" && PYTHONPATH="$d/top/build/python" /usr/bin/python3 "$d/cells.py") > "$b.out" 2>&1 ;;
 		esac
 		rc=$?
+		echo "ran: $where ($(($(date +%s) - t0)) s)"
 		if [ $rc != 0 ]; then
 			echo "FAIL: $where: the block exits $rc; its output:"
 			tail -n 15 "$b.out" | sed 's/^/    /'

@@ -5,8 +5,10 @@
 #    rest of the page into code, as one did in doc/cli.md from the --waits example on);
 # 2. doc/ltt.1 formats with groff's every warning on (-ww -man) and none printed, and no request is
 #    glued to the end of a text line ("..TP" merged two entries once);
-# 3. every command of `ltt help` has its section in doc/cli.md and in doc/ltt.1, and every long
-#    option of `ltt record --help` is in both.
+# 3. every command of `ltt help` is in doc/cli.md's table and in doc/ltt.1, every long option of
+#    `ltt record --help` in cli.md's ltt record table and in ltt.1, every long option of every
+#    command's --help named in both; the tables of ltt sql (`ltt sql --schema`'s list) named in
+#    `ltt sql --help`, cli.md, ltt.1 and fleet.md's loading loop.
 set -u
 : "${SRCDIR:?}" "${LTT:?}"
 fail=0
@@ -37,5 +39,24 @@ for opt in $("$LTT" record --help 2>&1 | grep -oE '^ +(-[a-zA-Z], )?--[a-z][a-z-
 		{ echo "FAIL: doc/ltt.1 does not name ltt record $opt"; fail=1; }
 done
 rm -f "${TMPDIR:-/tmp}/docs_render.$$"
+# every long option of every command's --help named in doc/cli.md and doc/ltt.1
+for cmd in $("$LTT" help | awk '/^  [a-z]/ { print $1 }'); do
+	for opt in $("$LTT" $cmd --help 2>&1 | grep -oE '^ +(-[a-zA-Z], )?--[a-z][a-z-]*' | grep -oE -- '--[a-z-]+'); do
+		grep -q -- "$opt\b" doc/cli.md || { echo "FAIL: doc/cli.md does not name ltt $cmd $opt"; fail=1; }
+		grep -q -- "$(echo "$opt" | sed 's/-/\\\\-/g')" doc/ltt.1 ||
+			{ echo "FAIL: doc/ltt.1 does not name ltt $cmd $opt"; fail=1; }
+	done
+done
+# the tables of ltt sql, from the program's own list (the tables `ltt sql --schema` creates), named in
+# `ltt sql --help`, in doc/cli.md's table of tables, in doc/ltt.1 and in doc/fleet.md's loading loop
+tables=$("$LTT" sql --schema sqlite | sed -n 's/^CREATE TABLE \([a-z_]*\) (.*/\1/p')
+[ "$(echo "$tables" | wc -w)" -ge 10 ] || { echo "FAIL: ltt sql --schema sqlite lists: $tables"; fail=1; }
+help=$("$LTT" sql --help 2>&1)
+for t in $tables; do
+	echo "$help" | grep -qE "(^|[ ,])$t([ ,]|\$)" || { echo "FAIL: ltt sql --help does not name the table $t"; fail=1; }
+	grep -q "^| \`$t\` |" doc/cli.md || { echo "FAIL: doc/cli.md's table of ltt sql's tables lacks $t"; fail=1; }
+	grep -qE "^\.IR? $t( ,)?$" doc/ltt.1 || { echo "FAIL: doc/ltt.1's ltt sql lacks the table $t"; fail=1; }
+	grep -q "^ *for t in .*\b$t\b.*; do" doc/fleet.md || { echo "FAIL: doc/fleet.md's loading loop lacks $t"; fail=1; }
+done
 [ $fail = 0 ] && echo ok
 exit $fail

@@ -12,7 +12,7 @@
 #    left open under it); nothing unfinished but main and run_jmp's callers, nothing lost;
 # 4. vfork: the child's 5 calls of vchild() are not recorded as the parent's: none recorded, 10 events
 #    counted lost; the parent's 10 after() after it recorded; ltt dump shows their addresses as
-#    after+0xOFF.
+#    after+0xOFF (text: beside addr; JSON: "function").
 set -u
 dir="$BUILD/tests/func"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-functions-jmp-XXXXXX") || exit 1
@@ -63,5 +63,7 @@ for b in cyg pg fentry; do
 	[ "$(lost "$V")" = 10 ] || fail "$b vfork: $(lost "$V") events lost, expected 10 (5 calls of vchild)"
 	n=$("$LTT" dump --event 'func.*' "$V" 2>/dev/null | grep -c 'addr = [0-9]* (after+0x[0-9a-f]*) }$')
 	[ "$n" = 20 ] || fail "$b vfork: $n func events of after named after+0xOFF in ltt dump, expected 20"
+	n=$("$LTT" dump --format=json --event 'func.*' "$V" 2>/dev/null | jq -r '.function' | grep -c '^after+0x[0-9a-f]*$')
+	[ "$n" = 20 ] || fail "$b vfork: $n func events of after with \"function\": \"after+0xOFF\" in ltt dump --format=json"
 	echo "ok: $b: a vfork child's 5 calls not recorded as the parent's, counted lost (10 events); ltt dump names after+0xOFF"
 done

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* ltt dump --format=json: JSON Lines, one object per event (doc/cli.md):
- *   {"time":"S.N","cycles":N,"cpu":"cpu/0","facility":"f","event":"e","fields":{...}} */
+ *   {"time":"S.N","cycles":N,"cpu":"cpu/0","facility":"f","event":"e","fields":{...}}
+ * and, for function tracing's events (func.*), "function":"name+0xOFF" after the fields: the function
+ * holding their addr, through the trace's memory map (toolkit/thread_names.h). */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "toolkit/dump_plan.h"
 #include "toolkit/json_fields.h"
+#include "toolkit/thread_names.h"
 
 /* Per event type: the constant part of the line, and the plan of its fields. */
 struct jtype {
@@ -88,6 +92,23 @@ DUMP_INLINE char *json_times(struct ltt_dump_ctx *ctx, char *w, uint64_t ns)
 	return dump_put_time_ns(ctx, w, ns, mid, 10);
 }
 
+/* ,"function":"name+0xOFF" of a func event (its addr at payload + 4), when the memory map names it. */
+static void json_function(struct ltt_dump_ctx *ctx, struct dump_out *o, const struct ltt_event *ev)
+{
+	char buf[512];
+	const char *name;
+	uint64_t addr;
+
+	if (!ctx->priv || ev->type->builtin || strcmp(ev->type->facility, "func") || ev->size < 12)
+		return;
+	addr = dump_get_uint(ev->payload + 4, 8, ev->big_endian);
+	name = thread_names_func(ctx->priv, ev->trace->index, addr, buf, sizeof(buf));
+	if (!name)
+		return;
+	dump_out_str(o, ",\"function\":");
+	dump_out_json_string(o, name, strlen(name));
+}
+
 static int json_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 {
 	struct dump_out *o = ctx->out;
@@ -120,6 +141,7 @@ static int json_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 		dump_out_mem(o, j->head, j->head_len);
 		if (json_fields(o, ev, &j->plan))
 			return -ENOMEM;
+		json_function(ctx, o, ev);
 		dump_out_mem(o, "}\n", 2);
 		return o->error;
 	}
@@ -130,13 +152,35 @@ static int json_event(struct ltt_dump_ctx *ctx, const struct ltt_event *ev)
 	w = dump_put_padded(w, tn->json, tn->len);
 	w = dump_put_padded(w, j->head, j->head_len);
 	w = dump_plan_put(o, w, j->flat, ev, NULL, &err);
+	if (__builtin_expect(ctx->priv != NULL, 0)) {
+		dump_out_commit(o, w);
+		json_function(ctx, o, ev);
+		w = dump_out_reserve(o, 4);
+	}
 	w = dump_put_lit(w, "}\n");
 	dump_out_commit(o, w);
 	return err ? err : o->error;
 }
 
+/* The memory map, only for traces that record functions (a func facility). */
+static int json_begin(struct ltt_dump_ctx *ctx)
+{
+	int any = 0;
+
+	for (unsigned i = 0; i < ltt_reader_ntraces(ctx->reader) && !any; i++) {
+		const struct ltt_trace_info *t = ltt_reader_trace(ctx->reader, i);
+
+		for (unsigned k = 0; k < t->nevent_types && !any; k++)
+			any = !t->event_types[k]->builtin && !strcmp(t->event_types[k]->facility, "func");
+	}
+	ctx->priv = any ? thread_names_load(ctx->reader) : NULL;
+	return 0;
+}
+
 static int json_end(struct ltt_dump_ctx *ctx)
 {
+	thread_names_free(ctx->priv);
+	ctx->priv = NULL;
 	for (unsigned i = 0; i < ltt_reader_ntraces(ctx->reader); i++) {
 		const struct ltt_trace_info *t = ltt_reader_trace(ctx->reader, i);
 
@@ -163,6 +207,7 @@ static int json_end(struct ltt_dump_ctx *ctx)
 const struct ltt_dump_format ltt_fmt_json = {
 	.name = "json",
 	.summary = "JSON Lines: time, ts_ns, cycles, cpu, facility, event, fields (and trace with several traces)",
+	.begin = json_begin,
 	.event = json_event,
 	.end = json_end,
 	.per_event = 1,

@@ -97,6 +97,11 @@ check "chrome-json state lane of 100" "$(jq -r '[.traceEvents[] | select(.cat ==
 	| "\(.name):\(.dur * 1000 | round)"] | join(" ")' c.json)" \
 	"$(sq "SELECT state || ':' || dur_ns FROM thread_states WHERE tid = 100 ORDER BY ts_ns" | tr '\n' ' ' | sed 's/ $//')"
 check "chrome-json state lane name" "$(jq -r '.traceEvents[] | select(.ph == "M" and .tid == 1073741924) | .args.name' c.json)" "100 state prog"
+# bounded: at most LTT_EXPORT_STATES_MAX state slices, the rest counted in a global note (and on stderr)
+LTT_EXPORT_STATES_MAX=5 "$LTT" export --format=chrome-json -o c5.json t 2> c5.err || { echo "chrome-json (bounded) failed"; exit 1; }
+check "chrome-json bounded" "$(jq -r '[.traceEvents[] | select(.cat == "sched" and .ph == "X")] | length' c5.json) $(jq -r '.traceEvents[] | select(.cat == "ltt") | "\(.s) \(.args.ltt_states_not_drawn)"' c5.json)" \
+	"5 g $(( $(sq "SELECT count(*) FROM thread_states") - 5 ))"
+grep -q "^ltt export: [0-9]* kernel state intervals from here not drawn (at most 5 are)" c5.err || { echo "chrome-json bounded: stderr $(cat c5.err)"; fail=1; }
 
 # SVG: a lane of states per thread, its exact totals (ns and intervals per state) in data-* attributes;
 # bars by category (on CPU, interrupt, runnable, sleeping, blocked, other, not recorded), each pixel

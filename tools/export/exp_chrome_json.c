@@ -15,6 +15,7 @@
  * named user, syscall, runnable, sleeping, ... (tid CJ_STATE_TID + the thread's, named "TID state"). */
 #include <errno.h>
 #include <math.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +49,25 @@ struct cj {
 	struct sched_decoder *kd;
 	struct ltt_export_ctx *ctx;
 	uint32_t *pids;		/* per trace: the process of its lanes (ltt_pid) */
+	uint64_t states;	/* kernel state slices written */
+	uint64_t states_cut;	/* ... and not written, beyond CJ_STATES_MAX */
+	uint64_t cut_from;	/* the first of those's start */
+	uint64_t states_max;	/* CJ_STATES_MAX or LTT_EXPORT_STATES_MAX */
 };
+
+/* Kernel state slices written at most (about 100 bytes each: a long --system trace holds hundreds of
+ * millions of intervals, which no viewer loads): the rest are counted and said in a note. */
+#define CJ_STATES_MAX 2000000u
+
+/* LTT_EXPORT_STATES_MAX overrides it (doc/viewing.md "chrome-json"). */
+static uint64_t cj_states_max(void)
+{
+	const char *e = getenv("LTT_EXPORT_STATES_MAX");
+	char *end;
+	unsigned long long v = e && *e ? strtoull(e, &end, 10) : 0;
+
+	return e && *e && !*end ? (uint64_t)v : CJ_STATES_MAX;
+}
 
 static void cj_sep(struct ltt_export_ctx *ctx)
 {
@@ -289,6 +308,14 @@ static int cj_state(void *arg, const struct sched_interval *iv)
 	uint32_t pid = iv->trace < c->ctx->ntraces ? c->pids[iv->trace] : 0;
 	struct sched_thread *t = sched_model_thread(c->km, iv->trace, iv->tid);
 
+	if (!c->states_max)
+		c->states_max = cj_states_max();
+	if (c->states >= c->states_max) {	/* bounded: counted, said at the end */
+		if (!c->states_cut++ || iv->start_ns < c->cut_from)
+			c->cut_from = iv->start_ns;
+		return 0;
+	}
+	c->states++;
 	if (t && !t->user) {	/* the lane's name, once */
 		char name[64];
 
@@ -447,6 +474,17 @@ static int cj_end(struct ltt_export_ctx *ctx, int failed)
 
 	if (!failed && c->km && sched_model_finish(c->km, c->last_ns))	/* the last state intervals */
 		failed = 1;
+	if (!failed && c->states_cut) {	/* the kernel states not drawn: a global note, and stderr */
+		char line[200];
+
+		snprintf(line, sizeof(line), "ltt: %" PRIu64 " kernel state intervals from here not drawn (at most %" PRIu64
+			 " are): export a shorter window with --from/--to", c->states_cut, c->states_max);
+		cj_named(ctx, "i", 0, 0, c->cut_from, line + 5, "ltt");
+		dump_out_str(ctx->out, ",\"s\":\"g\",\"args\":{\"ltt_states_not_drawn\":");
+		dump_out_u64(ctx->out, c->states_cut);
+		dump_out_str(ctx->out, "}}");
+		fprintf(stderr, "ltt export: %s\n", line + 5);
+	}
 	if (!failed) {	/* regions still open at the end of the trace end there */
 		for (unsigned i = 0; i < timeline_nlanes(c->tl); i++) {
 			struct tl_lane *l = timeline_lane(c->tl, i);

@@ -14,6 +14,8 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include "common/grow.h"
+
 #include "reader/archive.h"
 #include "archive_gunzip.h"
 #include "archive_int.h"
@@ -346,17 +348,10 @@ static int extract_file(struct extract *x, struct archive_entry *e, const char *
 			fail(x->err, x->errlen, "%s: entry '%s': SHA-256 failed (libcrypto)", x->path, sh);
 			goto out;
 		}
-		if (x->nfound == x->cap) {
-			size_t ncap = x->cap ? x->cap * 2 : 64;
-
-			f = realloc(x->found, ncap * sizeof(*f));
-			if (!f) {
-				ret = -ENOMEM;
-				fail(x->err, x->errlen, "%s: out of memory", x->path);
-				goto out;
-			}
-			x->found = f;
-			x->cap = ncap;
+		if (LTT_GROW(x->found, x->nfound + 1, x->cap)) {
+			ret = -ENOMEM;
+			fail(x->err, x->errlen, "%s: out of memory", x->path);
+			goto out;
 		}
 		f = &x->found[x->nfound];
 		memset(f, 0, sizeof(*f));

@@ -7,6 +7,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "common/grow.h"
 #include "common/io.h"
 #include "common/parse.h"
 #include "reader_internal.h"
@@ -140,15 +141,8 @@ static int bm_location(xmlNodePtr c, void *arg)
 			   "<%s>: expected <location>; ignored", (const char *)c->name);
 		return 0;
 	}
-	if (t->nbookmarks == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 16;
-
-		b = realloc(t->bookmarks, cap * sizeof(*b));
-		if (!b)
-			return -ENOMEM;
-		t->bookmarks = b;
-		l->cap = cap;
-	}
+	if (LTT_GROW(t->bookmarks, t->nbookmarks + 1, l->cap))
+		return -ENOMEM;
 	b = &t->bookmarks[t->nbookmarks];
 	memset(b, 0, sizeof(*b));
 	if (location(c, b, &what)) {

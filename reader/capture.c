@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/grow.h"
 #include "common/io.h"
 #include "reader_internal.h"
 
@@ -121,13 +122,8 @@ static void read_removed(struct ltt_capture *l, const char *dir, uint64_t **list
 
 		if (sscanf(line, "chunk-%llu removed %llu", &num, &bytes) != 2)
 			continue;
-		if (n == cap) {
-			uint64_t *nv = realloc(v, (cap = cap ? 2 * cap : 16) * sizeof(*v));
-
-			if (!nv)
-				break;
-			v = nv;
-		}
+		if (LTT_GROW(v, n + 1, cap))
+			break;
 		v[n++] = num;
 		l->removed_bytes += bytes;
 	}
@@ -277,14 +273,9 @@ int ltt_capture_expand(const char *path, unsigned flags, struct ltt_capture **ou
 			continue;
 		if (!is_dir(path, de->d_name))
 			continue;
-		if (n == cap) {
-			struct entry *ne = realloc(e, (cap = cap ? 2 * cap : 16) * sizeof(*e));
-
-			if (!ne) {
-				ret = -ENOMEM;
-				break;
-			}
-			e = ne;
+		if (LTT_GROW(e, n + 1, cap)) {
+			ret = -ENOMEM;
+			break;
 		}
 		if (!(e[n].name = strdup(de->d_name))) {
 			ret = -ENOMEM;

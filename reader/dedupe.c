@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/grow.h"
+
 #include "reader_internal.h"
 
 struct dd_ent {
@@ -84,15 +86,8 @@ static uint32_t block_id(const struct tracefile *tf, uint64_t k)
 static int add(struct rd_dedupe *d, const struct trace *rec, struct tracefile *tf, uint32_t bid,
 	       unsigned long snap)
 {
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? 2 * d->cap : 256;
-		struct dd_ent *e = realloc(d->e, cap * sizeof(*e));
-
-		if (!e)
-			return -ENOMEM;
-		d->e = e;
-		d->cap = cap;
-	}
+	if (LTT_GROW(d->e, d->n + 1, d->cap))
+		return -ENOMEM;
 	d->e[d->n++] = (struct dd_ent){ rec, tf->info.name, bid, tf, snap };
 	return 0;
 }

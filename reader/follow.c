@@ -11,38 +11,21 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/grow.h"
 #include "reader_internal.h"
 
 /* the recorder's default flush period (LTT_FLUSH_MS) and a margin for its write and our look */
 #define DEFAULT_HOLD_NS 1250000000ull
-
-static int grow(void **v, size_t *cap, size_t need, size_t size)
-{
-	void *n;
-	size_t c;
-
-	if (need <= *cap)
-		return 0;
-	c = *cap ? *cap * 2 : 16;
-	while (c < need)
-		c *= 2;
-	n = realloc(*v, c * size);
-	if (!n)
-		return -ENOMEM;
-	*v = n;
-	*cap = c;
-	return 0;
-}
 
 int rd_follow_add_tf(struct ltt_reader *r, struct tracefile *tf)
 {
 	size_t cap = r->cap_tf;
 
 	if (r->nall_tf + 1 >= cap) {
-		if (grow((void **)&r->all_tf, &cap, r->nall_tf + 2, sizeof(*r->all_tf)))
+		if (LTT_GROW(r->all_tf, r->nall_tf + 2, cap))
 			return -ENOMEM;
 		cap = r->cap_tf;
-		if (grow((void **)&r->heap, &cap, r->nall_tf + 2, sizeof(*r->heap)))
+		if (LTT_GROW(r->heap, r->nall_tf + 2, cap))
 			return -ENOMEM;
 		r->cap_tf = cap;
 	}
@@ -153,7 +136,7 @@ int ltt_reader_add_trace(struct ltt_reader *r, const char *path, const char *nam
 		rd_seterr(err, errlen, "%s: the reader does not follow traces (LTT_READ_FOLLOW)", path);
 		return -EINVAL;
 	}
-	if (grow((void **)&r->traces, &r->cap_traces, r->ntraces + 1, sizeof(*r->traces))) {
+	if (LTT_GROW(r->traces, r->ntraces + 1, r->cap_traces)) {
 		rd_seterr(err, errlen, "%s: out of memory", path);
 		return -ENOMEM;
 	}
@@ -276,7 +259,7 @@ static int take_in(struct ltt_reader *r)
 			}
 			continue;
 		}
-		if (grow((void **)&r->live, &r->cap_live, r->nlive + 1, sizeof(*r->live)))
+		if (LTT_GROW(r->live, r->nlive + 1, r->cap_live))
 			return -ENOMEM;
 		r->live[r->nlive++] = tf;
 	}

@@ -17,6 +17,7 @@
 #include <libxml/tree.h>
 
 #include "common/escape_xml.h"
+#include "common/grow.h"
 #include "common/io.h"
 #include "common/parse.h"
 #include "reader/archive.h"
@@ -149,15 +150,8 @@ static int add_entry(struct ltt_layout *l, size_t *cap, const char *rel, enum lt
 {
 	struct ltt_layout_entry *e;
 
-	if (l->n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 32;
-
-		e = realloc(l->e, ncap * sizeof(*e));
-		if (!e)
-			return -ENOMEM;
-		l->e = e;
-		*cap = ncap;
-	}
+	if (LTT_GROW(l->e, l->n + 1, *cap))
+		return -ENOMEM;
 	e = &l->e[l->n];
 	e->rel = strdup(rel);
 	if (!e->rel)
@@ -440,15 +434,8 @@ static int mf_file(xmlNode *n, void *arg)
 		     (const char *)n->name);
 		return -EBADMSG;
 	}
-	if (m->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 64;
-		struct ltt_manifest_file *f = realloc(m->files, cap * sizeof(*f));
-
-		if (!f)
-			return -ENOMEM;
-		m->files = f;
-		p->cap = cap;
-	}
+	if (LTT_GROW(m->files, m->n + 1, p->cap))
+		return -ENOMEM;
 	ret = parse_file(n, p->label, &m->files[m->n], p->err, p->errlen);
 	if (!ret)
 		m->n++;

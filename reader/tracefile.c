@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/grow.h"
 #include "reader_internal.h"
 
 /* ---- discovery ------------------------------------------------------------------------------------ */
@@ -425,15 +426,8 @@ static inline uint64_t anchor_ns(const struct trace *t, const unsigned char *pay
 
 static struct blk_event *push(struct tracefile *tf)
 {
-	if (unlikely(tf->nev == tf->cap)) {
-		size_t cap = tf->cap ? tf->cap * 2 : 1024;
-		struct blk_event *v = realloc(tf->ev, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		tf->ev = v;
-		tf->cap = cap;
-	}
+	if (LTT_GROW_FROM(tf->ev, tf->nev + 1, tf->cap, 1024))
+		return NULL;
 	return &tf->ev[tf->nev++];
 }
 

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/grow.h"
 #include "clock.h"
 #include "env_parse.h"
 #include "flight.h"
@@ -148,14 +149,8 @@ void ltt_flight_prune(void)
 		no = strtoul(e->d_name + 9, &end, 10);
 		if (*end || end == e->d_name + 9)
 			continue;	/* snapshot-NNNN.part: being written, or left by a crash */
-		if (n == cap) {
-			unsigned *nn = realloc(nos, (cap ? cap * 2 : 16) * sizeof(*nos));
-
-			if (!nn)
-				break;
-			nos = nn;
-			cap = cap ? cap * 2 : 16;
-		}
+		if (LTT_GROW(nos, n + 1, cap))
+			break;
 		nos[n++] = (unsigned)no;
 	}
 	closedir(d);

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/grow.h"
 #include "common/io.h"
 #include "eventdefs/rules_match.h"
 #include "func_internal.h"
@@ -71,15 +72,8 @@ static uint32_t name_selected(const char *name)
 
 static int add(uint64_t start, uint64_t size, const char *name)
 {
-	if (nsyms == cap) {
-		size_t nc = cap ? cap * 2 : 4096;
-		struct fsym *ns = realloc(syms, nc * sizeof(*ns));
-
-		if (!ns)
-			return -ENOMEM;
-		syms = ns;
-		cap = nc;
-	}
+	if (LTT_GROW_FROM(syms, nsyms + 1, cap, 4096))
+		return -ENOMEM;
 	syms[nsyms].start = start;
 	syms[nsyms].end = start + (size ? size : 1);
 	syms[nsyms].sel = name_selected(name);

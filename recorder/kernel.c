@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/escape_xml.h"
+#include "common/grow.h"
 #include "common/io.h"
 #include "kernel_int.h"
 #include "recorder.h"
@@ -208,15 +209,8 @@ static void map_reason(int err, char *why, size_t n)
 
 static int add_fd(int fd)
 {
-	if (ltt_k.nfds >= ltt_k.cap_fds) {
-		unsigned cap = ltt_k.cap_fds ? ltt_k.cap_fds * 2 : 64;
-		int *n = realloc(ltt_k.fds, cap * sizeof(int));
-
-		if (!n)
-			return -ENOMEM;
-		ltt_k.fds = n;
-		ltt_k.cap_fds = cap;
-	}
+	if (LTT_GROW(ltt_k.fds, ltt_k.nfds + 1, ltt_k.cap_fds))
+		return -ENOMEM;
 	ltt_k.fds[ltt_k.nfds++] = fd;
 	return 0;
 }

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/grow.h"
+
 #include "profile.h"
 #include "recorder.h"
 
@@ -50,15 +52,8 @@ static struct tcpu *find(uint32_t tid)
 
 static struct tcpu *add(uint32_t tid)
 {
-	if (ntab == cap) {
-		size_t ncap = cap ? 2 * cap : 64;
-		struct tcpu *n = realloc(tab, ncap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		tab = n;
-		cap = ncap;
-	}
+	if (LTT_GROW(tab, ntab + 1, cap))
+		return NULL;
 	tab[ntab] = (struct tcpu){ .tid = tid };
 	return &tab[ntab++];
 }

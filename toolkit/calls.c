@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+
 #include "toolkit/calls.h"
 #include "toolkit/dump_format.h"
 #include "toolkit/sched_decode.h"
@@ -66,15 +68,8 @@ static struct call_thread *thread_of(struct calls_model *m, const struct ltt_tra
 	for (size_t i = m->nth; i-- > 0;)
 		if (m->th[i].tid == tid && m->th[i].trace == tr)
 			return &m->th[i];
-	if (m->nth == m->capth) {
-		size_t nc = m->capth ? 2 * m->capth : 16;
-		struct call_thread *n = realloc(m->th, nc * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		m->th = n;
-		m->capth = nc;
-	}
+	if (LTT_GROW(m->th, m->nth + 1, m->capth))
+		return NULL;
 	memset(&m->th[m->nth], 0, sizeof(m->th[0]));
 	m->th[m->nth].tid = tid;
 	m->th[m->nth].trace = tr;
@@ -271,15 +266,8 @@ int calls_event(struct calls_model *m, const struct ltt_event *ev)
 		}
 		if (depth != t->nopen)
 			return 1;	/* not the next of its list (a gap): the list stops there */
-		if (t->nopen == t->capopen) {
-			size_t nc = t->capopen ? 2 * t->capopen : 64;
-			uint64_t *n = realloc(t->open, nc * sizeof(*n));
-
-			if (!n)
-				return -ENOMEM;
-			t->open = n;
-			t->capopen = nc;
-		}
+		if (LTT_GROW_FROM(t->open, t->nopen + 1, t->capopen, 64))
+			return -ENOMEM;
 		t->open[t->nopen++] = addr;
 		return 1;
 	}
@@ -288,15 +276,8 @@ int calls_event(struct calls_model *m, const struct ltt_event *ev)
 
 		if (f < 0)
 			return (int)f;
-		if (t->n == t->cap) {
-			size_t nc = t->cap ? 2 * t->cap : 64;
-			struct call_frame *n = realloc(t->fr, nc * sizeof(*n));
-
-			if (!n)
-				return -ENOMEM;
-			t->fr = n;
-			t->cap = nc;
-		}
+		if (LTT_GROW_FROM(t->fr, t->n + 1, t->cap, 64))
+			return -ENOMEM;
 		t->fr[t->n++] = (struct call_frame){ .addr = addr, .func = f, .start_ns = ev->time_ns,
 						     .off0 = t->off_ns, .blocked0 = t->blocked_ns };
 		if (m->on_enter && (ret = m->on_enter(m->arg, tid, (uint32_t)t->n - 1, f, ev->time_ns)))
@@ -324,15 +305,8 @@ int calls_event(struct calls_model *m, const struct ltt_event *ev)
 		uint64_t cps = ev->trace ? ev->trace->cycles_per_second : 0;
 
 		dur = cps ? (uint64_t)((unsigned __int128)cyc * 1000000000u / cps) : cyc;
-		if (t->ndone == t->capdone) {
-			size_t nc = t->capdone ? 2 * t->capdone : 256;
-			struct call_done *n = realloc(t->done, nc * sizeof(*n));
-
-			if (!n)
-				return -ENOMEM;
-			t->done = n;
-			t->capdone = nc;
-		}
+		if (LTT_GROW_FROM(t->done, t->ndone + 1, t->capdone, 256))
+			return -ENOMEM;
 		t->done[t->ndone++] = (struct call_done){
 			.start_ns = ev->time_ns > dur ? ev->time_ns - dur : 0, .dur_ns = dur, .addr = addr };
 	}
@@ -369,15 +343,8 @@ static int finish_done(struct calls_model *m, struct call_thread *t)
 
 		if (f < 0)
 			return (int)f;
-		if (t->n == t->cap) {
-			size_t nc = t->cap ? 2 * t->cap : 64;
-			struct call_frame *n = realloc(t->fr, nc * sizeof(*n));
-
-			if (!n)
-				return -ENOMEM;
-			t->fr = n;
-			t->cap = nc;
-		}
+		if (LTT_GROW_FROM(t->fr, t->n + 1, t->cap, 64))
+			return -ENOMEM;
 		/* .addr holds the duration here: frames of this pass are matched by time, not address */
 		t->fr[t->n++] = (struct call_frame){ .addr = d->dur_ns, .func = f, .start_ns = d->start_ns };
 		if (m->on_enter && (ret = m->on_enter(m->arg, t->tid, (uint32_t)t->n - 1, f, d->start_ns)))

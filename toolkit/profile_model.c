@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+
 #include "toolkit/profile.h"
 
 int prof_model_init(struct prof_model *m)
@@ -53,15 +55,8 @@ struct prof_thread *prof_thread(struct prof_model *m, uint32_t tid, int *created
 	for (size_t i = m->nthreads; i-- > 0;)
 		if (m->threads[i].tid == tid)
 			return &m->threads[i];
-	if (m->nthreads == m->cap_threads) {
-		size_t ncap = m->cap_threads ? 2 * m->cap_threads : 16;
-		struct prof_thread *n = realloc(m->threads, ncap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		m->threads = n;
-		m->cap_threads = ncap;
-	}
+	if (LTT_GROW(m->threads, m->nthreads + 1, m->cap_threads))
+		return NULL;
 	t = &m->threads[m->nthreads++];
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
@@ -83,15 +78,8 @@ static long func_new(struct prof_model *m, const struct prof_symbol *sy, uint64_
 	for (size_t i = 0; i < m->nfuncs; i++)
 		if (m->funcs[i].resolved && sy->name && m->funcs[i].start == sy->start)
 			return (long)i;
-	if (m->nfuncs == m->cap_funcs) {
-		size_t ncap = m->cap_funcs ? 2 * m->cap_funcs : 64;
-		struct prof_func *n = realloc(m->funcs, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		m->funcs = n;
-		m->cap_funcs = ncap;
-	}
+	if (LTT_GROW(m->funcs, m->nfuncs + 1, m->cap_funcs))
+		return -ENOMEM;
 	f = &m->funcs[m->nfuncs];
 	memset(f, 0, sizeof(*f));
 	f->user = -1;

@@ -10,6 +10,7 @@
 
 #include "common/escape_json.h"
 #include "common/escape_term.h"
+#include "common/grow.h"
 #include "toolkit/losses.h"
 #include "toolkit/regions.h"
 #include "toolkit/trace2_model.h"
@@ -144,25 +145,11 @@ static uint64_t reg_entry_hash_at(const struct reg_state *s, size_t i)
 	return reg_hash_entry(s->e[i].trace, s->e[i].tid, s->e[i].category, s->e[i].label);
 }
 
-static void *reg_grow(void *p, size_t *cap, size_t need, size_t size)
-{
-	size_t ncap = *cap ? *cap : 16;
-	void *np;
-
-	if (need <= *cap)
-		return p;
-	while (ncap < need)
-		ncap *= 2;
-	np = realloc(p, ncap * size);
-	if (np)
-		*cap = ncap;
-	return np;
-}
 
 static struct reg_thread *reg_thread(struct reg_state *s, const struct t2_event *e)
 {
 	unsigned trace = e->ev->trace->index;
-	struct reg_thread *t, *nt;
+	struct reg_thread *t;
 	size_t i;
 
 	if (reg_index_grow(&s->th, &s->thsize, s->nt + 1, reg_thread_hash_at, s))
@@ -172,10 +159,8 @@ static struct reg_thread *reg_thread(struct reg_state *s, const struct t2_event 
 		if (t->tid == e->tid && t->trace == trace)
 			return t;
 	}
-	nt = reg_grow(s->t, &s->capt, s->nt + 1, sizeof(*nt));
-	if (!nt)
+	if (LTT_GROW(s->t, s->nt + 1, s->capt))
 		return NULL;
-	s->t = nt;
 	t = &s->t[s->nt++];
 	s->th[i] = s->nt;
 	memset(t, 0, sizeof(*t));
@@ -188,7 +173,7 @@ static struct reg_entry *reg_entry(struct reg_state *s, const struct t2_event *e
 {
 	const char *cat = t2_str(e, "category"), *label = t2_str(e, "label");
 	unsigned trace = e->ev->trace->index;
-	struct reg_entry *x, *nx;
+	struct reg_entry *x;
 	size_t i;
 
 	if (reg_index_grow(&s->eh, &s->ehsize, s->ne + 1, reg_entry_hash_at, s))
@@ -198,10 +183,8 @@ static struct reg_entry *reg_entry(struct reg_state *s, const struct t2_event *e
 		if (x->tid == e->tid && x->trace == trace && !strcmp(x->category, cat) && !strcmp(x->label, label))
 			return x;
 	}
-	nx = reg_grow(s->e, &s->cape, s->ne + 1, sizeof(*nx));
-	if (!nx)
+	if (LTT_GROW(s->e, s->ne + 1, s->cape))
 		return NULL;
-	s->e = nx;
 	x = &s->e[s->ne];
 	memset(x, 0, sizeof(*x));
 	x->trace = trace;
@@ -264,25 +247,17 @@ static int reg_event(struct reg_state *s, const struct t2_event *e)
 	snprintf(t->name, sizeof(t->name), "%s", e->thread);
 	if (n >= REG_STACK_MAX)
 		return 0;
-	if (n + 1 > t->cap) {
-		size_t cap = t->cap;
-		struct reg_open *no = reg_grow(t->open, &cap, n + 1, sizeof(*no));
-
-		if (!no)
-			return -ENOMEM;
-		memset(no + t->cap, 0, (cap - t->cap) * sizeof(*no));
-		t->open = no;
-		t->cap = cap;
-	}
+	if (LTT_GROW_ZERO(t->open, n + 1, t->cap))
+		return -ENOMEM;
 	if (e->kind == T2_REGION_ENTER) {
 		const char *cat = t2_str(e, "category"), *label = t2_str(e, "label");
 		const char *msg = s->fn || s->out ? t2_str(e, "msg") : "";
 		size_t soff = n ? t->open[n - 1].send : 0, lc = strlen(cat) + 1, ll = strlen(label) + 1;
-		char *ns = reg_grow(t->strs, &t->strs_cap, soff + lc + ll, 1);
+		char *ns;
 
-		if (!ns)
+		if (LTT_GROW(t->strs, soff + lc + ll, t->strs_cap))
 			return -ENOMEM;
-		t->strs = ns;
+		ns = t->strs;
 		memcpy(ns + soff, cat, lc);
 		memcpy(ns + soff + lc, label, ll);
 		free(t->open[n].msg);	/* a region left open by a leave missing from the trace */
@@ -355,15 +330,8 @@ static int reg_event(struct reg_state *s, const struct t2_event *e)
 	x = reg_entry(s, e);
 	if (!x)
 		return -ENOMEM;
-	if (x->n == x->cap) {
-		size_t c = (size_t)x->cap;
-		uint64_t *nd = reg_grow(x->durations, &c, (size_t)x->n + 1, sizeof(*nd));
-
-		if (!nd)
-			return -ENOMEM;
-		x->durations = nd;
-		x->cap = c;
-	}
+	if (LTT_GROW(x->durations, (size_t)x->n + 1, x->cap))
+		return -ENOMEM;
 	x->durations[x->n++] = e->t_rel_ns;
 	x->total += e->t_rel_ns;
 	x->self += e->t_rel_ns > o.child_ns ? e->t_rel_ns - o.child_ns : 0;

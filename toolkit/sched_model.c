@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+
 #include "toolkit/sched_model.h"
 #include "sched_runq.h"
 
@@ -71,23 +73,6 @@ uint64_t sched_pct(const uint64_t *sorted, size_t n, unsigned p)
 	return sorted[(n - 1) * p / 100u];
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t ncap = *cap ? *cap : 8;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	np = realloc(*p, ncap * size);
-	if (!np)
-		return -ENOMEM;
-	*p = np;
-	*cap = ncap;
-	return 0;
-}
-
 static size_t th_hash(unsigned trace, uint32_t tid)
 {
 	uint64_t h = ((uint64_t)trace << 32 | tid) * 0x9e3779b97f4a7c15ull;
@@ -142,7 +127,7 @@ static struct sched_thread *th_get(struct sched_model *m, unsigned trace, uint32
 		return t;
 	if ((m->nth + 1) * 2 > m->thsize && th_rehash(m))
 		goto nomem;
-	if (grow((void **)&m->th, &m->capth, m->nth + 1, sizeof(*m->th)))
+	if (LTT_GROW(m->th, m->nth + 1, m->capth))
 		goto nomem;
 	t = calloc(1, sizeof(*t));
 	if (!t)
@@ -175,7 +160,7 @@ static struct cpu_priv *cpu_get(struct sched_model *m, unsigned trace, int cpu, 
 	for (size_t i = 0; i < m->ncpu; i++)
 		if (m->cpu[i]->pub.cpu == cpu && m->cpu[i]->pub.trace == trace)
 			return m->cpu[i];
-	if (grow((void **)&m->cpu, &m->capcpu, m->ncpu + 1, sizeof(*m->cpu)) || !(c = calloc(1, sizeof(*c)))) {
+	if (LTT_GROW(m->cpu, m->ncpu + 1, m->capcpu) || !(c = calloc(1, sizeof(*c)))) {
 		*err = -ENOMEM;
 		return NULL;
 	}
@@ -193,7 +178,7 @@ static struct sched_irq *irq_get(struct sched_model *m, unsigned trace, int soft
 	for (size_t i = 0; i < m->nirq; i++)
 		if (m->irq[i]->nr == nr && m->irq[i]->soft == soft && m->irq[i]->trace == trace)
 			return m->irq[i];
-	if (grow((void **)&m->irq, &m->capirq, m->nirq + 1, sizeof(*m->irq)) || !(q = calloc(1, sizeof(*q))))
+	if (LTT_GROW(m->irq, m->nirq + 1, m->capirq) || !(q = calloc(1, sizeof(*q))))
 		return NULL;
 	q->trace = trace;
 	q->soft = soft;
@@ -353,7 +338,7 @@ static void bump(struct sched_model *m, struct sched_thread *t, uint32_t tid, co
 				snprintf(t->preempters[i].comm, sizeof(t->preempters[i].comm), "%s", comm);
 			return;
 		}
-	if (grow((void **)&t->preempters, &t->cappre, t->npre + 1, sizeof(*t->preempters))) {
+	if (LTT_GROW(t->preempters, t->npre + 1, t->cappre)) {
 		*err = -ENOMEM;
 		return;
 	}
@@ -369,7 +354,7 @@ static struct sched_syscall *sc_get(struct sched_thread *t, uint32_t nr)
 	for (size_t i = t->nsc; i-- > 0;)
 		if (t->sc[i].nr == nr)
 			return &t->sc[i];
-	if (grow((void **)&t->sc, &t->capsc, t->nsc + 1, sizeof(*t->sc)))
+	if (LTT_GROW(t->sc, t->nsc + 1, t->capsc))
 		return NULL;
 	memset(&t->sc[t->nsc], 0, sizeof(t->sc[0]));
 	t->sc[t->nsc].nr = nr;
@@ -547,7 +532,7 @@ static int do_syscall(struct sched_model *m, const struct sched_ev *e, struct cp
 		s->min_ns = d < s->min_ns ? d : s->min_ns;
 		s->max_ns = d > s->max_ns ? d : s->max_ns;
 		if (m->keep) {
-			if (grow((void **)&s->dur, &s->cap, s->completed, sizeof(*s->dur)))
+			if (LTT_GROW(s->dur, s->completed, s->cap))
 				return -ENOMEM;
 			s->dur[s->completed - 1] = d;
 		}

@@ -13,19 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+
 #include "sched_runq.h"
 
 int runq_push(struct sched_thread *t, const struct sched_pend *seg)
 {
-	if (t->npend == t->cappend) {
-		size_t cap = t->cappend ? t->cappend * 2 : 8;
-		struct sched_pend *n = realloc(t->pend, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		t->pend = n;
-		t->cappend = cap;
-	}
+	if (LTT_GROW_FROM(t->pend, t->npend + 1, t->cappend, 8))
+		return -ENOMEM;
 	t->pend[t->npend++] = *seg;
 	if (seg->period_end) {
 		t->pend_periods++;

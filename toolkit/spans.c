@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "common/heap.h"
 #include "toolkit/spans.h"
 
@@ -247,16 +248,7 @@ static int slot_give(struct span_slots *s, unsigned i)
 /* Room in s->free for every slot below top + 1 (so that slot_give never allocates): 0 or -ENOMEM. */
 static int slot_room(struct span_slots *s)
 {
-	if (s->top + 1u > s->capfree) {
-		size_t nc = s->capfree ? 2 * s->capfree : 16;
-		unsigned *nf = realloc(s->free, nc * sizeof(*nf));
-
-		if (!nf)
-			return -ENOMEM;
-		s->free = nf;
-		s->capfree = nc;
-	}
-	return 0;
+	return LTT_GROW(s->free, s->top + 1u, s->capfree);
 }
 
 /* The losses of trace i so far (span_model_loss). */

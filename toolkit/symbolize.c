@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+
 #include "toolkit/profile.h"
 
 struct prof_map {
@@ -86,15 +88,8 @@ void prof_sym_mapping(struct prof_symbolizer *s, uint64_t start, uint64_t end, u
 				return;	/* the same mapping recorded again */
 			s->maps[i].start = s->maps[i].end = 0;
 		}
-	if (s->nmaps == s->cap) {
-		size_t ncap = s->cap ? 2 * s->cap : 32;
-		struct prof_map *n = realloc(s->maps, ncap * sizeof(*n));
-
-		if (!n)
-			return;
-		s->maps = n;
-		s->cap = ncap;
-	}
+	if (LTT_GROW(s->maps, s->nmaps + 1, s->cap))
+		return;
 	if (path[0] == '/' && !(mod = reported(s, path, start))) {
 		const unsigned char *bits;
 		GElf_Addr vaddr;
@@ -165,7 +160,7 @@ static const char *plt_name(struct prof_symbolizer *s, Dwfl_Module *mod, uint64_
 		GElf_Shdr sh;
 		Elf_Data *d;
 		size_t es, j;
-		char *n, **nn;
+		char *n;
 		int32_t disp;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || rel < sh.sh_addr ||
@@ -189,14 +184,8 @@ static const char *plt_name(struct prof_symbolizer *s, Dwfl_Module *mod, uint64_
 		name = got_symbol(elf, got);
 		if (!name || !*name)
 			return NULL;
-		if (s->nnames == s->cap_names) {
-			size_t nc = s->cap_names ? 2 * s->cap_names : 16;
-
-			if (!(nn = realloc(s->names, nc * sizeof(*nn))))
-				return NULL;
-			s->names = nn;
-			s->cap_names = nc;
-		}
+		if (LTT_GROW(s->names, s->nnames + 1, s->cap_names))
+			return NULL;
 		if (asprintf(&n, "%s@plt", name) < 0)
 			return NULL;
 		s->names[s->nnames++] = n;

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+
 #include "toolkit/profile.h"
 #include "toolkit/thread_names.h"
 
@@ -31,15 +33,8 @@ static int add(struct thread_names *tn, const struct ltt_event *ev, const char *
 
 	if (ltt_event_body(ev, &body) || ltt_value_field(&body, tid_field, &f))
 		return 0;
-	if (tn->n == tn->cap) {
-		size_t cap = tn->cap ? tn->cap * 2 : 64;
-		struct tname *v = realloc(tn->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		tn->v = v;
-		tn->cap = cap;
-	}
+	if (LTT_GROW_FROM(tn->v, tn->n + 1, tn->cap, 64))
+		return -1;
 	tn->v[tn->n].trace = ev->trace->index;
 	tn->v[tn->n].tid = (uint32_t)ltt_value_uint(&f);
 	tn->v[tn->n].time_ns = ev->time_ns;

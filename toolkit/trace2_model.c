@@ -8,6 +8,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/grow.h"
+
 #include "toolkit/trace2_model.h"
 
 #define T2_STACK_MAX 4096	/* deeper regions are shown without t_rel */
@@ -248,18 +250,8 @@ static void t2_push(struct t2_thread *t, uint32_t n, uint64_t now)
 		t->nstack = t->nstack < T2_STACK_MAX ? t->nstack : T2_STACK_MAX;
 		return;
 	}
-	if (n >= t->cap) {
-		uint32_t ncap = t->cap ? t->cap : 8;
-		uint64_t *ns;
-
-		while (ncap <= n)
-			ncap *= 2;
-		ns = realloc(t->stack, ncap * sizeof(*ns));
-		if (!ns)
-			return;
-		t->stack = ns;
-		t->cap = ncap;
-	}
+	if (LTT_GROW(t->stack, n + 1, t->cap))
+		return;
 	/* Levels between the last known one and n were entered before anything we saw: unknown. */
 	for (uint32_t k = t->nstack; k < n; k++)
 		t->stack[k] = UINT64_MAX;

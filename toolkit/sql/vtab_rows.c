@@ -8,19 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+
 #include "toolkit/sql_rows.h"
 
 static int rows_grow(struct sql_rows *t)
 {
-	if (t->n == t->cap) {
-		size_t nc = t->cap ? t->cap * 2 : 64;
-		struct sql_cell *c = realloc(t->cells, nc * t->ncols * sizeof(*c));
-
-		if (!c)
-			return -ENOMEM;
-		t->cells = c;
-		t->cap = nc;
-	}
+	if (LTT_GROW(t->cells, (t->n + 1) * t->ncols, t->cap))
+		return -ENOMEM;
 	memset(t->cells + t->n * t->ncols, 0, t->ncols * sizeof(*t->cells));
 	t->n++;
 	return 0;

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/grow.h"
+
 #include "toolkit/colname.h"
 #include "toolkit/sql.h"
 
@@ -106,15 +108,8 @@ static int add_leaf(struct sql_type *ty, struct leaves *l, const char *name, con
 	char buf[512];
 	int col;
 
-	if (l->n == l->cap) {
-		unsigned nc = l->cap ? l->cap * 2 : 16;
-		int *m = realloc(l->map, nc * sizeof(*m));
-
-		if (!m)
-			return -ENOMEM;
-		l->map = m;
-		l->cap = nc;
-	}
+	if (LTT_GROW(l->map, l->n + 1, l->cap))
+		return -ENOMEM;
 	/* a top-level integer tid is the tid column itself */
 	if (top && !strcmp(name, "tid") && (t->kind == LTT_TYPE_INT || t->kind == LTT_TYPE_UINT)) {
 		l->map[l->n++] = SQL_COL_TID;

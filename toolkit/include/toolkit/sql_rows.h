@@ -16,7 +16,7 @@ struct sql_cell {
 
 struct sql_rows {
 	unsigned ncols;
-	size_t n, cap;
+	size_t n, cap;		/* rows; cells allocated */
 	struct sql_cell *cells;	/* n rows of ncols */
 };
 

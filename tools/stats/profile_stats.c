@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+
 #include "toolkit/losses.h"
 #include "toolkit/profile.h"
 
@@ -144,15 +146,8 @@ static struct rthread *rthread_get(struct pstats *p, unsigned trace, uint32_t ti
 	for (size_t i = 0; i < p->nrt; i++)
 		if (p->rt[i].tid == tid && p->rt[i].trace == trace)
 			return &p->rt[i];
-	if (p->nrt == p->caprt) {
-		size_t n = p->caprt ? 2 * p->caprt : 16;
-		struct rthread *v = realloc(p->rt, n * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		p->rt = v;
-		p->caprt = n;
-	}
+	if (LTT_GROW(p->rt, p->nrt + 1, p->caprt))
+		return NULL;
 	memset(&p->rt[p->nrt], 0, sizeof(p->rt[0]));
 	p->rt[p->nrt].trace = trace;
 	p->rt[p->nrt].tid = tid;

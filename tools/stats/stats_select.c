@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+
 #include "eventdefs/rules_match.h"
 #include "stats_select.h"
 
@@ -13,16 +15,9 @@ void select_note(struct select_log *log, const struct ltt_event *ev)
 
 	if (!ev->type || strcmp(ev->type->name, "event_rules") || strcmp(ev->type->facility, "core"))
 		return;
-	if (log->n == log->cap) {
-		unsigned cap = log->cap ? log->cap * 2 : 8;
-		struct select_change *v = realloc(log->v, cap * sizeof(*v));
-
-		if (!v) {
-			log->nomem = 1;
-			return;
-		}
-		log->v = v;
-		log->cap = cap;
+	if (LTT_GROW(log->v, log->n + 1, log->cap)) {
+		log->nomem = 1;
+		return;
 	}
 	c = &log->v[log->n];
 	memset(c, 0, sizeof(*c));

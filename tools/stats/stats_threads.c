@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+#include "common/hashmap.h"
+
 #include "toolkit/losses.h"
 #include "toolkit/trace2_model.h"
 #include "stats_threads.h"
@@ -22,71 +25,54 @@ struct th {
 	uint64_t *by_id;	/* [the trace's nids] */
 };
 
+struct th_key {
+	unsigned trace;
+	int64_t tid;
+};
+
+static inline uint64_t th_key_hash(struct th_key k)
+{
+	return ltt_hash64((uint64_t)k.tid ^ (uint64_t)k.trace << 48);
+}
+
+static inline int th_key_eq(struct th_key a, struct th_key b)
+{
+	return a.tid == b.tid && a.trace == b.trace;
+}
+
+LTT_MAP_DEFINE(th_map, struct th_key, size_t, th_key_hash, th_key_eq)
+
 struct th_state {
 	struct th *t;
 	size_t n, cap;
-	size_t *h, hsize;	/* index + 1, 0 free; hsize a power of 2 */
+	/* (trace, tid) -> its place in t */
+	struct th_map index;
 	unsigned *nids;		/* per trace: highest event id + 1 */
 	uint64_t *events;	/* per trace: events (builtin records aside) */
 	struct losses *loss;	/* per trace: the loss records read (toolkit/losses.h) */
 };
 
-static uint64_t th_hash(unsigned trace, int64_t tid)
-{
-	uint64_t h = ((uint64_t)tid * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)trace * 0xC2B2AE3D27D4EB4Full);
-
-	return h ^ (h >> 29);
-}
-
-static int th_rehash(struct th_state *s)
-{
-	size_t nsize = s->hsize ? 2 * s->hsize : 64, *nh = calloc(nsize, sizeof(*nh));
-
-	if (!nh)
-		return -ENOMEM;
-	for (size_t i = 0; i < s->n; i++) {
-		size_t k = th_hash(s->t[i].trace, s->t[i].tid) & (nsize - 1);
-
-		while (nh[k])
-			k = (k + 1) & (nsize - 1);
-		nh[k] = i + 1;
-	}
-	free(s->h);
-	s->h = nh;
-	s->hsize = nsize;
-	return 0;
-}
-
 static struct th *th_get(struct th_state *s, unsigned trace, int64_t tid)
 {
-	size_t k;
+	struct th_key k = { trace, tid };
+	size_t *i = th_map_find(&s->index, k);
 	struct th *t;
 
-	if (2 * (s->n + 1) > s->hsize && th_rehash(s))
+	if (i)
+		return &s->t[*i];
+	if (LTT_GROW(s->t, s->n + 1, s->cap))
 		return NULL;
-	for (k = th_hash(trace, tid) & (s->hsize - 1); s->h[k]; k = (k + 1) & (s->hsize - 1)) {
-		t = &s->t[s->h[k] - 1];
-		if (t->tid == tid && t->trace == trace)
-			return t;
-	}
-	if (s->n == s->cap) {
-		size_t ncap = s->cap ? 2 * s->cap : 16;
-		struct th *nt = realloc(s->t, ncap * sizeof(*nt));
-
-		if (!nt)
-			return NULL;
-		s->t = nt;
-		s->cap = ncap;
-	}
 	t = &s->t[s->n];
 	memset(t, 0, sizeof(*t));
 	t->by_id = calloc(s->nids[trace], sizeof(*t->by_id));
-	if (!t->by_id)
+	if (!t->by_id || !(i = th_map_put(&s->index, k, NULL))) {
+		free(t->by_id);
 		return NULL;
+	}
+	*i = s->n++;
 	t->trace = trace;
 	t->tid = tid;
 	t->pid = -1;
-	s->h[k] = ++s->n;
 	return t;
 }
 
@@ -334,7 +320,7 @@ int stats_threads_report(struct ltt_reader *r, struct dump_out *o, const struct 
 		free(s.t[i].by_id);
 	}
 	free(s.t);
-	free(s.h);
+	th_map_free(&s.index);
 	free(s.nids);
 	free(s.events);
 	for (unsigned i = 0; s.loss && i < ntraces; i++)

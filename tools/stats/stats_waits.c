@@ -10,6 +10,7 @@
 
 #include "common/escape_json.h"
 #include "common/escape_term.h"
+#include "common/grow.h"
 #include "toolkit/losses.h"
 #include "toolkit/reader_common.h"
 #include "toolkit/thread_names.h"
@@ -37,22 +38,6 @@ struct wt_state {
 	size_t n, cap;
 };
 
-static int wt_grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t c = *cap ? *cap * 2 : 8;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	if (!(np = realloc(*p, c * size)))
-		return -ENOMEM;
-	*p = np;
-	*cap = c;
-	return 0;
-}
-
 static int wt_count(struct wt_who **w, size_t *n, size_t *cap, uint32_t tid, uint64_t ns)
 {
 	for (size_t i = 0; i < *n; i++)
@@ -61,7 +46,7 @@ static int wt_count(struct wt_who **w, size_t *n, size_t *cap, uint32_t tid, uin
 			(*w)[i].ns += ns;
 			return 0;
 		}
-	if (wt_grow((void **)w, cap, *n + 1, sizeof(**w)))
+	if (LTT_GROW(*w, *n + 1, *cap))
 		return -ENOMEM;
 	(*w)[(*n)++] = (struct wt_who){ tid, 1, ns };
 	return 0;
@@ -96,7 +81,7 @@ static int wt_event(struct wt_state *s, const struct ltt_event *ev)
 			break;
 		}
 	if (!l) {
-		if (wt_grow((void **)&s->l, &s->cap, s->n + 1, sizeof(*s->l)))
+		if (LTT_GROW(s->l, s->n + 1, s->cap))
 			return -ENOMEM;
 		l = &s->l[s->n++];
 		memset(l, 0, sizeof(*l));

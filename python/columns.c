@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+
 #include "colbuf.h"
 #include "toolkit/colname.h"
 #include "ptrmap.h"
@@ -93,15 +95,8 @@ static int add_leaf(struct colset *s, struct plan *p, const char *name, const st
 	enum colbuf_kind k = kind_of(t, &isz);
 	int col;
 
-	if (p->n == p->cap) {
-		unsigned nc = p->cap ? p->cap * 2 : 8;
-		struct leaf *l = realloc(p->leaves, nc * sizeof(*l));
-
-		if (!l)
-			return PyErr_NoMemory(), -1;
-		p->leaves = l;
-		p->cap = nc;
-	}
+	if (LTT_GROW(p->leaves, p->n + 1, p->cap))
+		return PyErr_NoMemory(), -1;
 	/* unique within the type, and never a column of another kind or size (toolkit/colname.h) */
 	if (colname_make(buf, sizeof(buf), name, lead, 1, leaf_taken,
 			 &(struct leaf_taken){ s, p, k, k == COLBUF_OBJECT ? sizeof(PyObject *) : isz })) {

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+
 #include "toolkit/calls.h"
 #include "toolkit/dump_format.h"
 
@@ -37,15 +39,8 @@ static struct pending *pending_of(struct cf *c, uint32_t tid)
 	for (size_t i = 0; i < c->np; i++)
 		if (c->p[i].tid == tid)
 			return &c->p[i];
-	if (c->np == c->capp) {
-		size_t n = c->capp ? 2 * c->capp : 16;
-		struct pending *q = realloc(c->p, n * sizeof(*q));
-
-		if (!q)
-			return NULL;
-		c->p = q;
-		c->capp = n;
-	}
+	if (LTT_GROW(c->p, c->np + 1, c->capp))
+		return NULL;
 	c->p[c->np] = (struct pending){ .tid = tid };
 	return &c->p[c->np++];
 }

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/grow.h"
+
 #include "toolkit/dump_format.h"
 #include "toolkit/profile.h"
 
@@ -187,15 +189,8 @@ static int64_t mod_iid(struct tl *tl, const char *path, uint64_t start, int add,
 			return (int64_t)i;
 	if (!add)
 		return -1;
-	if (tl->nmods == tl->cap_mods) {
-		size_t n = tl->cap_mods ? 2 * tl->cap_mods : 16;
-		struct tl_mod *m = realloc(tl->mods, n * sizeof(*m));
-
-		if (!m)
-			return -ENOMEM;
-		tl->mods = m;
-		tl->cap_mods = n;
-	}
+	if (LTT_GROW(tl->mods, tl->nmods + 1, tl->cap_mods))
+		return -ENOMEM;
 	tl->mods[tl->nmods].own = strdup(path);
 	if (!tl->mods[tl->nmods].own)
 		return -ENOMEM;

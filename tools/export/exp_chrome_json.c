@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+
 #include "toolkit/export.h"
 #include "toolkit/sched_decode.h"
 #include "toolkit/sched_model.h"
@@ -246,27 +248,9 @@ static int cj_push(struct ltt_export_ctx *ctx, struct tl_lane *l, const struct t
 		s->error = 0;
 		s->len = start;
 	}
-	if (op->n == op->ncap) {
-		uint32_t nn = op->ncap ? op->ncap * 2 : 2;	/* small first: a lane per open span (issue 34) */
-		size_t *no = realloc(op->off, nn * sizeof(*no));
-
-		if (!no)
-			return -ENOMEM;
-		op->off = no;
-		op->ncap = nn;
-	}
-	if (op->len + s->len > op->cap) {
-		size_t nc = op->cap ? op->cap : 128;	/* 10^6 open spans took 1.4 KB each with 1024 */
-		char *nb;
-
-		while (nc < op->len + s->len)
-			nc *= 2;
-		nb = realloc(op->buf, nc);
-		if (!nb)
-			return -ENOMEM;
-		op->buf = nb;
-		op->cap = nc;
-	}
+	/* small first: a lane per open span (issue 34); 10^6 open spans took 1.4 KB each with 1024 */
+	if (LTT_GROW_FROM(op->off, op->n + 1, op->ncap, 2) || LTT_GROW_FROM(op->buf, op->len + s->len, op->cap, 128))
+		return -ENOMEM;
 	op->off[op->n++] = op->len;
 	memcpy(op->buf + op->len, s->buf, s->len);
 	op->len += s->len;

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/grow.h"
 #include "common/io.h"
 #include "toolkit/cmd.h"
 #include "ctf.h"
@@ -36,19 +37,7 @@ static void put_u(unsigned char *p, uint64_t v, unsigned bytes, int be)
 
 static int room(struct ctf_stream *s, size_t n)
 {
-	size_t cap = s->cap ? s->cap : 65536;
-	unsigned char *b;
-
-	if (s->len + n <= s->cap)
-		return 0;
-	while (cap < s->len + n)
-		cap *= 2;
-	b = realloc(s->buf, cap);
-	if (!b)
-		return -ENOMEM;
-	s->buf = b;
-	s->cap = cap;
-	return 0;
+	return LTT_GROW_FROM(s->buf, s->len + n, s->cap, 65536);
 }
 
 static struct ctf_stream *stream_of(struct ctf *c, const struct ltt_event *ev)
@@ -123,15 +112,8 @@ int ctf_close_packet(struct ctf_stream *s, uint64_t end)
 	put_u(p + CTF_DISCARDED_AT, s->discarded, 8, be);	/* events_discarded */
 	put_u(p + 56, s->tf->cpu < 0 ? UINT32_MAX : (uint32_t)s->tf->cpu, 4, be);	/* cpu_id */
 	if (s->ahead) {		/* kept: its events_discarded gets the ranges before it (ctf_par.c) */
-		if (s->nheads == s->capheads) {
-			size_t n = s->capheads ? 2 * s->capheads : 64;
-			size_t *h = realloc(s->heads, n * sizeof(*h));
-
-			if (!h)
-				return -ENOMEM;
-			s->heads = h;
-			s->capheads = n;
-		}
+		if (LTT_GROW(s->heads, s->nheads + 1, s->capheads))
+			return -ENOMEM;
 		s->heads[s->nheads++] = s->pkt;
 		return 0;
 	}

@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+
 #include "toolkit/export.h"
 #include "timeline.h"
 #include "toolkit/profile.h"
@@ -79,16 +81,9 @@ static void st_write(struct ss *s, struct ss_stream *st, const char *p, size_t n
 		if (st->len == SS_CHUNK) {
 			long at;
 
-			if (st->nchunks == st->cap) {
-				size_t nc = st->cap ? st->cap * 2 : 8;
-				long *no = realloc(st->offs, nc * sizeof(*no));
-
-				if (!no) {
-					s->error = -ENOMEM;
-					return;
-				}
-				st->offs = no;
-				st->cap = nc;
+			if (LTT_GROW(st->offs, st->nchunks + 1, st->cap)) {
+				s->error = -ENOMEM;
+				return;
 			}
 			if (fseek(s->spill, 0, SEEK_END) || (at = ftell(s->spill)) < 0 ||
 			    fwrite(st->buf, 1, SS_CHUNK, s->spill) != SS_CHUNK) {
@@ -154,15 +149,8 @@ static struct ss_lane *ss_lane(struct ss *s, struct tl_lane *l)
 
 static long frame_new(struct ss *s, const char *name, const char *file)
 {
-	if (s->nframes == s->cap_frames) {
-		size_t nc = s->cap_frames ? s->cap_frames * 2 : 256;
-		struct ss_frame *nf = realloc(s->frames, nc * sizeof(*nf));
-
-		if (!nf)
-			return -ENOMEM;
-		s->frames = nf;
-		s->cap_frames = nc;
-	}
+	if (LTT_GROW(s->frames, s->nframes + 1, s->cap_frames))
+		return -ENOMEM;
 	s->frames[s->nframes].name = strdup(name);
 	s->frames[s->nframes].file = file;
 	if (!s->frames[s->nframes].name)
@@ -183,18 +171,11 @@ static long region_frame(struct ss *s, const char *cat, const char *label)
 		    !strcmp(s->region_keys[i] + lc + 1, label))
 			return s->region_frames[i];
 	if (s->nregions == s->cap_regions) {
-		size_t nc = s->cap_regions ? s->cap_regions * 2 : 64;
-		char **nk = realloc(s->region_keys, nc * sizeof(*nk));
-		uint32_t *nf;
+		size_t ck = s->cap_regions, cf = s->cap_regions;	/* two arrays, one capacity */
 
-		if (!nk)
+		if (LTT_GROW(s->region_keys, s->nregions + 1, ck) || LTT_GROW(s->region_frames, s->nregions + 1, cf))
 			return -ENOMEM;
-		s->region_keys = nk;
-		nf = realloc(s->region_frames, nc * sizeof(*nf));
-		if (!nf)
-			return -ENOMEM;
-		s->region_frames = nf;
-		s->cap_regions = nc;
+		s->cap_regions = ck;
 	}
 	if (asprintf(&key, "%s\037%s", cat, label) < 0)
 		return -ENOMEM;
@@ -283,16 +264,9 @@ static void ss_sample(struct ss *s, struct tl_lane *l, struct ss_lane *sl, const
 
 static void ss_open(struct ss *s, struct ss_lane *sl, long frame, uint64_t at)
 {
-	if (sl->depth == sl->cap) {
-		uint32_t nc = sl->cap ? sl->cap * 2 : 16;
-		uint32_t *n = realloc(sl->stk, nc * sizeof(*n));
-
-		if (!n) {
-			s->error = -ENOMEM;
-			return;
-		}
-		sl->stk = n;
-		sl->cap = nc;
+	if (LTT_GROW(sl->stk, sl->depth + 1, sl->cap)) {
+		s->error = -ENOMEM;
+		return;
 	}
 	sl->stk[sl->depth++] = (uint32_t)frame;
 	st_printf(s, &sl->events, "%s{\"type\":\"O\",\"frame\":%ld,\"at\":%llu}", sl->events.items++ ? "," : "",

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+
 #include "pb.h"
 #include "pf_samples.h"
 #include "toolkit/profile.h"
@@ -91,14 +93,8 @@ static void add_map(struct prof_pf *s, const struct ltt_event *ev)
 
 	if (ltt_event_body(ev, &body) || ltt_value_field(&body, "path", &f) || !(path = ltt_value_string(&f, NULL)))
 		return;
-	if (s->nmaps == s->cap_maps) {
-		size_t n = s->cap_maps ? 2 * s->cap_maps : 16;
-
-		if (n > PFS_MAX || !(m = realloc(s->maps, n * sizeof(*m))))
-			return;
-		s->maps = m;
-		s->cap_maps = n;
-	}
+	if (s->nmaps + 1 > PFS_MAX || LTT_GROW(s->maps, s->nmaps + 1, s->cap_maps))
+		return;
 	m = &s->maps[s->nmaps];
 	m->start = prof_field_u64(ev, "start");
 	m->end = prof_field_u64(ev, "end");

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+
 #include "toolkit/export.h"
 #include "timeline.h"
 #include "toolkit/dump_format.h"
@@ -157,15 +159,8 @@ static struct tl_lane *lane_get(struct timeline *tl, const struct ltt_event *ev,
 		if (lane_key_eq(tl->hash[k], trace, (unsigned)is_thread, key))
 			return tl->last = tl->hash[k];
 	if ((tl->nlanes + 1) * 2 > tl->hsize || tl->nlanes == tl->cap) {
-		if (tl->nlanes == tl->cap) {
-			unsigned ncap = tl->cap ? tl->cap * 2 : 16;
-			struct tl_lane **nl = realloc(tl->lanes, ncap * sizeof(*nl));
-
-			if (!nl)
-				return NULL;
-			tl->lanes = nl;
-			tl->cap = ncap;
-		}
+		if (LTT_GROW(tl->lanes, tl->nlanes + 1, tl->cap))
+			return NULL;
 		if ((tl->nlanes + 1) * 2 > tl->hsize && lanes_grow(tl))
 			return NULL;
 		for (k = lane_hash(trace, (unsigned)is_thread, key) & (tl->hsize - 1); tl->hash[k];
@@ -234,15 +229,8 @@ static struct tl_lane *span_lane(struct timeline *tl, unsigned trace, const stru
 		set->slot = nsl;
 		set->n = nn;
 	}
-	if (tl->nlanes == tl->cap) {
-		unsigned ncap = tl->cap ? tl->cap * 2 : 16;
-		struct tl_lane **nl = realloc(tl->lanes, ncap * sizeof(*nl));
-
-		if (!nl)
-			return NULL;
-		tl->lanes = nl;
-		tl->cap = ncap;
-	}
+	if (LTT_GROW(tl->lanes, tl->nlanes + 1, tl->cap))
+		return NULL;
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return NULL;

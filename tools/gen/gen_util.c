@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+
 #include "gen.h"
 
 /* Indentation: one tab per level. */
@@ -22,16 +24,9 @@ const char *gen_str(struct gen *g, const char *fmt, ...)
 	char *s = NULL;
 	int n;
 
-	if (g->n_strs == g->cap_strs) {
-		size_t cap = g->cap_strs ? 2 * g->cap_strs : 256;
-		char **p = realloc(g->strs, cap * sizeof(*p));
-
-		if (!p) {
-			g->o.nomem = 1;
-			return "";
-		}
-		g->strs = p;
-		g->cap_strs = cap;
+	if (LTT_GROW(g->strs, g->n_strs + 1, g->cap_strs)) {
+		g->o.nomem = 1;
+		return "";
 	}
 	va_start(ap, fmt);
 	n = vasprintf(&s, fmt, ap);

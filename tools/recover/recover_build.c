@@ -17,6 +17,7 @@
 #include <ltt/eventdefs.h>
 
 #include "common/format.h"
+#include "common/grow.h"
 #include "common/io.h"
 #include "common/private.h"
 #include "recorder/shm_layout.h"
@@ -218,16 +219,9 @@ static int read_records(struct rb *b, const char *out)
 					for (unsigned i = 0; i < b->ndefs; i++)
 						if (b->defs[i]->n_facilities && !strcmp(b->defs[i]->facilities[0].name, f->name))
 							snprintf(fname, sizeof(fname), "eventdefs/%s.%08x.xml", p, f->checksum);
-					if (b->ndefs == b->capdefs) {
-						unsigned cap = b->capdefs ? 2 * b->capdefs : 16;
-						struct ltt_eventdefs **nd = realloc(b->defs, cap * sizeof(*nd));
-
-						if (!nd) {
-							ltt_eventdefs_free(defs);
-							return -ENOMEM;
-						}
-						b->defs = nd;
-						b->capdefs = cap;
+					if (LTT_GROW(b->defs, b->ndefs + 1, b->capdefs)) {
+						ltt_eventdefs_free(defs);
+						return -ENOMEM;
 					}
 					b->defs[b->ndefs++] = defs;
 					rc = write_file(out, fname, p + nlen + 1, h.len - nlen - 1);

@@ -9,6 +9,7 @@
 
 #include "common/escape_csv.h"
 #include "common/escape_json.h"
+#include "common/grow.h"
 #include "sql_out.h"
 
 #define TABLE_BATCH 10000	/* rows measured before the table's widths are fixed */
@@ -30,7 +31,7 @@ static void free_batch(struct sql_out *o)
 		free(o->cells[i]);
 	free(o->cells);
 	o->cells = NULL;
-	o->nrows = o->caprows = 0;
+	o->nrows = o->capcells = 0;
 }
 
 static void free_cols(struct sql_out *o)
@@ -211,15 +212,8 @@ int sql_out_row(struct sql_out *o, sqlite3_stmt *st)
 		fputc('\n', o->f);
 		return 0;
 	}
-	if (o->nrows == o->caprows) {
-		size_t nc = o->caprows ? o->caprows * 2 : 64;
-		char **c = realloc(o->cells, nc * (size_t)o->ncols * sizeof(*c));
-
-		if (!c)
-			return -ENOMEM;
-		o->cells = c;
-		o->caprows = nc;
-	}
+	if (LTT_GROW(o->cells, (o->nrows + 1) * (size_t)o->ncols, o->capcells))
+		return -ENOMEM;
 	for (int i = 0; i < o->ncols; i++) {
 		char *s = cell_text(st, i);
 		int ty = sqlite3_column_type(st, i);

@@ -18,7 +18,7 @@ struct sql_out {
 	size_t *width;
 	unsigned char *numeric;		/* right-aligned columns (numbers in the first row) */
 	char **cells;			/* table: the rows not printed yet */
-	size_t nrows, caprows;
+	size_t nrows, capcells;
 	uint64_t rows;			/* rows of the current statement */
 	int fixed;			/* table: header printed, widths fixed */
 };

@@ -10,6 +10,8 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "common/grow.h"
+
 #include "sql_prompt.h"
 
 #define HISTORY_MAX 1000
@@ -106,14 +108,8 @@ static int edit_set(struct edit *e, const char *s)
 
 static int edit_insert(struct edit *e, char c)
 {
-	if (e->len + 2 > e->cap) {
-		char *b = realloc(e->buf, e->cap * 2 + 64);
-
-		if (!b)
-			return -ENOMEM;
-		e->buf = b;
-		e->cap = e->cap * 2 + 64;
-	}
+	if (LTT_GROW_FROM(e->buf, e->len + 2, e->cap, 64))
+		return -ENOMEM;
 	memmove(e->buf + e->pos + 1, e->buf + e->pos, e->len - e->pos + 1);
 	e->buf[e->pos++] = c;
 	e->len++;

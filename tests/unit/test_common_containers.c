@@ -156,6 +156,24 @@ START_TEST(map_strings)
 }
 END_TEST
 
+START_TEST(map_reserve)
+{
+	struct kmap m = { 0 };
+	struct kmap_slot *slots;
+
+	ck_assert_int_eq(kmap_reserve(&m, 100), 0);
+	ck_assert_uint_eq(m.size, 256);	/* at most half full */
+	slots = m.slot;
+	for (uint32_t tid = 0; tid < 100; tid++)
+		ck_assert_ptr_nonnull(kmap_put(&m, (struct key){ 0, tid }, NULL));
+	ck_assert_ptr_eq(m.slot, slots);	/* no allocation within what was reserved */
+	ck_assert_uint_eq(m.count, 100);
+	ck_assert_int_eq(kmap_reserve(&m, 10), 0);	/* never shrinks */
+	ck_assert_uint_eq(m.size, 256);
+	kmap_free(&m);
+}
+END_TEST
+
 START_TEST(hash_functions)
 {
 	/* exact values: a change of the hash is a conscious one */
@@ -178,6 +196,7 @@ int main(void)
 	tcase_add_test(tc, grow_overflow_leaves_array);
 	tcase_add_test(tc, map_counts_and_finds);
 	tcase_add_test(tc, map_strings);
+	tcase_add_test(tc, map_reserve);
 	tcase_add_test(tc, hash_functions);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -10,6 +10,7 @@
  *     thmap_find(m, k)          the value of key k, or NULL
  *     thmap_put(m, k, &added)   the value of key k, inserted zeroed when new (*added = 1; added may
  *                               be NULL); NULL when out of memory (the map unchanged)
+ *     thmap_reserve(m, n)       room for n keys: puts up to n never allocate (0, or -1)
  *     thmap_clear(m)            every key removed, memory kept
  *     thmap_free(m)             memory released; the map is empty again
  * and m->count keys. A pointer returned stays valid until the next put. Linear probing in a power of
@@ -86,6 +87,30 @@ static inline uint64_t ltt_hash_str(const char *s)
 		return &t[i];                                                                          \
 	}                                                                                              \
                                                                                                        \
+	/* Room for n keys without growing: 0, or -1 when out of memory (the map unchanged). */                \
+	static inline __attribute__((unused)) int name##_reserve(struct name *m, size_t n)             \
+	{                                                                                              \
+		size_t nsize = m->size ? m->size : 16;                                                 \
+		struct name##_slot *nt;                                                                \
+                                                                                                       \
+		while (nsize < 2 * n) {                                                                \
+			if (nsize > SIZE_MAX / 4 / sizeof(*nt))                                        \
+				return -1;                                                             \
+			nsize *= 2;                                                                    \
+		}                                                                                      \
+		if (nsize == m->size)                                                                  \
+			return 0;                                                                      \
+		if (!(nt = calloc(nsize, sizeof(*nt))))                                                \
+			return -1;                                                                     \
+		for (size_t j = 0; j < m->size; j++)                                                   \
+			if (m->slot[j].used)                                                           \
+				*name##_place_(nt, nsize, m->slot[j].key) = m->slot[j];                \
+		free(m->slot);                                                                         \
+		m->slot = nt;                                                                          \
+		m->size = nsize;                                                                       \
+		return 0;                                                                              \
+	}                                                                                              \
+                                                                                                       \
 	static inline __attribute__((unused)) val_t *name##_put(struct name *m, key_t k, int *added)   \
 	{                                                                                              \
 		val_t *v = name##_find(m, k);                                                          \
@@ -95,19 +120,8 @@ static inline uint64_t ltt_hash_str(const char *s)
 			*added = !v;                                                                   \
 		if (v)                                                                                 \
 			return v;                                                                      \
-		if (2 * (m->count + 1) > m->size) {                                                    \
-			size_t nsize = m->size ? 2 * m->size : 16;                                     \
-			struct name##_slot *nt;                                                        \
-                                                                                                       \
-			if (nsize > SIZE_MAX / 2 / sizeof(*nt) || !(nt = calloc(nsize, sizeof(*nt))))  \
-				return NULL;                                                           \
-			for (size_t j = 0; j < m->size; j++)                                           \
-				if (m->slot[j].used)                                                   \
-					*name##_place_(nt, nsize, m->slot[j].key) = m->slot[j];        \
-			free(m->slot);                                                                 \
-			m->slot = nt;                                                                  \
-			m->size = nsize;                                                               \
-		}                                                                                      \
+		if (name##_reserve(m, m->count + 1))                                                   \
+			return NULL;                                                                   \
 		s = name##_place_(m->slot, m->size, k);                                                \
 		memset(s, 0, sizeof(*s));                                                              \
 		s->key = k;                                                                            \

@@ -6,10 +6,24 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+#include "common/hashmap.h"
+
+static inline uint64_t names_hash(const char *s)
+{
+	return ltt_hash_str(s);
+}
+
+static inline int names_eq(const char *a, const char *b)
+{
+	return !strcmp(a, b);
+}
+
+LTT_MAP_DEFINE(names_map, const char *, uint32_t, names_hash, names_eq)
 
 struct names {
-	struct names_slot *slots;
-	size_t mask;		/* capacity - 1, a power of two at least twice the expected count */
+	struct names_map m;	/* sized once for the expected count (names_init) */
 };
 
 /* Prepares a set for up to `expected` names: 0 or -ENOMEM. */

@@ -24,8 +24,7 @@ void prof_model_free(struct prof_model *m)
 		free(m->funcs[i].name);
 	free(m->funcs);
 	free(m->threads);
-	free(m->ip_keys);
-	free(m->ip_vals);
+	prof_ip_map_free(&m->ips);
 	prof_sym_free(m->sym);
 	memset(m, 0, sizeof(*m));
 }
@@ -106,55 +105,25 @@ static long func_new(struct prof_model *m, const struct prof_symbol *sy, uint64_
 	return (long)m->nfuncs++;
 }
 
-static int ip_grow(struct prof_model *m)
-{
-	size_t ncap = m->ip_cap ? 2 * m->ip_cap : 1024;
-	uint64_t *k = calloc(ncap, sizeof(*k));
-	uint32_t *v = calloc(ncap, sizeof(*v));
-
-	if (!k || !v) {
-		free(k);
-		free(v);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < m->ip_cap; i++) {
-		size_t h;
-
-		if (!m->ip_keys[i])
-			continue;
-		for (h = (m->ip_keys[i] * 0x9E3779B97F4A7C15ull) >> 20 & (ncap - 1); k[h]; h = (h + 1) & (ncap - 1))
-			;
-		k[h] = m->ip_keys[i];
-		v[h] = m->ip_vals[i];
-	}
-	free(m->ip_keys);
-	free(m->ip_vals);
-	m->ip_keys = k;
-	m->ip_vals = v;
-	m->ip_cap = ncap;
-	return 0;
-}
-
 long prof_func_of(struct prof_model *m, uint64_t ip, int top)
 {
-	uint64_t key = ip * 2 + (top ? 1 : 0) + 2;	/* never 0 */
+	uint64_t key = ip * 2 + (top ? 1 : 0);
+	const uint32_t *known = prof_ip_map_find(&m->ips, key);
 	struct prof_symbol sy;
-	size_t h;
+	uint32_t *v;
 	long f;
 
-	if (2 * (m->ip_used + 1) > m->ip_cap && ip_grow(m))
+	if (known)
+		return (long)*known;
+	if (prof_ip_map_reserve(&m->ips, m->ips.count + 1))
 		return -ENOMEM;
-	for (h = (key * 0x9E3779B97F4A7C15ull) >> 20 & (m->ip_cap - 1); m->ip_keys[h]; h = (h + 1) & (m->ip_cap - 1))
-		if (m->ip_keys[h] == key)
-			return (long)m->ip_vals[h];
 	/* a return address is looked up in the call before it */
 	prof_sym_lookup(m->sym, top || !ip ? ip : ip - 1, &sy);
 	f = func_new(m, &sy, top || !ip ? ip : ip - 1, ip);
 	if (f < 0)
 		return f;
-	m->ip_keys[h] = key;
-	m->ip_vals[h] = (uint32_t)f;
-	m->ip_used++;
+	v = prof_ip_map_put(&m->ips, key, NULL);	/* room reserved: never NULL */
+	*v = (uint32_t)f;
 	return f;
 }
 

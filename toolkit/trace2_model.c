@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "common/grow.h"
+#include "common/hashmap.h"
 
 #include "toolkit/trace2_model.h"
 
@@ -27,7 +28,6 @@ static const char *const t2_app_names[T2_NKINDS] = {
 
 struct t2_thread {
 	uint32_t tid;
-	uint8_t used;
 	char name[T2_THREAD_NAME_MAX + 1];
 	uint64_t start_ns;	/* thread_start, or the process start for main, or first seen */
 	uint64_t *stack;	/* start time of each open region, by nesting */
@@ -35,11 +35,22 @@ struct t2_thread {
 	uint32_t depth;		/* regions open, as the last region event said */
 };
 
+static inline uint64_t t2_tid_hash(uint32_t tid)
+{
+	return ltt_hash64(tid);
+}
+
+static inline int t2_tid_eq(uint32_t a, uint32_t b)
+{
+	return a == b;
+}
+
+LTT_MAP_DEFINE(t2_threads, uint32_t, struct t2_thread, t2_tid_hash, t2_tid_eq)
+
 struct t2_proc {
 	struct t2_process pub;
 	int started;		/* start_ns is set */
-	struct t2_thread *threads;	/* open addressing by tid; size a power of two */
-	size_t nthreads, size;
+	struct t2_threads threads;	/* by tid */
 	uint8_t *kinds;		/* by event id: 0 unresolved, else enum t2_kind + 1 */
 };
 
@@ -63,9 +74,9 @@ void t2_model_free(struct t2_model *m)
 
 		if (!p)
 			continue;
-		for (size_t j = 0; j < p->size; j++)
-			free(p->threads[j].stack);
-		free(p->threads);
+		for (size_t j = 0; j < p->threads.size; j++)
+			free(p->threads.slot[j].val.stack);
+		t2_threads_free(&p->threads);
 		free(p->kinds);
 		free(p);
 	}
@@ -199,40 +210,14 @@ static struct t2_proc *t2_proc_get(struct t2_model *m, const struct ltt_event *e
 	return p;
 }
 
-static size_t t2_hash(uint32_t tid)
-{
-	return (size_t)(tid * 2654435761u);
-}
-
 static struct t2_thread *t2_thread_get(struct t2_proc *p, uint32_t tid, uint64_t now)
 {
-	struct t2_thread *t;
-	size_t i;
+	int added;
+	struct t2_thread *t = t2_threads_put(&p->threads, tid, &added);
 
-	if ((p->nthreads + 1) * 2 > p->size) {
-		size_t nsize = p->size ? p->size * 2 : 16;
-		struct t2_thread *nt = calloc(nsize, sizeof(*nt));
-
-		if (!nt)
-			return NULL;
-		for (size_t j = 0; j < p->size; j++) {
-			if (!p->threads[j].used)
-				continue;
-			for (i = t2_hash(p->threads[j].tid) & (nsize - 1); nt[i].used; i = (i + 1) & (nsize - 1))
-				;
-			nt[i] = p->threads[j];
-		}
-		free(p->threads);
-		p->threads = nt;
-		p->size = nsize;
-	}
-	for (i = t2_hash(tid) & (p->size - 1); p->threads[i].used; i = (i + 1) & (p->size - 1))
-		if (p->threads[i].tid == tid)
-			return &p->threads[i];
-	t = &p->threads[i];
-	t->used = 1;
+	if (!t || !added)
+		return t;
 	t->tid = tid;
-	p->nthreads++;
 	if (p->pub.pid && tid == p->pub.pid) {
 		strcpy(t->name, "main");
 		t->start_ns = p->pub.start_ns;

@@ -17,45 +17,25 @@ void sql_filter_init(struct sql_filter *f)
 	f->cpu = -2;
 }
 
-static uint64_t seen_hash(const char *s)
-{
-	uint64_t h = 14695981039346656037u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211u;
-	return h;
-}
-
 /* 1 when line was printed before, else remembers it and returns 0. */
 static int seen_before(struct sql_ctx *ctx, const char *line)
 {
-	size_t i, mask;
+	char *copy;
 
-	if ((ctx->nseen + 1) * 2 > ctx->seen_size) {
-		size_t nsize = ctx->seen_size ? ctx->seen_size * 2 : 64;
-		char **n = calloc(nsize, sizeof(*n));
-
-		if (!n)
-			return 0;
-		for (size_t k = 0; k < ctx->seen_size; k++) {
-			if (!ctx->seen[k])
-				continue;
-			for (i = seen_hash(ctx->seen[k]) & (nsize - 1); n[i]; i = (i + 1) & (nsize - 1))
-				;
-			n[i] = ctx->seen[k];
-		}
-		free(ctx->seen);
-		ctx->seen = n;
-		ctx->seen_size = nsize;
-	}
-	mask = ctx->seen_size - 1;
-	for (i = seen_hash(line) & mask; ctx->seen[i]; i = (i + 1) & mask)
-		if (!strcmp(ctx->seen[i], line))
-			return 1;
-	ctx->seen[i] = strdup(line);
-	if (ctx->seen[i])
-		ctx->nseen++;
+	if (sql_seen_set_find(&ctx->seen, line))
+		return 1;
+	copy = strdup(line);
+	if (copy && !sql_seen_set_put(&ctx->seen, copy, NULL))
+		free(copy);
 	return 0;
+}
+
+void sql_seen_forget(struct sql_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->seen.size; i++)
+		if (ctx->seen.slot[i].used)
+			free((char *)ctx->seen.slot[i].key);
+	sql_seen_set_free(&ctx->seen);
 }
 
 void sql_problem(void *arg, const struct ltt_problem *p)

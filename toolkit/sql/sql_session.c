@@ -89,14 +89,10 @@ void sql_session_free(struct sql_ctx *ctx)
 		sqlite3_close(ctx->db);
 	ctx->db = NULL;
 	sql_types_free(ctx);
-	for (size_t i = 0; i < ctx->seen_size; i++)
-		free(ctx->seen[i]);
-	free(ctx->seen);
+	sql_seen_forget(ctx);
 	free(ctx->dirs);
 	free(ctx->names);
 	free(ctx->hosts);
-	ctx->seen = NULL;
-	ctx->seen_size = ctx->nseen = 0;
 	ctx->dirs = ctx->names = ctx->hosts = NULL;
 	if (ctx->catalog)
 		ltt_reader_close(ctx->catalog);

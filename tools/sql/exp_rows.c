@@ -167,9 +167,7 @@ static int other_table(struct ltt_export_ctx *ctx, struct rows *w)
 	for (size_t k = 0; k < rows.n * rows.ncols; k++)
 		free(rows.cells[k].s);
 	free(rows.cells);
-	for (size_t i = 0; i < sc.seen_size; i++)
-		free(sc.seen[i]);
-	free(sc.seen);
+	sql_seen_forget(&sc);
 	free(sc.dirs);
 	free(sc.names);
 	free(sc.hosts);

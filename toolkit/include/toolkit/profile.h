@@ -14,6 +14,8 @@
 
 #include <ltt/reader.h>
 
+#include "common/hashmap.h"
+
 #include "toolkit/event_tid.h"
 
 #define PROF_MAX_DEPTH		128	/* the recorder's LTT_STACK_MAX_DEPTH */
@@ -85,16 +87,25 @@ struct prof_thread {
 	uint64_t samples, ticks, lost;	/* samples applied, their ticks, samples that could not be */
 };
 
+static inline uint64_t prof_ip_hash(uint64_t key)
+{
+	return ltt_hash64(key);
+}
+
+static inline int prof_ip_eq(uint64_t a, uint64_t b)
+{
+	return a == b;
+}
+
+LTT_MAP_DEFINE(prof_ip_map, uint64_t, uint32_t, prof_ip_hash, prof_ip_eq)
+
 struct prof_model {
 	struct prof_symbolizer *sym;
 	struct prof_thread *threads;
 	size_t nthreads, cap_threads;
 	struct prof_func *funcs;
 	size_t nfuncs, cap_funcs;
-	/* ip -> function: open addressing, keys ip*2 + (top frame), 0 = empty */
-	uint64_t *ip_keys;
-	uint32_t *ip_vals;
-	size_t ip_cap, ip_used;
+	struct prof_ip_map ips;	/* (ip, top frame) -> function */
 	uint64_t samples, ticks, unknown;	/* stack samples, their ticks, those not applicable */
 	uint64_t mark;
 	unsigned hz;		/* from core.sampling */

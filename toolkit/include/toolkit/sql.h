@@ -10,13 +10,28 @@
 #define LTT_TOOLS_SQL_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include <sqlite3.h>
 
 #include <ltt/reader.h>
 
+#include "common/hashmap.h"
+
 #include "toolkit/json_fields.h"
 #include "toolkit/reader_common.h"
+
+static inline uint64_t sql_seen_hash(const char *s)
+{
+	return ltt_hash_str(s);
+}
+
+static inline int sql_seen_eq(const char *a, const char *b)
+{
+	return !strcmp(a, b);
+}
+
+LTT_MAP_DEFINE(sql_seen_set, const char *, char, sql_seen_hash, sql_seen_eq)
 
 struct sql_ctx {
 	sqlite3 *db;
@@ -27,8 +42,7 @@ struct sql_ctx {
 	const char **hosts;		/* node_name of system.xml ("" when absent) */
 	struct reader_tool tool;	/* cmd names the command in messages; silent: problems are
 					 * counted, not printed */
-	char **seen;			/* problems already printed: open addressing on their text */
-	size_t nseen, seen_size;
+	struct sql_seen_set seen;	/* problems already printed (their text, owned) */
 	/* --stats: what the scans of the current statement read */
 	uint64_t blocks_read, blocks_total, events_read, scans;
 	unsigned ntypes;
@@ -98,6 +112,8 @@ void sql_scan_close(struct sql_scan *s);
 /* The problem callback of every reader of the session: prints each distinct problem once (counts it
  * when ctx->tool.silent). */
 void sql_problem(void *arg, const struct ltt_problem *p);
+/* Frees the problems remembered as printed (sql_scan.c). */
+void sql_seen_forget(struct sql_ctx *ctx);
 
 /* A value as JSON text into a thread-local buffer: returns it (NUL-terminated) and its length, or
  * NULL when it does not fit. */

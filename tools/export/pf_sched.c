@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hashmap.h"
+
 #include "pb.h"
 #include "pf_sched.h"
 #include "toolkit/sched_decode.h"
@@ -43,48 +45,40 @@ struct thr {
 	char comm[COMM_LEN];
 };
 
+static inline uint64_t tid_hash(uint32_t tid)
+{
+	return ltt_hash64(tid);
+}
+
+static inline int tid_eq(uint32_t a, uint32_t b)
+{
+	return a == b;
+}
+
+LTT_MAP_DEFINE(thr_map, uint32_t, struct thr, tid_hash, tid_eq)
+
 struct pf_sched {
 	struct sched_decoder *d;
-	struct thr *t;		/* by tid, open addressing; tid 0 free */
-	size_t size, n;
+	struct thr_map t;	/* by tid */
 	uint64_t switches;
 	char name[64];
 };
 
 static struct thr *thr(struct pf_sched *s, uint32_t tid, int add)
 {
-	size_t i;
+	struct thr *t;
+	int added;
 
 	if (!tid || tid == SCHED_TID_NONE)
 		return NULL;
-	if (add && (s->n + 1) * 2 > s->size) {
-		size_t nsize = s->size ? s->size * 2 : 256;
-		struct thr *nt = calloc(nsize, sizeof(*nt));
-
-		if (!nt)
-			return NULL;
-		for (size_t k = 0; k < s->size; k++) {
-			if (!s->t[k].tid)
-				continue;
-			for (i = s->t[k].tid * 2654435761u & (nsize - 1); nt[i].tid; i = (i + 1) & (nsize - 1))
-				;
-			nt[i] = s->t[k];
-		}
-		free(s->t);
-		s->t = nt;
-		s->size = nsize;
-	}
-	if (!s->size)
-		return NULL;
-	for (i = tid * 2654435761u & (s->size - 1); s->t[i].tid; i = (i + 1) & (s->size - 1))
-		if (s->t[i].tid == tid)
-			return &s->t[i];
 	if (!add)
-		return NULL;
-	s->t[i].tid = tid;
-	s->t[i].pid = SCHED_TID_NONE;
-	s->n++;
-	return &s->t[i];
+		return thr_map_find(&s->t, tid);
+	t = thr_map_put(&s->t, tid, &added);
+	if (t && added) {
+		t->tid = tid;
+		t->pid = SCHED_TID_NONE;
+	}
+	return t;
 }
 
 static const char *comm_of(struct pf_sched *s, uint32_t tid, const char *given)
@@ -275,6 +269,6 @@ void pf_sched_free(struct pf_sched *s)
 	if (!s)
 		return;
 	sched_decoder_free(s->d);
-	free(s->t);
+	thr_map_free(&s->t);
 	free(s);
 }

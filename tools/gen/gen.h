@@ -8,14 +8,33 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <string.h>
+
 #include <ltt/eventdefs.h>
 
 #include "common/buf.h"
+#include "common/hashmap.h"
 
-/* A growing hash set of strings (strings != 0) or pointers. */
+/* A growing hash set of strings (strings != 0) or pointers (gen_hset_has). */
+struct hset_key {
+	const void *p;
+	int strings;
+};
+
+static inline uint64_t hset_hash(struct hset_key k)
+{
+	return k.strings ? ltt_hash_str(k.p) : ltt_hash_ptr(k.p);
+}
+
+static inline int hset_eq(struct hset_key a, struct hset_key b)
+{
+	return a.strings ? !strcmp(a.p, b.p) : a.p == b.p;
+}
+
+LTT_MAP_DEFINE(hset_map, struct hset_key, char, hset_hash, hset_eq)
+
 struct hset {
-	const void **keys;
-	size_t cap, n;
+	struct hset_map m;
 	int strings;
 };
 
@@ -57,6 +76,7 @@ int gen_is_ident(const char *s);
 const char *gen_cname(struct gen *g, const char *name);
 /* 1 if k is in the set; else adds it when add is set (0, or -ENOMEM). */
 int gen_hset_has(struct hset *h, const void *k, int add);
+void gen_hset_free(struct hset *h);
 /* Records a global name of the header; a second definition of one name is an error. */
 int gen_claim_name(struct gen *g, const char *name, unsigned line);
 const char *gen_join(struct gen *g, const char *a, const char *b);	/* "a_b" */

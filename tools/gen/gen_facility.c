@@ -151,7 +151,7 @@ static int check_params(struct gen *g, const struct ltt_event_desc *ev)
 				     "the length parameter of sequence '%s' collides with another parameter",
 				     b->fields[i].name);
 	}
-	free(seen.keys);
+	gen_hset_free(&seen);
 	return r == 1 ? gen_fail(g, ev->line, "two parameters of event '%s' have one C name", ev->name) : r;
 }
 
@@ -367,8 +367,8 @@ int gen_facility(struct gen *g)
 
 void gen_free(struct gen *g)
 {
-	free(g->names.keys);
-	free(g->done.keys);
+	gen_hset_free(&g->names);
+	gen_hset_free(&g->done);
 	for (size_t i = 0; i < g->n_strs; i++)
 		free(g->strs[i]);
 	free(g->strs);

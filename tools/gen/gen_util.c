@@ -93,55 +93,21 @@ const char *gen_cname(struct gen *g, const char *name)
 	return name;
 }
 
-/* A growing hash set of strings (strings != 0) or pointers: what was generated already. */
-static uint64_t hkey(const struct hset *h, const void *k)
-{
-	uint64_t v = 0xcbf29ce484222325ull;
-
-	if (!h->strings)
-		return ((uint64_t)(uintptr_t)k >> 4) * 0x9e3779b97f4a7c15ull;
-	for (const unsigned char *c = k; *c; c++)
-		v = (v ^ *c) * 0x100000001b3ull;
-	return v;
-}
-
-static int heq(const struct hset *h, const void *a, const void *b)
-{
-	return h->strings ? !strcmp(a, b) : a == b;
-}
-
-/* 1 if k is in the set; else adds it when add is set (0, or -ENOMEM). */
+/* 1 if k is in the set (what was generated already); else adds it when add is set (0, or -ENOMEM). */
 int gen_hset_has(struct hset *h, const void *k, int add)
 {
-	size_t i;
+	struct hset_key key = { k, h->strings };
 
-	if (add && 2 * (h->n + 1) > h->cap) {
-		size_t cap = h->cap ? 2 * h->cap : 256;
-		const void **keys = calloc(cap, sizeof(*keys));
-
-		if (!keys)
-			return -ENOMEM;
-		for (size_t o = 0; o < h->cap; o++) {
-			if (!h->keys[o])
-				continue;
-			for (i = hkey(h, h->keys[o]) & (cap - 1); keys[i]; i = (i + 1) & (cap - 1))
-				;
-			keys[i] = h->keys[o];
-		}
-		free(h->keys);
-		h->keys = keys;
-		h->cap = cap;
-	}
-	if (!h->cap)
-		return 0;
-	for (i = hkey(h, k) & (h->cap - 1); h->keys[i]; i = (i + 1) & (h->cap - 1))
-		if (heq(h, h->keys[i], k))
-			return 1;
-	if (add) {
-		h->keys[i] = k;
-		h->n++;
-	}
+	if (hset_map_find(&h->m, key))
+		return 1;
+	if (add && !hset_map_put(&h->m, key, NULL))
+		return -ENOMEM;
 	return 0;
+}
+
+void gen_hset_free(struct hset *h)
+{
+	hset_map_free(&h->m);
 }
 
 /* Records a global name of the header; two definitions of one name are an error. */

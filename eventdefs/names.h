@@ -6,21 +6,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "common/hashmap.h"
 
-static inline uint64_t names_hash(const char *s)
-{
-	return ltt_hash_str(s);
-}
-
-static inline int names_eq(const char *a, const char *b)
-{
-	return !strcmp(a, b);
-}
-
-LTT_MAP_DEFINE(names_map, const char *, uint32_t, names_hash, names_eq)
+LTT_MAP_DEFINE(names_map, const char *, uint32_t, ltt_hash_str, ltt_eq_str)
 
 struct names {
 	struct names_map m;	/* sized once for the expected count (names_init) */

@@ -35,17 +35,7 @@ struct t2_thread {
 	uint32_t depth;		/* regions open, as the last region event said */
 };
 
-static inline uint64_t t2_tid_hash(uint32_t tid)
-{
-	return ltt_hash64(tid);
-}
-
-static inline int t2_tid_eq(uint32_t a, uint32_t b)
-{
-	return a == b;
-}
-
-LTT_MAP_DEFINE(t2_threads, uint32_t, struct t2_thread, t2_tid_hash, t2_tid_eq)
+LTT_MAP_DEFINE(t2_threads, uint32_t, struct t2_thread, ltt_hash_u32, ltt_eq_u32)
 
 struct t2_proc {
 	struct t2_process pub;

@@ -45,17 +45,7 @@ struct thr {
 	char comm[COMM_LEN];
 };
 
-static inline uint64_t tid_hash(uint32_t tid)
-{
-	return ltt_hash64(tid);
-}
-
-static inline int tid_eq(uint32_t a, uint32_t b)
-{
-	return a == b;
-}
-
-LTT_MAP_DEFINE(thr_map, uint32_t, struct thr, tid_hash, tid_eq)
+LTT_MAP_DEFINE(thr_map, uint32_t, struct thr, ltt_hash_u32, ltt_eq_u32)
 
 struct pf_sched {
 	struct sched_decoder *d;

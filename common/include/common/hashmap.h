@@ -55,6 +55,32 @@ static inline uint64_t ltt_hash_str(const char *s)
 	return ltt_hash_bytes(0, s, strlen(s));
 }
 
+/* Ready hash and equality functions for the usual keys. */
+static inline uint64_t ltt_hash_u32(uint32_t k)
+{
+	return ltt_hash64(k);
+}
+
+static inline int ltt_eq_u32(uint32_t a, uint32_t b)
+{
+	return a == b;
+}
+
+static inline uint64_t ltt_hash_u64(uint64_t k)
+{
+	return ltt_hash64(k);
+}
+
+static inline int ltt_eq_u64(uint64_t a, uint64_t b)
+{
+	return a == b;
+}
+
+static inline int ltt_eq_str(const char *a, const char *b)
+{
+	return !strcmp(a, b);
+}
+
 #define LTT_MAP_DEFINE(name, key_t, val_t, hash, eq)                                                   \
 	struct name##_slot {                                                                           \
 		key_t key;                                                                             \

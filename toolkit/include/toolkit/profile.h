@@ -87,17 +87,7 @@ struct prof_thread {
 	uint64_t samples, ticks, lost;	/* samples applied, their ticks, samples that could not be */
 };
 
-static inline uint64_t prof_ip_hash(uint64_t key)
-{
-	return ltt_hash64(key);
-}
-
-static inline int prof_ip_eq(uint64_t a, uint64_t b)
-{
-	return a == b;
-}
-
-LTT_MAP_DEFINE(prof_ip_map, uint64_t, uint32_t, prof_ip_hash, prof_ip_eq)
+LTT_MAP_DEFINE(prof_ip_map, uint64_t, uint32_t, ltt_hash_u64, ltt_eq_u64)
 
 struct prof_model {
 	struct prof_symbolizer *sym;

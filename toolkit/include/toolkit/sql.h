@@ -10,7 +10,6 @@
 #define LTT_TOOLS_SQL_H
 
 #include <stdint.h>
-#include <string.h>
 
 #include <sqlite3.h>
 
@@ -21,17 +20,7 @@
 #include "toolkit/json_fields.h"
 #include "toolkit/reader_common.h"
 
-static inline uint64_t sql_seen_hash(const char *s)
-{
-	return ltt_hash_str(s);
-}
-
-static inline int sql_seen_eq(const char *a, const char *b)
-{
-	return !strcmp(a, b);
-}
-
-LTT_MAP_DEFINE(sql_seen_set, const char *, char, sql_seen_hash, sql_seen_eq)
+LTT_MAP_DEFINE(sql_seen_set, const char *, char, ltt_hash_str, ltt_eq_str)
 
 struct sql_ctx {
 	sqlite3 *db;

@@ -98,6 +98,10 @@ long ltt_func_vfork_parent(long ret, uint64_t guard);
  * runs below (the caller is a handler that interrupted it, or a vfork child: counted lost). */
 int ltt_func_guard_stale(struct ltt_func_thread *t, uint64_t pos);
 
+/* func_dl.c: what func_x86_64.S's dlopen and dlclose call while functions are traced. */
+void *ltt_func_dlopen(const char *file, int mode);
+int ltt_func_dlclose(void *h);
+extern void *ltt_func_real_dlopen, *ltt_func_real_dlclose;
 /* func_jmp.c: defined there, referenced by func_hooks.c (pulls func_jmp.o out of libltt.a). */
 extern const int ltt_func_jmp_linked;
 /* func_hooks.c: a longjmp (func_jmp.c) to the frame whose stack pointer is sp. */

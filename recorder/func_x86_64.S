@@ -158,5 +158,32 @@ vfork:
 	.cfi_endproc
 	.size	vfork, .-vfork
 
+/* dlopen(), dlclose() ahead of the C library's (recorder/func_dl.c): while function tracing is off,
+ * a jump to the C library's, the program staying dlopen's caller; while it records, a call through
+ * ltt_func_dlopen / ltt_func_dlclose, which record the memory map again after it changed. */
+	.globl	dlopen
+	.type	dlopen, @function
+dlopen:
+	.cfi_startproc
+	cmpl	$0, ltt_func_on(%rip)
+	jne	ltt_func_dlopen
+	cmpq	$0, ltt_func_real_dlopen(%rip)
+	je	ltt_func_dlopen		/* before libltt's constructor: resolved there */
+	jmp	*ltt_func_real_dlopen(%rip)
+	.cfi_endproc
+	.size	dlopen, .-dlopen
+
+	.globl	dlclose
+	.type	dlclose, @function
+dlclose:
+	.cfi_startproc
+	cmpl	$0, ltt_func_on(%rip)
+	jne	ltt_func_dlclose
+	cmpq	$0, ltt_func_real_dlclose(%rip)
+	je	ltt_func_dlclose		/* before libltt's constructor: resolved there */
+	jmp	*ltt_func_real_dlclose(%rip)
+	.cfi_endproc
+	.size	dlclose, .-dlclose
+
 #endif
 	.section .note.GNU-stack,"",@progbits

@@ -12,7 +12,9 @@
 #    left open under it); nothing unfinished but main and run_jmp's callers, nothing lost;
 # 4. vfork: the child's 5 calls of vchild() are not recorded as the parent's: none recorded, 10 events
 #    counted lost; the parent's 10 after() after it recorded; ltt dump shows their addresses as
-#    after+0xOFF (text: beside addr; JSON: "function").
+#    after+0xOFF (text: beside addr; JSON: "function");
+# 5. (-pg builds) a -pg library loaded with dlopen (tests/func/func_dl_lib.c): its 7 dl_outer and
+#    7 dl_inner calls named, dl_inner called by dl_outer.
 set -u
 dir="$BUILD/tests/func"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ltt-e2e-functions-jmp-XXXXXX") || exit 1
@@ -66,4 +68,12 @@ for b in cyg pg fentry; do
 	n=$("$LTT" dump --format=json --event 'func.*' "$V" 2>/dev/null | jq -r '.function' | grep -c '^after+0x[0-9a-f]*$')
 	[ "$n" = 20 ] || fail "$b vfork: $n func events of after with \"function\": \"after+0xOFF\" in ltt dump --format=json"
 	echo "ok: $b: a vfork child's 5 calls not recorded as the parent's, counted lost (10 events); ltt dump names after+0xOFF"
+	[ $b = cyg ] && continue
+	# a -pg library loaded with dlopen: its mapping recorded when it is loaded, its functions named
+	D="$tmp/$b-dl"
+	run "$D" dl "$dir/libfuncdl.so" || fail "$b dl: exit status $?"
+	[ "$(calls "$D" dl_outer)" = 7 ] && [ "$(calls "$D" dl_inner)" = 7 ] ||
+		fail "$b dl: $(calls "$D" dl_outer) dl_outer, $(calls "$D" dl_inner) dl_inner named (7 each expected): $("$LTT" stats --functions "$D" | sed -n 3,8p)"
+	[ "$(callers "$D" dl_inner)" = dl_outer ] || fail "$b dl: dl_inner's callers $(callers "$D" dl_inner)"
+	echo "ok: $b: the functions of a library loaded with dlopen are named (7 dl_outer, 7 dl_inner)"
 done

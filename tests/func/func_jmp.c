@@ -9,10 +9,12 @@
  *          3. after() 1000 times, each calling after_leaf() once.
  *          Prints "alarms N" (handler runs).
  *   vfork  a vfork child calls vchild() 5 times and _exits; then after() 10 times.
+ *   dl LIB dlopen()s LIB (tests/func/func_dl_lib.c), calls its dl_outer() 7 times, dlclose()s it
  *   sleep  run_sleep() calls sleeper() 3 times, each sleeping 100 ms (nanosleep); prints the measured
  *          sleeps' total "slept_ns N" (CLOCK_MONOTONIC around each nanosleep)
  *   crash  run_crash() -> down(40): 40 nested calls of down, the innermost calls leafc() N times
  *          (argv[2], default 2000000) then crash_now(), which writes through a NULL pointer. */
+#include <dlfcn.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -155,6 +157,23 @@ static int run_jmp(void)
 	return 0;
 }
 
+static int run_dl(const char *lib)
+{
+	void *h = dlopen(lib, RTLD_NOW);
+	void (*outer)(void);
+
+	if (!h) {
+		fprintf(stderr, "dlopen: %s\n", dlerror());
+		return 1;
+	}
+	*(void **)&outer = dlsym(h, "dl_outer");
+	if (!outer)
+		return 1;
+	for (int i = 0; i < 7; i++)
+		outer();
+	return dlclose(h) ? 1 : 0;
+}
+
 static int run_vfork(void)
 {
 	int status;
@@ -178,6 +197,8 @@ int main(int argc, char **argv)
 
 	if (!strcmp(mode, "vfork"))
 		return run_vfork();
+	if (!strcmp(mode, "dl") && argc > 2)
+		return run_dl(argv[2]);
 	if (!strcmp(mode, "sleep"))
 		return run_sleep();
 	if (!strcmp(mode, "crash"))

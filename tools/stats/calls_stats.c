@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+
 #include "toolkit/calls.h"
 #include "toolkit/dump_format.h"
 
@@ -103,30 +105,13 @@ static int on_call(void *arg, const struct call *c)
 
 	if (c->unfinished && !c->cut) {	/* one open across a loss is counted cut */
 		s->unfinished++;
-		if (s->nopen == s->capopen) {
-			size_t nc = s->capopen ? 2 * s->capopen : 64;
-			struct openc *no = realloc(s->open, nc * sizeof(*no));
-
-			if (!no)
-				return -ENOMEM;
-			s->open = no;
-			s->capopen = nc;
-		}
+		if (LTT_GROW_FROM(s->open, s->nopen + 1, s->capopen, 64))
+			return -ENOMEM;
 		s->open[s->nopen++] = (struct openc){ c->tid, c->depth, c->func, c->start_ns, c->before };
 		return 0;
 	}
-	if ((size_t)c->func >= s->n) {
-		size_t n = s->n ? s->n : 64;
-
-		while (n <= (size_t)c->func)
-			n *= 2;
-		f = realloc(s->f, n * sizeof(*f));
-		if (!f)
-			return -ENOMEM;
-		memset(f + s->n, 0, (n - s->n) * sizeof(*f));
-		s->f = f;
-		s->n = n;
-	}
+	if (LTT_GROW_ZERO_FROM(s->f, (size_t)c->func + 1, s->n, 64))	/* s->n: the table by function */
+		return -ENOMEM;
 	f = &s->f[c->func];
 	if (c->cut) {
 		f->cut++;

@@ -72,22 +72,11 @@ static int tc_grow(struct pstats *p)
 static int count(struct tcount *c, size_t f, uint64_t ticks, int self)
 {
 	if (f >= c->n) {
-		size_t n = c->n ? c->n : 64;
+		size_t ns = c->n, nt = c->n;	/* two arrays, one size c->n, zeroed */
 
-		while (n <= f)
-			n *= 2;
-		uint64_t *a = realloc(c->self, n * sizeof(*a)), *b;
-
-		if (!a)
+		if (LTT_GROW_ZERO_FROM(c->self, f + 1, ns, 64) || LTT_GROW_ZERO_FROM(c->total, f + 1, nt, 64))
 			return -ENOMEM;
-		c->self = a;
-		b = realloc(c->total, n * sizeof(*b));
-		if (!b)
-			return -ENOMEM;
-		c->total = b;
-		memset(c->self + c->n, 0, (n - c->n) * sizeof(*a));
-		memset(c->total + c->n, 0, (n - c->n) * sizeof(*b));
-		c->n = n;
+		c->n = ns;
 	}
 	if (self)
 		c->self[f] += ticks;
@@ -172,17 +161,8 @@ static int on_region(struct pstats *p, const struct ltt_event *ev, int enter)
 	}
 	if (nesting >= PROF_REGION_DEPTH_MAX)
 		return 0;
-	if (nesting >= t->cap) {
-		unsigned n = t->cap ? t->cap : 8;
-		uint8_t *m;
-
-		while (n <= nesting)
-			n *= 2;
-		if (!(m = realloc(t->match, n)))
-			return -ENOMEM;
-		t->match = m;
-		t->cap = n;
-	}
+	if (LTT_GROW(t->match, (size_t)nesting + 1, t->cap))
+		return -ENOMEM;
 	for (unsigned d = t->depth; d < nesting; d++)
 		t->match[d] = 0;
 	label = ltt_event_body(ev, &body) || ltt_value_field(&body, "label", &f) ? NULL : ltt_value_string(&f, NULL);

@@ -72,5 +72,6 @@ static inline int ltt_grow_to(void **p, size_t cap, size_t ncap, size_t size, in
 #define LTT_GROW(v, need, cap)		   LTT_GROW_(v, need, cap, LTT_GROW_MIN, 0)
 #define LTT_GROW_ZERO(v, need, cap)	   LTT_GROW_(v, need, cap, LTT_GROW_MIN, 1)
 #define LTT_GROW_FROM(v, need, cap, first) LTT_GROW_(v, need, cap, first, 0)
+#define LTT_GROW_ZERO_FROM(v, need, cap, first) LTT_GROW_(v, need, cap, first, 1)
 
 #endif

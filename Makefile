@@ -97,7 +97,7 @@ obj = $(patsubst %.c,$(O)/%.o,$(1))
 # headers a room below offers the rooms above it (ROOM/include/ROOM/NAME.h, included as "ROOM/NAME.h",
 # not installed), and its own private headers, which sit beside its .c files and are found by quotes
 # from there only. There is no -I. and no -Itools: a file naming another room's private header does
-# not compile (tests/e2e/house_boundaries.sh checks it with `make print-flags-ROOM`).
+# not compile (tests/e2e/build_boundaries.sh checks it with `make print-flags-ROOM`).
 #   common <- eventdefs <- recorder, reader <- toolkit <- tools      (A <- B: B may include A)
 # The tools also see recorder/include (recorder/shm_layout.h: the ring file format libltt writes and
 # `ltt recover` reads) and $(BUILD)/gen (the command, format and export tables).

@@ -25,7 +25,7 @@ LTT_TRACE="$tmp/many" "$prog" 1 5 >/dev/null || fail "run 3"
 [ "$("$LTT" dump --event rtest.ev "$tmp/rel" | wc -l)" = 3 ] || fail "relative path trace"
 
 # LTT_TRACE naming an existing trace (a parent made it and exec'd us): the new trace is t1.1 beside it
-# (tests/e2e/newcomer_trace_path.sh has every case of the rule)
+# (tests/e2e/recorder_trace_path.sh has every case of the rule)
 LTT_TRACE="$tmp/t1" "$prog" 1 4 >/dev/null 2>&1 || fail "run beside"
 [ "$("$LTT" dump --event rtest.ev "$tmp/t1.1" | wc -l)" = 4 ] || fail "no trace t1.1 beside t1: $(ls "$tmp")"
 [ "$(ls "$tmp/t1" | tr '\n' ' ')" = "control cpu eventdefs info " ] || fail "t1 changed: $(ls "$tmp/t1")"

@@ -3,7 +3,7 @@
  * accepts must generate a header (or be refused with one line: a name that is not a C identifier, a
  * collision), and the header must pass a cheap syntax check: brackets, parentheses and braces balance
  * outside comments and literals, every literal and comment closes, no control character but tab and
- * newline. (tests/e2e/reliab_gen_corpus.sh compiles the headers of the seed corpus with the C
+ * newline. (tests/e2e/eventdefs_gen_corpus_compiles.sh compiles the headers of the seed corpus with the C
  * compiler.) The generator (tools/gen/gen_facility.c and its helpers) is linked by the fuzz rule's
  * convention: fuzz_NAME.c gets tools/NAME/ but its cmd_*.c. */
 #include <stdint.h>

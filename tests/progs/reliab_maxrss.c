@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* reliab_maxrss: runs a command and prints its peak resident set size, for the tests that bound the
- * reader's memory (tests/e2e/reliab_reader_memory.sh).
+ * reader's memory (tests/e2e/reader_memory_bounded.sh).
  *
  *   reliab_maxrss CMD [ARGS...]
  *

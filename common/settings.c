@@ -49,6 +49,8 @@ const struct ltt_env_var ltt_env_vars[LTT_ENV_NVARS] = {
 					 "not a count of calls in [1, 1024]" },
 	[LTT_ENV_FUNCTIONS_MIN_NS_ID] = { "LTT_FUNCTIONS_MIN_NS", LTT_ENV_COUNT, 0, 1000000000000ull,
 					  "not a number of nanoseconds in [0, 10^12]" },
+	/* checked at start, read by recorder/control.c's start (1: say where the trace goes) */
+	[LTT_ENV_VERBOSE_ID] = { "LTT_VERBOSE", LTT_ENV_BOOL, 0, 1, "not 1 or 0" },
 };
 
 const struct ltt_env_words ltt_env_words[LTT_ENV_NWORDS] = {

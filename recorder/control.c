@@ -492,12 +492,11 @@ static int env_options(struct ltt_options *o, char *why, size_t n)
 	 * default, and stops the trace */
 	if (io && *io && (rc = ltt_env_word(&ltt_env_words[LTT_ENV_IO_ID], io, why, n)) < 0)
 		return rc;
-	if ((rc = ltt_env_get(LTT_ENV_RSEQ_ID, &v, why, n)) < 0)
-		return rc;
-	if ((rc = ltt_env_get(LTT_ENV_WAITS_ID, &v, why, n)) < 0)
-		return rc;
-	if ((rc = ltt_env_get(LTT_ENV_WAITS_THRESHOLD_US_ID, &v, why, n)) < 0)
-		return rc;
+	/* every numeric and boolean setting of the table, whatever the mode reads (LTT_SNAPSHOT_* outside
+	 * flight mode, LTT_WAITS_THRESHOLD_US without LTT_WAITS): one rule, a bad value stops the trace */
+	for (unsigned i = 0; i < LTT_ENV_NVARS; i++)
+		if ((rc = ltt_env_get((enum ltt_env_id)i, &v, why, n)) < 0)
+			return rc;
 	if ((rc = ltt_env_get(LTT_ENV_BLOCK_SIZE_ID, &v, why, n)) < 0)
 		return rc;
 	if (rc)

@@ -67,10 +67,12 @@ err=$(LTT_WAITS_THRESHOLD_US=ten LTT_TRACE="$tmp/t" "$prog" 1 10 2>&1 >/dev/null
 [ "$err" = "ltt: LTT_WAITS_THRESHOLD_US=ten: not a number of microseconds in [0, 3600000000]; not tracing" ] ||
 	fail "LTT_WAITS_THRESHOLD_US=ten alone: $err"
 # booleans: exactly 1 or 0 (yes, on, true, 2 refused)
-for v in yes on true 2 " 1"; do
-	err=$(LTT_WAITS="$v" LTT_TRACE="$tmp/t" "$prog" 1 10 2>&1 >/dev/null)
-	[ "$err" = "ltt: LTT_WAITS=$v: not 1 or 0; not tracing" ] || fail "LTT_WAITS=$v: $err"
-	[ ! -e "$tmp/t" ] || fail "LTT_WAITS=$v: a trace was written"
+for b in LTT_WAITS LTT_VERBOSE LTT_RSEQ LTT_SNAPSHOT_AT_EXIT; do
+	for v in yes on true 2 " 1"; do
+		err=$(env "$b=$v" LTT_TRACE="$tmp/t" "$prog" 1 10 2>&1 >/dev/null)
+		[ "$err" = "ltt: $b=$v: not 1 or 0; not tracing" ] || fail "$b=$v: $err"
+		[ ! -e "$tmp/t" ] || fail "$b=$v: a trace was written"
+	done
 done
 for v in 0 1; do
 	LTT_WAITS=$v LTT_TRACE="$tmp/w$v" "$prog" 1 10 >/dev/null 2>&1 || fail "LTT_WAITS=$v: exit status"

@@ -69,7 +69,9 @@ static void *woken(void *arg)
 	return NULL;
 }
 
-static volatile int move_stop;
+/* Set by the mover, polled by the flood: relaxed, since nothing else is published through it (the
+ * flood's results are read after pthread_join, which orders them). */
+static int move_stop;
 
 static void pin_to(int c)
 {
@@ -97,7 +99,7 @@ static void *flood(void *arg)
 	(void)arg;
 	flood_tid = syscall(SYS_gettid);
 	pin_to(cpu_last);
-	while (!move_stop) {
+	while (!__atomic_load_n(&move_stop, __ATOMIC_RELAXED)) {
 		syscall(SYS_getppid);
 		flood_calls++;
 	}
@@ -119,7 +121,7 @@ static int move_main(int ms)
 	end = prev + (uint64_t)ms * 1000000u;
 	while (prev < end) {
 		if (prev > end - (uint64_t)ms * 500000u)
-			move_stop = 1;	/* the flood covers the first half */
+			__atomic_store_n(&move_stop, 1, __ATOMIC_RELAXED);	/* the flood covers the first half */
 		/* 100 ms on the first CPU (sleeps and getppid calls: its kernel ring wraps), then a visit
 		 * to the last */
 		for (int j = 0; j < 100 + 1; j++) {
@@ -139,7 +141,7 @@ static int move_main(int ms)
 		i++;
 	}
 	ltt_data_int("rq", "end", 0);
-	move_stop = 1;
+	__atomic_store_n(&move_stop, 1, __ATOMIC_RELAXED);
 	pthread_join(fl, NULL);
 	printf("mover tid=%ld gap_max_ns=%llu\nflood tid=%ld calls=%llu\n", me, (unsigned long long)gap, flood_tid,
 	       flood_calls);

@@ -51,6 +51,9 @@ const struct ltt_env_var ltt_env_vars[LTT_ENV_NVARS] = {
 					  "not a number of nanoseconds in [0, 10^12]" },
 	/* checked at start, read by recorder/control.c's start (1: say where the trace goes) */
 	[LTT_ENV_VERBOSE_ID] = { "LTT_VERBOSE", LTT_ENV_BOOL, 0, 1, "not 1 or 0" },
+	/* read by recorder/blocking.c (0: never block) */
+	[LTT_ENV_BLOCKING_ID] = { "LTT_BLOCKING", LTT_ENV_COUNT, 0, 3600000,
+				  "not a timeout in milliseconds in [0, 3600000] (0: never block)" },
 };
 
 const struct ltt_env_words ltt_env_words[LTT_ENV_NWORDS] = {

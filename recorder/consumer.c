@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "blocking.h"
 #include "recorder.h"
 #include "threads.h"
 
@@ -441,6 +442,7 @@ static unsigned drain(unsigned i, uint64_t until, uint64_t deadline)
 			/* Full barrier (B3): done reading the slots before releasing them; pairs with B5. */
 			ltt_smp_mb();
 			ltt_set(&r->consumed, seq + k);
+			ltt_ring_wake(r);	/* blocking mode's writers (W1) */
 			n += k;
 			continue;
 		}
@@ -463,6 +465,7 @@ static unsigned drain(unsigned i, uint64_t until, uint64_t deadline)
 		/* Full barrier (B3): done reading the slot before releasing it; pairs with B5. */
 		ltt_smp_mb();
 		ltt_set(&r->consumed, seq + 1);
+		ltt_ring_wake(r);	/* blocking mode's writers (W1) */
 		n++;
 	}
 }

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "blocking.h"
 #include "clock.h"
 #include "budget.h"
 #include "env_parse.h"
@@ -210,6 +211,8 @@ static int start_locked(const struct ltt_options *opt, int from_env, char *why, 
 		return -EINVAL;
 	}
 	rc = ltt_kernel_parse(opt, &kreq, why, whylen);
+	if (!rc)
+		rc = ltt_blocking_start(opt, why, whylen);
 	if (rc)
 		return rc;
 	/* a trace of kernel events other users may not read is theirs to not read either (recorder.h) */
@@ -389,6 +392,13 @@ int ltt_start(const struct ltt_options *opt)
 	return rc;
 }
 
+static int stop_verbose(void)
+{
+	const char *v = secure_getenv("LTT_VERBOSE");
+
+	return v && !strcmp(v, "1");
+}
+
 static int stopping;	/* a thread is in ltt_stop() (recorder/exit.c waits for it) */
 
 void ltt_stop_wait(void)
@@ -423,6 +433,7 @@ int ltt_stop(void)
 	ltt_consumer_stop();
 	if (!(rg->flags & LTT_REGION_OVERWRITE))
 		ltt_loss_report(ltt_cur.path, rg);	/* what was lost, once, said (issue 34) */
+	ltt_blocking_stop(stop_verbose());
 	if (rg->flags & LTT_REGION_OVERWRITE) {
 		ltt_flight_stop();	/* the snapshot at exit (recorder/flight_control.c) */
 	}
@@ -510,6 +521,8 @@ static int env_options(struct ltt_options *o, char *why, size_t n)
 	if (rc)
 		o->buffer_size = v;
 	rc = env_io_options(o, why, n);
+	if (!rc)
+		rc = ltt_blocking_env(o, why, n);
 	if (!rc)
 		rc = ltt_func_env(why, n);
 	if (!rc)

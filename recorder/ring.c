@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "blocking.h"
 #include "clock.h"
 #include "ring.h"
 #include "rseq.h"
@@ -308,6 +309,16 @@ static int slot_free(struct ltt_ring *r, uint64_t nseq, uint64_t *w)
 static int reserve(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, size_t payload_len, int counted,
 		   uint64_t at);
 
+/* A full ring (block nseq's slot taken): 1 when the writer waited for the consumer and should look
+ * again (blocking mode, discard mode only), 0 to drop. Events with a given time (the kernel drain
+ * thread) never wait. */
+static int full_wait(struct ltt_ring *r, uint64_t nseq, uint64_t at, uint64_t *deadline)
+{
+	if (ltt_likely(!__atomic_load_n(&ltt_blocking_ns, __ATOMIC_RELAXED)) || r->overwrite || at)
+		return 0;
+	return ltt_ring_wait(r, nseq, deadline);
+}
+
 int ltt_ring_reserve_slow(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, size_t payload_len,
 			  int counted)
 {
@@ -323,7 +334,7 @@ int ltt_ring_reserve_at(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, siz
 static int reserve(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, size_t payload_len, int counted,
 		   uint64_t at)
 {
-	uint64_t old, nw, tsc, pos, seq, nseq = 0, w = 0, hb, drops;
+	uint64_t old, nw, tsc, pos, seq, nseq = 0, w = 0, hb, drops, deadline = 0;
 	uint64_t size = LTT_FMT_HEADER + (uint64_t)payload_len;
 	unsigned pending = 0, npending = 0;
 	uint32_t bs = r->block_size;
@@ -344,6 +355,9 @@ static int reserve(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, size_t p
 		 * needs the next block whatever its heartbeat, and that block's slot is not free. The
 		 * check is repeated below before the CAS (B5). */
 		if ((!pos || pos + size > r->limit) && !slot_free(r, pos ? seq + 1 : seq, &w)) {
+			/* blocking mode: wait for the consumer, then look again (recorder/blocking.c) */
+			if (full_wait(r, pos ? seq + 1 : seq, at, &deadline))
+				continue;
 			ltt_add(&r->lost[LTT_LOST_CAUSE_BUFFER_FULL], 1);
 			return 0;
 		}
@@ -358,6 +372,8 @@ static int reserve(struct ltt_slot *s, struct ltt_ring *r, uint16_t id, size_t p
 		} else {
 			nseq = pos ? seq + 1 : seq;
 			if (!slot_free(r, nseq, &w)) {
+				if (full_wait(r, nseq, at, &deadline))
+					continue;
 				ltt_add(&r->lost[LTT_LOST_CAUSE_BUFFER_FULL], 1);
 				return 0;
 			}

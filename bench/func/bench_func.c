@@ -3,6 +3,8 @@
  * linked with libltt: run plain, under ltt record --functions, under uftrace record) and with
  * -finstrument-functions (linked with libltt). Modes:
  *   calls N   N calls of a tiny function leaf() (a call and a return each)
+ *   paced N NS  N calls of leaf(), one every NS ns of wall time (a spin on the clock between calls, not
+ *             traced): a rate the disk can follow (bench/rows/blocking.sh)
  *   floor N   N iterations of what a call and return cost at least when recorded: two cycle-counter
  *             reads and two 16-byte stores into a 1 MiB buffer (no function call)
  * Prints the loop's wall time per iteration as the other bench programs do (ns_per_event=...). */
@@ -36,6 +38,17 @@ __attribute__((noinline)) void run_calls(uint64_t n)
 		leaf(i);
 }
 
+__attribute__((noinline)) void run_paced(uint64_t n, uint64_t ns)
+{
+	uint64_t t0 = mono_ns(CLOCK_MONOTONIC);
+
+	for (uint64_t i = 0; i < n; i++) {
+		leaf(i);
+		while (mono_ns(CLOCK_MONOTONIC) - t0 < (i + 1) * ns)
+			;
+	}
+}
+
 __attribute__((noinline)) void run_floor(uint64_t n)
 {
 	size_t off = 0;
@@ -57,8 +70,9 @@ int main(int argc, char **argv)
 {
 	uint64_t n, t0, c0, t1, c1;
 
-	if (argc != 3 || (strcmp(argv[1], "calls") && strcmp(argv[1], "floor"))) {
-		fprintf(stderr, "usage: %s calls|floor N\n", argv[0]);
+	if ((argc != 3 || (strcmp(argv[1], "calls") && strcmp(argv[1], "floor"))) &&
+	    (argc != 4 || strcmp(argv[1], "paced"))) {
+		fprintf(stderr, "usage: %s calls|floor N, or paced N NS\n", argv[0]);
 		return 2;
 	}
 	n = strtoull(argv[2], NULL, 10);
@@ -66,6 +80,8 @@ int main(int argc, char **argv)
 	c0 = mono_ns(CLOCK_THREAD_CPUTIME_ID);
 	if (!strcmp(argv[1], "calls"))
 		run_calls(n);
+	else if (!strcmp(argv[1], "paced"))
+		run_paced(n, strtoull(argv[3], NULL, 10));
 	else
 		run_floor(n);
 	t1 = mono_ns(CLOCK_MONOTONIC);

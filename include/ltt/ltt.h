@@ -67,6 +67,10 @@ struct ltt_options {
 	uint64_t buffer_size;	/* bytes of all the CPU rings together (LTT_BUFFER_SIZE); 0 = default (32 MiB):
 				 * each CPU's ring is buffer_size / CPUs (doc/recorder.md "Memory"); ignored
 				 * when blocks is set */
+	int blocking;		/* discard: a writer that finds its ring full waits for the consumer, at most
+				 * this many ms, then drops (counted), instead of dropping at once (LTT_BLOCKING,
+				 * doc/recorder.md "Blocking"); 0 = default (function tracing: 1000 ms, else
+				 * never), negative = never. Flight mode never blocks. */
 };
 
 /* Starts recording (one trace per process at a time): -EBUSY if already recording, -EINVAL for a bad

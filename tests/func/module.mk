@@ -17,11 +17,12 @@ $(BUILD)/tests/func/%_pg: tests/func/%.c
 $(BUILD)/tests/func/%_fentry: tests/func/%.c
 	@mkdir -p $(@D)
 	$(CC) $(FUNC_TREE_CFLAGS) -pg -mfentry -o $@ $<
+# func_many_cyg: many fast calls (tests/e2e/blocking.sh, io_rotate_size.sh, sql_pushdown.sh, make bench)
 # tests/func/func_dl_lib.c: a -pg library func_jmp's "dl" mode dlopens (functions_jmp.sh)
 $(BUILD)/tests/func/libfuncdl.so: tests/func/func_dl_lib.c
 	@mkdir -p $(@D)
 	$(CC) $(FUNC_TREE_CFLAGS) -pg -shared -fPIC -o $@ $<
-FUNC_TREE_BINS := $(foreach p,func_tree func_jmp,$(foreach b,cyg pg fentry,$(BUILD)/tests/func/$(p)_$(b))) \
+FUNC_TREE_BINS := $(BUILD)/tests/func/func_many_cyg $(foreach p,func_tree func_jmp,$(foreach b,cyg pg fentry,$(BUILD)/tests/func/$(p)_$(b))) \
                   $(BUILD)/tests/func/libfuncdl.so
 check: $(FUNC_TREE_BINS)
 # tests/e2e/trust_lossy.sh: a fast program that loses events in tiny rings and times its own calls.

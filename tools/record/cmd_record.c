@@ -202,6 +202,7 @@ static int run(int argc, char **argv)
 		{ "system", no_argument, NULL, 'Y' },
 		{ "kernel-buffer", required_argument, NULL, 'B' },
 		{ "any-binary", no_argument, NULL, 'A' },
+		{ "blocking", optional_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct settings st = { .n = 0 };
@@ -238,6 +239,7 @@ static int run(int argc, char **argv)
 		case 'Y': system_scope = 1; break;
 		case 'B': set(&st, "--kernel-buffer", "LTT_KERNEL_BUFFER", optarg); break;
 		case 'A': any = 1; break;
+		case 'L': set(&st, "--blocking", "LTT_BLOCKING", optarg ? optarg : "1000"); break;	/* LTT_BLOCKING_DEFAULT_MS */
 		default:
 			return ltt_cli_option_error("record", ltt_cmd_record.usage, c, argc, argv, longopts);
 		}
@@ -264,6 +266,12 @@ static int run(int argc, char **argv)
 	if ((setting(&st, "LTT_ROTATE_SIZE") || setting(&st, "LTT_ROTATE_SECONDS")) && setting(&st, "LTT_MODE") &&
 	    !strcmp(setting(&st, "LTT_MODE"), "flight")) {
 		ltt_tool_error("record", "--rotate-size and --rotate-seconds are for discard mode");
+		return 2;
+	}
+	if (setting(&st, "LTT_BLOCKING") && strcmp(setting(&st, "LTT_BLOCKING"), "0") && setting(&st, "LTT_MODE") &&
+	    !strcmp(setting(&st, "LTT_MODE"), "flight")) {
+		ltt_tool_error("record", "--blocking is for discard mode: a flight recorder never blocks (it "
+			       "overwrites its oldest blocks)");
 		return 2;
 	}
 	if (setting(&st, "LTT_MAX_SIZE") && !setting(&st, "LTT_ROTATE_SIZE") && !setting(&st, "LTT_ROTATE_SECONDS")) {
@@ -370,7 +378,7 @@ const struct ltt_cmd ltt_cmd_record = {
 	.usage = "usage: ltt record [-o DIR] [--mode discard|flight] [--block-size N] [--blocks N] [--cpu-sample MS] "
 		 "[--stack-sample HZ] [--rotate-size N] [--rotate-seconds N] [--max-size N] [--flush-ms N] [--events RULES] [--waits] "
 		 "[--functions[=RULES] [--functions-depth N] [--functions-min-ns NS]] [--kernel[=LIST]] [--system] [--kernel-buffer N] [--any-binary] "
-		 "-- PROGRAM ARGS...\n"
+		 "[--blocking[=MS]] -- PROGRAM ARGS...\n"
 		 "\n"
 		 "Runs PROGRAM with LTT_TRACE=DIR (default ./ltt-traces/) and LTT_MODE,\n"
 		 "LTT_BLOCK_SIZE, LTT_BLOCKS, LTT_EVENTS set from the options, then prints where each trace went on stderr\n"
@@ -396,6 +404,10 @@ const struct ltt_cmd ltt_cmd_record = {
 		 "      --rotate-seconds N  ... or after N seconds; LTT_ROTATE_SECONDS\n"
 		 "      --max-size N      remove the oldest chunks while the chunks take more than N bytes\n"
 		 "                        (each listed in DIR/chunks-removed); LTT_MAX_SIZE\n"
+		 "      --blocking[=MS]   discard: a thread whose ring is full waits for the consumer (at most MS\n"
+		 "                        ms, default 1000, then drops, counted) instead of dropping: a complete\n"
+		 "                        record, the program slowed to the disk's pace; =0 never waits. The\n"
+		 "                        default with --functions; never in flight mode. LTT_BLOCKING\n"
 		 "      --flush-ms N      discard: write a partly filled block after N ms without a full one\n"
 		 "                        (default 1000; 0: never); LTT_FLUSH_MS\n"
 		 "  -e, --events RULES    which events record (LTT_EVENTS): globs on FACILITY.EVENT, '-' excludes,\n"

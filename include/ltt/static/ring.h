@@ -70,7 +70,14 @@ struct ltt_ring {
 	uint64_t lost[8];
 	/* Line 4: the consumer (discard mode): next block sequence number to write. */
 	uint64_t consumed;
-	uint64_t pad2[7];
+	/* Blocking mode (LTT_BLOCKING, recorder/blocking.c): writers waiting for the consumer to free a
+	 * slot (futex word wake_seq, bumped by the consumer after it advances consumed), and, after a
+	 * wait that timed out, consumed + 1 at that moment (0: none): later writers drop at once until
+	 * the consumer moves again, so a stalled consumer costs the program one timeout, not one per event. */
+	uint32_t waiters;
+	uint32_t wake_seq;
+	uint64_t stalled;
+	uint64_t pad2[5];
 	/* Line 5: flight mode accounting, by openers. */
 	uint64_t overwritten_blocks;
 	uint64_t overwritten_events;

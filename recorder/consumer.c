@@ -71,6 +71,11 @@ static struct {
 	char dir[PATH_MAX];
 	uint64_t chunk_bytes, chunk_ns, try_bytes, try_ns;
 	uint64_t *cut;		/* per ring: the first block of the next chunk */
+	/* Rotation by size (write_by_time): the data blocks' disk bytes in the chunk, what the chunk
+	 * takes besides its tracefiles (measured once, halfway: directories, info/, eventdefs/), and
+	 * `full`: the next data block would pass LTT_ROTATE_SIZE, the cut is due where the writing is. */
+	uint64_t chunk_data, meta;
+	int meta_known, full;
 	int rotate_warned;
 } C;
 
@@ -470,6 +475,132 @@ static unsigned drain(unsigned i, uint64_t until, uint64_t deadline)
 	}
 }
 
+/* ---- rotation by size: the data rings written in time order (doc/recorder.md "Rotation") ---------- */
+
+/* A CPU or kernel ring (not a control ring). */
+static int is_data_ring(unsigned i)
+{
+	return i < C.t->ncpu || i >= ltt_region_kbase(C.t->rg);
+}
+
+/* The cycle count of a complete block's block_start (doc/format.md section 4). */
+static uint64_t block_start_cycles(const char *blk)
+{
+	uint64_t c;
+
+	memcpy(&c, blk + 14, 8);
+	return c;
+}
+
+/* Bytes block blk takes on disk (write_block: whole, or its head and trailer page). */
+static uint64_t block_disk(const char *blk, uint32_t bs)
+{
+	size_t h = block_head(blk, bs);
+
+	return h == bs ? bs : h + PAGE;
+}
+
+/* What the chunk takes on disk besides its tracefiles' blocks and the space kept for its final
+ * accounting (removed at close): its directories, info/system.xml, eventdefs/. */
+static void measure_meta(void)
+{
+	uint64_t files = 0, du = ltt_chunk_du(C.dir);
+	struct stat st;
+
+	for (unsigned i = 0; i < C.t->rg->nrings; i++)
+		if (C.outs[i].fd >= 0 && !fstat(C.outs[i].fd, &st))
+			files += (uint64_t)st.st_blocks * 512u;
+	if (C.resv_fd >= 0 && !fstat(C.resv_fd, &st))
+		files += (uint64_t)st.st_blocks * 512u;
+	C.meta = du > files ? du - files : 0;
+	C.meta_known = 1;
+}
+
+/* Whether b more bytes of data blocks keep the chunk within LTT_ROTATE_SIZE (from the last attempt:
+ * a rotation that failed lets the chunk grow by another LTT_ROTATE_SIZE). The first data block of a
+ * chunk always goes in, so that a block larger than the size still moves on. */
+static int chunk_fits(uint64_t b, int first)
+{
+	uint64_t limit = C.try_bytes + C.t->rotate_size;
+
+	if (first && !C.chunk_data)
+		return 1;
+	if (!C.meta_known && C.chunk_bytes + b > limit / 2)
+		measure_meta();
+	return C.chunk_bytes + b + C.meta <= limit;
+}
+
+/* Writes the complete blocks of the data rings in the order of their times: each time, the ring
+ * whose next block starts first, its run of blocks that start before any other ring's next one (up
+ * to a batch). Stops when the next block would pass LTT_ROTATE_SIZE (C.full: the cut is then at every
+ * ring's next block to write, a time every CPU's stream agrees on within a block), or after a ring's
+ * worth per ring (the control rings and the loop's checks come in between). Returns the blocks
+ * written; C.progress of each ring written is now. */
+static unsigned write_by_time(uint64_t now)
+{
+	struct ltt_region *rg = C.t->rg;
+	uint32_t bs = C.t->block_size;
+	unsigned n = 0, limit = 0, max = (rg->blocks < 2 * BATCH_MAX ? rg->blocks / 2 : BATCH_MAX);
+
+	for (unsigned i = 0; i < rg->nrings; i++)
+		if (is_data_ring(i))
+			limit += rg->blocks;
+	while (n < limit && !C.full) {
+		uint64_t bt = 0, next = 0, seq, b = 0;
+		int best = -1, second = 0;
+		struct ltt_ring *r;
+		unsigned k = 0, done;
+
+		for (unsigned i = 0; i < rg->nrings; i++) {
+			struct ltt_ring *q = &rg->rings[i];
+			uint64_t s = ltt_read(&q->consumed), t;
+
+			if (!is_data_ring(i) || s >= ltt_ring_head_seq(q) || !ltt_ring_block_complete(q, s))
+				continue;
+			t = block_start_cycles(ltt_ring_block(q, s));	/* complete: B2 above */
+			if (best < 0 || (int64_t)(t - bt) < 0) {
+				if (best >= 0 && (!second || (int64_t)(bt - next) < 0))
+					next = bt, second = 1;
+				best = (int)i;
+				bt = t;
+			} else if (!second || (int64_t)(t - next) < 0) {
+				next = t;
+				second = 1;
+			}
+		}
+		if (best < 0)
+			break;
+		r = &rg->rings[best];
+		seq = ltt_read(&r->consumed);
+		while (k < max && seq + k < ltt_ring_head_seq(r) && ltt_ring_block_complete(r, seq + k)) {
+			const char *blk = ltt_ring_block(r, seq + k);
+			uint64_t d = block_disk(blk, bs);
+
+			if (k && second && (int64_t)(block_start_cycles(blk) - next) > 0)
+				break;	/* another ring's block comes first */
+			if (!chunk_fits(b + d, !k)) {
+				C.full = 1;
+				break;
+			}
+			b += d;
+			k++;
+		}
+		if (!k)
+			break;
+		done = put_run((unsigned)best, r, seq, k);
+		for (unsigned j = done; j < k; j++)
+			put_block((unsigned)best, ltt_ring_block(r, seq + j), ltt_ring_block_events(r, seq + j));
+		C.chunk_data += b;
+		/* Full barrier (B3): done reading the slots before releasing them; pairs with B5. */
+		ltt_smp_mb();
+		ltt_set(&r->consumed, seq + k);
+		ltt_ring_wake(r);	/* blocking mode's writers (W1) */
+		C.progress[best] = now;
+		n += k;
+	}
+	return n;
+}
+
 static int ring_is_written(unsigned i)
 {
 	/* flight mode: no I/O while recording; control rings stay in memory for every snapshot */
@@ -576,7 +707,7 @@ static int rotation_due(uint64_t now)
 {
 	if (!C.t->chunk)
 		return 0;
-	return (C.t->rotate_size && C.chunk_bytes - C.try_bytes >= C.t->rotate_size) ||
+	return (C.t->rotate_size && C.full) ||
 	       (C.t->rotate_seconds && now - C.try_ns >= C.t->rotate_seconds * 1000000000ull);
 }
 
@@ -620,10 +751,11 @@ static int rotate(uint64_t now)
 	unsigned ncpu = C.t->ncpu, n = C.t->chunk + 1;
 	char ndir[PATH_MAX];
 	uint64_t deadline = now + FINAL_WAIT_NS, last;
-	int rc, resv = -1;
+	int rc, resv = -1, by_size = C.full;
 
 	if (ltt_control_trylock())
 		return -EBUSY;	/* a start, stop or fork holds it: the next pass tries again */
+	C.full = 0;
 	C.try_bytes = C.chunk_bytes;
 	C.try_ns = now;
 	rc = ltt_chunk_make(C.t, n, ndir, sizeof(ndir));
@@ -640,12 +772,14 @@ static int rotate(uint64_t now)
 		ltt_control_unlock();
 		return 0;
 	}
-	for (unsigned i = 0; i < ncpu; i++)
-		C.cut[i] = ltt_ring_cut(&rg->rings[i]);
-	/* kernel rings: a late ring's cut seals at its last event; what the drain thread adds after
-	 * it (older than now, newer than that event) goes to the new chunk */
-	for (unsigned i = ltt_region_kbase(rg); i < rg->nrings; i++)
-		C.cut[i] = ltt_ring_cut(&rg->rings[i]);
+	/* By size: the data rings are cut where the writing is (write_by_time stopped at the block that
+	 * would pass the size, in time order), whatever the rings hold beyond it: every chunk within a
+	 * block of LTT_ROTATE_SIZE however far behind the consumer is. By time: at the present. */
+	for (unsigned i = 0; i < rg->nrings; i++)
+		if (is_data_ring(i))
+			/* kernel rings: a late ring's cut seals at its last event; what the drain thread
+			 * adds after it (older than now, newer than that event) goes to the new chunk */
+			C.cut[i] = by_size ? ltt_read(&rg->rings[i].consumed) : ltt_ring_cut(&rg->rings[i]);
 	ltt_registry_lock();
 	snprintf(C.t->dir, sizeof(C.t->dir), "%s", ndir);
 	C.cut[ncpu + LTT_RING_FACILITIES] = ltt_ring_cut(&rg->rings[ncpu + LTT_RING_FACILITIES]);
@@ -662,13 +796,17 @@ static int rotate(uint64_t now)
 	for (unsigned k = 0; k < rg->nrings; k++) {
 		unsigned i = (k + ncpu) % rg->nrings;
 
-		drain(i, C.cut[i], deadline);
+		/* (a data ring cut by size has nothing before its cut left to write; and drain()'s
+		 * until = 0, a ring never written, would mean "what is complete now") */
+		if (!by_size || !is_data_ring(i))
+			drain(i, C.cut[i], deadline);
 	}
 	chunk_close();
 	last = C.chunk_bytes;
 	C.t->chunk = n;
 	snprintf(C.dir, sizeof(C.dir), "%s", ndir);
-	C.chunk_bytes = C.try_bytes = 0;
+	C.chunk_bytes = C.try_bytes = C.chunk_data = C.meta = 0;
+	C.meta_known = 0;
 	C.chunk_ns = now;
 	/* control/facilities, processes and interrupts always exist (doc/format.md section 1), and
 	 * hold the new chunk's first blocks before readers can see it as chunk-NNNN.part: a kill at
@@ -701,12 +839,14 @@ static void *consumer_main(void *arg)
 	while (!ltt_read(&C.stop)) {
 		unsigned work = 0;
 		uint64_t now = ltt_mono_ns();
+		/* rotation by size: the data rings in time order, so the cut can be where the writing is */
+		int by_time = C.t->chunk && C.t->rotate_size;
 
 		/* control rings first (rare, small, needed to decode everything else), then the CPUs */
 		for (unsigned k = 0; k < C.t->rg->nrings; k++) {
 			unsigned i = (k + C.t->ncpu) % C.t->rg->nrings, n;
 
-			if (!ring_is_written(i))
+			if (!ring_is_written(i) || (by_time && is_data_ring(i)))
 				continue;
 			n = drain(i, 0, 0);
 			if (n)
@@ -714,6 +854,12 @@ static void *consumer_main(void *arg)
 			else
 				flush_quiet(i, now);
 			work += n;
+		}
+		if (by_time) {
+			work += write_by_time(now);
+			for (unsigned i = 0; i < C.t->rg->nrings; i++)
+				if (is_data_ring(i) && C.progress[i] != now)
+					flush_quiet(i, now);
 		}
 		if (rotation_due(now) && !rotate(now))
 			continue;

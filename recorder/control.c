@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "blocking.h"
 #include "clock.h"
 #include "budget.h"
@@ -410,10 +411,58 @@ void ltt_stop_wait(void)
 	pthread_mutex_unlock(&ctl_lock);
 }
 
+/* Rotation by size (doc/recorder.md "Rotation"): before the rings close, the consumer writes, chunk by
+ * chunk, every block the CPU and kernel rings hold now; otherwise the last chunk would take all of it
+ * (up to the rings' memory, many times LTT_ROTATE_SIZE when the disk was behind) and the size bound
+ * would keep fewer chunks. Waits without the control lock (the consumer's rotations take it), while
+ * the consumer moves (at most 2 s without progress) and the trace is the one it began with. */
+static void stop_catch_up(void)
+{
+	struct ltt_region *rg;
+	uint64_t *target, last = 0, idle_since = 0;
+	unsigned n;
+
+	pthread_mutex_lock(&ctl_lock);
+	rg = ltt_cur.rg;
+	if (!rg || ltt_cur.mode != LTT_MODE_DISCARD || !ltt_cur.chunk || !ltt_cur.rotate_size ||
+	    !(target = calloc(rg->nrings, sizeof(*target)))) {
+		pthread_mutex_unlock(&ctl_lock);
+		return;
+	}
+	n = rg->nrings;
+	for (unsigned i = 0; i < n; i++)
+		if (i < rg->ncpu || i >= ltt_region_kbase(rg))
+			target[i] = ltt_ring_head_seq(&rg->rings[i]);
+	pthread_mutex_unlock(&ctl_lock);
+	while (ltt_read(&ltt_rt.region) == rg) {
+		uint64_t sum = 0, now;
+		int behind = 0;
+
+		for (unsigned i = 0; i < n; i++) {
+			uint64_t c = ltt_read(&rg->rings[i].consumed);
+
+			sum += c;
+			behind |= c < target[i];
+		}
+		if (!behind)
+			break;
+		now = ltt_mono_ns();
+		if (sum != last || !idle_since) {
+			last = sum;
+			idle_since = now;
+		} else if (now - idle_since > 2000000000ull) {
+			break;	/* the consumer does not move: stop writes what is left in the last chunk */
+		}
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	}
+	free(target);
+}
+
 int ltt_stop(void)
 {
 	struct ltt_region *rg;
 
+	stop_catch_up();
 	pthread_mutex_lock(&ctl_lock);
 	rg = ltt_cur.rg;
 	if (!rg) {

@@ -115,6 +115,8 @@ void ltt_control_unlock(void);
  * look at, until ltt_chunk_publish() renames it chunk-NNNN.part (and updates dir). */
 int ltt_chunk_make(struct ltt_trace_state *t, unsigned n, char *dir, size_t len);
 int ltt_chunk_publish(struct ltt_trace_state *t, unsigned n, char *dir, size_t len);
+/* Disk space of a directory: allocated bytes (st_blocks) of its files and directories, as du counts. */
+uint64_t ltt_chunk_du(const char *dir);
 /* Renames chunk n's .part directory to chunk-NNNN and counts its size for the bound. */
 int ltt_chunk_seal(struct ltt_trace_state *t, unsigned n);
 /* Removes the oldest sealed chunks (each after its line in chunks-removed) while their total plus

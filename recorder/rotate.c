@@ -138,8 +138,7 @@ static int add_bytes(const char *p, const struct stat *sb, int flag, struct FTW 
 	return 0;
 }
 
-/* Disk space of a chunk: allocated bytes (st_blocks) of its files and directories, as du counts. */
-static uint64_t chunk_bytes(const char *dir)
+uint64_t ltt_chunk_du(const char *dir)
 {
 	walk_bytes = 0;
 	nftw(dir, add_bytes, 8, FTW_PHYS);
@@ -155,7 +154,7 @@ int ltt_chunk_seal(struct ltt_trace_state *t, unsigned n)
 		return -ENAMETOOLONG;
 	if (rename(from, to))
 		return -errno;
-	b = chunk_bytes(to);
+	b = ltt_chunk_du(to);
 	if (!K.count)
 		K.first = n;
 	if (K.count == KEEP_MAX)	/* cannot happen with a bound; without one, sizes are not needed */

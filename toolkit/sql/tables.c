@@ -10,6 +10,10 @@
 #define STREAMED(nm, fill_fn, decl_text, names, typs, open_fn, next_fn, close_fn) \
 	{ .name = nm, .decl = decl_text, .ncols = N names, .cols = COLS names, .types = COLS typs, .fill = fill_fn, \
 	  .open = open_fn, .next = next_fn, .close = close_fn }
+/* ... that also takes constraints on its tid column and on ts_ns (struct sql_push) */
+#define PUSHED(nm, fill_fn, decl_text, names, typs, open_fn, next_fn, close_fn, tid) \
+	{ .name = nm, .decl = decl_text, .ncols = N names, .cols = COLS names, .types = COLS typs, .fill = fill_fn, \
+	  .open = open_fn, .next = next_fn, .close = close_fn, .tid_col = tid, .ts_push = 1 }
 
 const struct sql_rows_def sql_rows_defs[] = {
 	STREAMED("regions", sql_fill_regions,
@@ -41,25 +45,28 @@ const struct sql_rows_def sql_rows_defs[] = {
 	      "lost INTEGER)",
 	      ("name", "host", "start_ns", "end_ns", "events", "lost"),
 	      ("TEXT", "TEXT", "INTEGER", "INTEGER", "INTEGER", "INTEGER")),
-	TABLE("thread_states", sql_fill_thread_states,
+	PUSHED("thread_states", sql_fill_thread_states,
 	      "CREATE TABLE thread_states(ts_ns INTEGER, end_ns INTEGER, dur_ns INTEGER, tid INTEGER, pid INTEGER, "
 	      "cpu INTEGER, state TEXT, cause TEXT, trace TEXT)",
 	      ("ts_ns", "end_ns", "dur_ns", "tid", "pid", "cpu", "state", "cause", "trace"),
-	      ("INTEGER", "INTEGER", "INTEGER", "INTEGER", "INTEGER", "INTEGER", "TEXT", "TEXT", "TEXT")),
-	TABLE("syscalls", sql_fill_syscalls,
+	      ("INTEGER", "INTEGER", "INTEGER", "INTEGER", "INTEGER", "INTEGER", "TEXT", "TEXT", "TEXT"),
+	      sql_thread_states_open, sql_sched_next, sql_sched_close, 3),
+	PUSHED("syscalls", sql_fill_syscalls,
 	      "CREATE TABLE syscalls(ts_ns INTEGER, end_ns INTEGER, dur_ns INTEGER, tid INTEGER, pid INTEGER, "
 	      "cpu INTEGER, nr INTEGER, name TEXT, ret INTEGER, trace TEXT)",
 	      ("ts_ns", "end_ns", "dur_ns", "tid", "pid", "cpu", "nr", "name", "ret", "trace"),
 	      ("INTEGER", "INTEGER", "INTEGER", "INTEGER", "INTEGER", "INTEGER", "INTEGER", "TEXT", "INTEGER",
-	       "TEXT")),
-	TABLE("calls", sql_fill_calls,
+	       "TEXT"),
+	      sql_syscalls_open, sql_sched_next, sql_sched_close, 3),
+	PUSHED("calls", sql_fill_calls,
 	      "CREATE TABLE calls(ts_ns INTEGER, dur_ns INTEGER, tid INTEGER, function TEXT, depth INTEGER, "
 	      "self_ns INTEGER, caller TEXT, unfinished INTEGER, trace TEXT, cut INTEGER, off_cpu_ns INTEGER, "
 	      "blocked_ns INTEGER)",
 	      ("ts_ns", "dur_ns", "tid", "function", "depth", "self_ns", "caller", "unfinished", "trace", "cut",
 	       "off_cpu_ns", "blocked_ns"),
 	      ("INTEGER", "INTEGER", "INTEGER", "TEXT", "INTEGER", "INTEGER", "TEXT", "INTEGER", "TEXT",
-	       "INTEGER", "INTEGER", "INTEGER")),
+	       "INTEGER", "INTEGER", "INTEGER"),
+	      sql_calls_open, sql_calls_next, sql_calls_close, 2),
 	STREAMED("spans", sql_fill_spans,
 	      "CREATE TABLE spans(ts_ns INTEGER, end_ns INTEGER, dur_ns INTEGER, tid INTEGER, end_tid INTEGER, "
 	      "facility TEXT, name TEXT, key TEXT, open INTEGER, begin_fields TEXT, end_fields TEXT, id INTEGER, "

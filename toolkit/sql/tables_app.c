@@ -62,12 +62,13 @@ struct regions_stream {
 	struct regions_iter *it;
 };
 
-int sql_regions_open(struct sql_ctx *ctx, void **out)
+int sql_regions_open(struct sql_ctx *ctx, void **out, const struct sql_push *push)
 {
 	struct regions_stream *st = calloc(1, sizeof(*st));
 	struct sql_filter flt;
 	int rc;
 
+	(void)push;	/* every row: SQLite filters (regions_iter pairs across threads' nesting) */
 	*out = st;
 	if (!st)
 		return -ENOMEM;

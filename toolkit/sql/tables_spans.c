@@ -72,12 +72,13 @@ static int end_cells(struct sql_ctx *ctx, const struct ltt_event *ev, const stru
 	return 0;
 }
 
-int sql_spans_open(struct sql_ctx *ctx, void **out)
+int sql_spans_open(struct sql_ctx *ctx, void **out, const struct sql_push *push)
 {
 	struct spans_stream *st = calloc(1, sizeof(*st));
 	struct sql_filter flt;
 	int rc;
 
+	(void)push;	/* every row: SQLite filters */
 	*out = st;
 	if (!st)
 		return -ENOMEM;
@@ -145,7 +146,7 @@ void sql_spans_close(void *stream)
 int sql_fill_spans(struct sql_ctx *ctx, struct sql_rows *rows)
 {
 	void *st;
-	int rc = sql_spans_open(ctx, &st);
+	int rc = sql_spans_open(ctx, &st, NULL);
 
 	while (!rc) {
 		struct sql_cell *c = sql_rows_add(rows);

@@ -35,6 +35,13 @@ int sql_cell_text(struct sql_cell *c, const char *s)
 	return c->s ? 0 : -ENOMEM;
 }
 
+void sql_cell_ref(struct sql_cell *c, const char *s)
+{
+	c->type = SQLITE_TEXT;
+	c->s = (char *)(s ? s : "");	/* never freed: ref */
+	c->ref = 1;
+}
+
 void sql_cell_int(struct sql_cell *c, int64_t v)
 {
 	c->type = SQLITE_INTEGER;
@@ -44,7 +51,8 @@ void sql_cell_int(struct sql_cell *c, int64_t v)
 void sql_cells_clear(struct sql_cell *c, unsigned n)
 {
 	for (unsigned k = 0; k < n; k++) {
-		free(c[k].s);
+		if (!c[k].ref)
+			free(c[k].s);
 		c[k] = (struct sql_cell){ 0 };
 	}
 }
@@ -118,12 +126,85 @@ static int rows_disconnect(sqlite3_vtab *vt)
 	return SQLITE_OK;
 }
 
+/* idxNum bits of the constraints a stream takes (struct sql_push), in the order of xFilter's argv */
+enum { PUSH_TID = 1, PUSH_GE = 2, PUSH_GT = 4, PUSH_LE = 8, PUSH_LT = 16, PUSH_EQ = 32 };
+
+/* A streamed table with pushable columns (tables.c's PUSHED: thread_states, syscalls, calls) takes an
+ * equality on its tid column and bounds on ts_ns: the stream leaves out the other rows (and, for calls,
+ * the other threads' events). SQLite still checks every constraint (omit stays 0): the rows are the
+ * same, only fewer are made. One constraint of each kind; the others are SQLite's alone. */
 static int rows_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 {
 	struct rows_vtab *t = (struct rows_vtab *)vt;
+	const struct sql_rows_def *d = t->def;
+	int n = 0, bits = 0, narrowed = 0;
+	static const struct { unsigned char op; int bit; } ts_ops[] = {
+		{ SQLITE_INDEX_CONSTRAINT_GE, PUSH_GE }, { SQLITE_INDEX_CONSTRAINT_GT, PUSH_GT },
+		{ SQLITE_INDEX_CONSTRAINT_LE, PUSH_LE }, { SQLITE_INDEX_CONSTRAINT_LT, PUSH_LT },
+		{ SQLITE_INDEX_CONSTRAINT_EQ, PUSH_EQ },
+	};
 
 	info->estimatedCost = t->filled ? (double)t->rows.n + 1 : 1e5;
+	if (!d->open || t->filled || (!d->tid_col && !d->ts_push))
+		return SQLITE_OK;
+	/* argv order: tid, then the ts_ns bounds in ts_ops' order */
+	for (int pass = 0; pass < 6; pass++)
+		for (int i = 0; i < info->nConstraint; i++) {
+			const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+			int bit = 0;
+
+			if (!c->usable || info->aConstraintUsage[i].argvIndex)
+				continue;
+			if (pass == 0 && d->tid_col && c->iColumn == (int)d->tid_col && c->op == SQLITE_INDEX_CONSTRAINT_EQ)
+				bit = PUSH_TID;
+			else if (pass > 0 && d->ts_push && c->iColumn == 0 && c->op == ts_ops[pass - 1].op)
+				bit = ts_ops[pass - 1].bit;
+			if (!bit || (bits & bit))
+				continue;
+			bits |= bit;
+			info->aConstraintUsage[i].argvIndex = ++n;
+			narrowed += bit == PUSH_TID ? 2 : 1;
+		}
+	info->idxNum = bits;
+	if (narrowed)	/* fewer rows to make: preferred to a plan that reads them all */
+		info->estimatedCost = 1e5 / (1 + narrowed * 4);
 	return SQLITE_OK;
+}
+
+/* struct sql_push from xFilter's idxNum and argv (rows_best_index's order). 0 when no row can match
+ * (a NULL or non-integer bound: the stream is not even opened). */
+static int push_of(int bits, int argc, sqlite3_value **argv, struct sql_push *p)
+{
+	static const int order[] = { PUSH_TID, PUSH_GE, PUSH_GT, PUSH_LE, PUSH_LT, PUSH_EQ };
+	int k = 0;
+
+	*p = (struct sql_push){ 0, 0, INT64_MIN, INT64_MAX };
+	for (unsigned j = 0; j < sizeof(order) / sizeof(order[0]); j++) {
+		sqlite3_value *v;
+		sqlite3_int64 x;
+
+		if (!(bits & order[j]))
+			continue;
+		if (k >= argc)
+			return 1;
+		v = argv[k++];
+		if (sqlite3_value_type(v) != SQLITE_INTEGER) {
+			/* a float bound, text: left to SQLite (the stream gives every row); NULL matches none */
+			if (sqlite3_value_type(v) == SQLITE_NULL)
+				return 0;
+			continue;
+		}
+		x = sqlite3_value_int64(v);
+		switch (order[j]) {
+		case PUSH_TID: p->has_tid = 1; p->tid = x; break;
+		case PUSH_GE: if (x > p->ts_min) p->ts_min = x; break;
+		case PUSH_GT: if (x == INT64_MAX) return 0; if (x + 1 > p->ts_min) p->ts_min = x + 1; break;
+		case PUSH_LE: if (x < p->ts_max) p->ts_max = x; break;
+		case PUSH_LT: if (x == INT64_MIN) return 0; if (x - 1 < p->ts_max) p->ts_max = x - 1; break;
+		case PUSH_EQ: if (x > p->ts_min) p->ts_min = x; if (x < p->ts_max) p->ts_max = x; break;
+		}
+	}
+	return p->ts_min <= p->ts_max;
 }
 
 static int rows_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
@@ -163,7 +244,7 @@ static int stream_next(struct rows_vtab *t, struct rows_cursor *c)
 	return rc == -ENOMEM ? SQLITE_NOMEM : SQLITE_OK;	/* a read error was reported: the rows so far stand */
 }
 
-static int stream_start(struct rows_vtab *t, struct rows_cursor *c)
+static int stream_start(struct rows_vtab *t, struct rows_cursor *c, const struct sql_push *push)
 {
 	int rc;
 
@@ -171,7 +252,7 @@ static int stream_start(struct rows_vtab *t, struct rows_cursor *c)
 		return SQLITE_NOMEM;
 	c->streaming = 1;
 	c->eof = 0;
-	rc = t->def->open(t->ctx, &c->stream);
+	rc = t->def->open(t->ctx, &c->stream, push);
 	if (c->stream)
 		t->streams++;
 	if (rc < 0) {
@@ -200,17 +281,21 @@ static int rows_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_st
 	struct rows_vtab *t = (struct rows_vtab *)cur->pVtab;
 	struct rows_cursor *c = (struct rows_cursor *)cur;
 	int rc, rescan = c->filtered;
+	struct sql_push push;
 
-	(void)idx_num;
 	(void)idx_str;
-	(void)argc;
-	(void)argv;
 	stream_stop(t, c);
 	c->row = 0;
 	c->streaming = 0;
 	c->filtered = 1;
-	if (t->def->open && !t->filled && !rescan && !t->streams)
-		return stream_start(t, c);
+	if (t->def->open && !t->filled && !rescan && !t->streams) {
+		if (!push_of(idx_num, argc, argv, &push)) {	/* nothing can match: an empty scan */
+			c->streaming = 1;
+			c->eof = 1;
+			return SQLITE_OK;
+		}
+		return stream_start(t, c, &push);
+	}
 	if (!t->filled) {
 		rc = t->def->fill(t->ctx, &t->rows);
 		if (rc == -ENOMEM || rc == -EMFILE || rc == -ENFILE) {

@@ -113,7 +113,7 @@ static int stream_rows(struct sql_ctx *sc, struct ltt_export_ctx *ctx, struct ro
 	const struct sql_rows_def *def = w->table.def;
 	struct sql_cell *cells = calloc(def->ncols, sizeof(*cells));
 	void *stream = NULL;
-	int rc = cells ? def->open(sc, &stream) : -ENOMEM;
+	int rc = cells ? def->open(sc, &stream, NULL) : -ENOMEM;
 
 	if (rc < 0 && rc != -ENOMEM)
 		rc = EXPORT_REPORTED;	/* the reader did not open (said): never an empty table */

@@ -172,7 +172,7 @@ const struct ltt_cmd ltt_cmd_check = {
 	.name = "check",
 	.summary = "validate traces; print every problem with its file and offset",
 	.usage =
-	"usage: ltt check [-q] [--all-snapshots] TRACE...\n"
+	"usage: ltt check [-q|--quiet] [--all-snapshots] TRACE...\n"
 	"\n"
 	"Validates everything in the traces: info/system.xml, the layout (at least one tracefile;\n"
 	"control/facilities, control/processes, control/interrupts present), the facilities (each\n"

@@ -375,7 +375,7 @@ static int run(int argc, char **argv)
 const struct ltt_cmd ltt_cmd_record = {
 	.name = "record",
 	.summary = "run a program linked with libltt (or any program, --any-binary) and record a trace of it",
-	.usage = "usage: ltt record [-o DIR] [--mode discard|flight] [--block-size N] [--blocks N] [--cpu-sample MS] "
+	.usage = "usage: ltt record [-o|--output DIR] [--mode discard|flight] [--block-size N] [--blocks N] [--cpu-sample MS] "
 		 "[--stack-sample HZ] [--rotate-size N] [--rotate-seconds N] [--max-size N] [--flush-ms N] [--events RULES] [--waits] "
 		 "[--functions[=RULES] [--functions-depth N] [--functions-min-ns NS]] [--kernel[=LIST]] [--system] [--kernel-buffer N] [--any-binary] "
 		 "[--blocking[=MS]] -- PROGRAM ARGS...\n"

@@ -83,9 +83,16 @@ while [ $i -lt 200 ]; do
 done
 sleep 0.3
 # the child of unshare's sh is the program (exec): kill the whole group of the background job
-kill -9 $pid $(pgrep -P $pid) 2>/dev/null
+prog=$(pgrep -P $pid)
+kill -9 $pid $prog 2>/dev/null
 wait $pid 2>/dev/null
 pid=
+# the program was the background job's child: once killed, it is reaped by whoever adopts it, which
+# under load may come later than wait's return (ltt recover then says "process still running")
+i=0
+for p in $prog; do
+	while kill -0 "$p" 2>/dev/null && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+done
 ring=$(ls "$work"/shm/ltt-*.ring) || { echo "no ring file under LTT_SHM_DIR"; exit 1; }
 rec=$("$LTT" recover "$ring" -o "$work/rec" 2>&1) || { echo "ltt recover failed: $rec"; exit 1; }
 "$LTT" check "$work/rec" > /dev/null || { echo "ltt check: the recovered trace is not valid"; fail=1; }

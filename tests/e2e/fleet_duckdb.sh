@@ -31,7 +31,7 @@ done
 sec=$(sed -n "/^## One analyst's laptop: DuckDB/,/^## /p" "$SRCDIR/doc/fleet.md")
 echo "$sec" | sed -n '/^```sh$/,/^```$/p' | sed '1d;$d' > "$tmp/route.sh"
 echo "$sec" | sed -n '/^```sql$/,/^```$/p' | sed '1d;$d' |
-	sed -e "s/'submit'/'count'/" -e "s/'jobs'/'app'/" -e "s/'done'/'data_int'/" -e 's/\$\.bytes_out/$.value/' > "$tmp/w/load.sql"
+	sed -e "s/'submit'/'count'/" -e "s/'jobs'/'app'/" -e "s/'done'/'data_int'/" -e 's/\$\.worker/$.value/' > "$tmp/w/load.sql"
 [ -s "$tmp/route.sh" ] && [ -s "$tmp/w/load.sql" ] || fail "doc/fleet.md: no sh or sql block in the DuckDB section"
 cat "$tmp/route.sh"
 (cd "$tmp/w" && sh -e "$tmp/route.sh") > "$tmp/out" 2> "$tmp/err" || { cat "$tmp/err"; fail "the documented route failed"; }

@@ -80,7 +80,7 @@ void ltt_func_start(int maps_recorded)
 		 * later are not in the table, and count as matching no rule) */
 		if (!n)
 			ltt_warn("LTT_FUNCTIONS=%s: no function of the program or its libraries matches these rules; "
-				 "no function will be recorded", getenv("LTT_FUNCTIONS"));
+				 "no function will be recorded", secure_getenv("LTT_FUNCTIONS") ?: "");
 	}
 	ltt_func_cfg.max_depth = env.max_depth;
 	ltt_func_cfg.rules = env.rules;

@@ -218,10 +218,14 @@ static int stream_open(struct sql_ctx *ctx, void **out, const struct sql_push *p
 		hooks.interval = queue_interval;
 	sql_filter_init(&flt);
 	flt.keep = kernel_types;
+	flt.flags = LTT_READ_BUILTIN;	/* the kernel streams' events_lost: no state across a loss (as fill) */
 	rc = sql_reader_open(ctx, &flt, &st->f.r);
 	if (rc || !st->f.r)
 		return rc;
 	if ((rc = sched_model_new(&st->m, &hooks, 0)))
+		return rc;
+	/* each stream's kept history, as sched_scan reads it for the filled tables and ltt stats --sched */
+	if ((rc = sched_read_history(st->f.r, st->m)))
 		return rc;
 	return sched_decoder_new(&st->d);
 }

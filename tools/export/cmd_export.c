@@ -667,7 +667,7 @@ done:
 
 const struct ltt_cmd ltt_cmd_export = {
 	.name = "export",
-	.summary = "write traces for other viewers: Perfetto, Chrome JSON, CTF (babeltrace2), SVG, ... (doc/viewing.md)",
+	.summary = "write traces for other viewers: an HTML timeline, Perfetto, Chrome JSON, CTF (babeltrace2), SVG, ... (doc/viewing.md)",
 	.usage =
 	"usage: ltt export --format=FORMAT [-o OUT] [--force] [--threads=N] [FILTERS] TRACE...\n"
 	"\n"
@@ -677,7 +677,9 @@ const struct ltt_cmd ltt_cmd_export = {
 	"leaves nothing. Problems in the traces are reported on stderr as 'FILE: offset N: what'; every\n"
 	"good event is still exported, and the exit status is then 1.\n"
 	"\n"
-	"  --format=FORMAT   perfetto: Perfetto protobuf trace (ui.perfetto.dev, trace_processor), OUT.pftrace\n"
+	"  --format=FORMAT   html: one self-contained page, an interactive timeline for any browser,\n"
+	"                    offline (a double click opens it), OUT.html\n"
+	"                    perfetto: Perfetto protobuf trace (ui.perfetto.dev, trace_processor), OUT.pftrace\n"
 	"                    chrome-json: Chrome trace event JSON (chrome://tracing, speedscope), OUT.json\n"
 	"                    ctf: CTF 1.8 trace directory (babeltrace2, Trace Compass), OUT.ctf/\n"
 	"                    svg: a static timeline picture for any browser, OUT.svg\n"

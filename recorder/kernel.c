@@ -20,6 +20,7 @@
 #include "common/escape_xml.h"
 #include "common/grow.h"
 #include "common/io.h"
+#include "fd_names.h"
 #include "kernel_int.h"
 #include "recorder.h"
 
@@ -507,6 +508,7 @@ int ltt_kernel_open(struct ltt_region *rg)
 		ltt_k.ncpu = LTT_KCPU_MAX;
 	}
 	ltt_facility_register(&ltt_kernel_facility);
+	ltt_fd_open();
 	/* The drain thread first: it must not inherit the events (its own work is not the program's) */
 	if (ltt_kernel_drain_start()) {
 		ltt_kernel_missing("kernel", EAGAIN, "the drain thread could not start");
@@ -537,6 +539,7 @@ void ltt_kernel_begin(void)
 	emit_recording();
 	if (ltt_k.system)
 		ltt_kernel_state_dump();
+	ltt_fd_state_dump();
 	warn_missing();
 }
 

@@ -20,6 +20,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fd_names.h"
 #include "flight.h"
 #include "kernel_int.h"
 #include "profile.h"
@@ -130,6 +131,7 @@ static void sample(unsigned c, unsigned k, uint32_t pid, uint32_t tid, uint64_t 
 	const struct ltt_tp_field *f = ltt_k.tps[k].f;
 	struct ltt_kpack p = { .len = 0 };
 	char s1[64], s2[64];
+	uint64_t args[6];
 	unsigned index;
 
 	/* process scope: the process's threads only (inherit_thread keeps children out; older kernels
@@ -159,8 +161,11 @@ static void sample(unsigned c, unsigned k, uint32_t pid, uint32_t tid, uint64_t 
 			if (f[1].off >= 0 && (uint32_t)f[1].off + 8u * (unsigned)(i + 1) <= r->len)
 				memcpy(&a, r->p + f[1].off + 8 * i, 8);
 			ltt_kpack_u64(&p, a);
+			args[i] = a;
 		}
-		break;
+		put(c, t, index, &p);
+		ltt_fd_syscall(c, pid, tid, 0, (uint32_t)get_int(r, &f[0]), args, 0);	/* fd names (fd_names.c) */
+		return;
 	case LTT_KTP_SYS_EXIT:
 		index = LTT_K_SYSCALL_EXIT;
 		if (pid == ltt_k.pid)
@@ -168,7 +173,9 @@ static void sample(unsigned c, unsigned k, uint32_t pid, uint32_t tid, uint64_t 
 		ltt_kpack_u32(&p, tid);
 		ltt_kpack_u32(&p, (uint32_t)get_int(r, &f[0]));
 		ltt_kpack_u64(&p, (uint64_t)get_int(r, &f[1]));
-		break;
+		put(c, t, index, &p);
+		ltt_fd_syscall(c, pid, tid, 1, (uint32_t)get_int(r, &f[0]), NULL, get_int(r, &f[1]));
+		return;
 	case LTT_KTP_SWITCH: {
 		uint32_t out = (uint32_t)get_int(r, &f[1]);
 

@@ -25,3 +25,10 @@ $(BUILD)/gen/ltt-kernel-xml.h: eventdefs/kernel.xml recorder/module.mk
 	sed -n '/<facility/,/<\/facility>/p' $< | sed -e 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' > $@.tmp
 	mv $@.tmp $@
 $(O)/recorder/kernel.o: $(BUILD)/gen/ltt-kernel-xml.h
+
+# The fd facility (eventdefs/fd.xml): the names of the program's fds, beside kernel system calls.
+$(BUILD)/gen/ltt-fd-xml.h: eventdefs/fd.xml recorder/module.mk
+	@mkdir -p $(@D)
+	sed -n '/<facility/,/<\/facility>/p' $< | sed -e 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' > $@.tmp
+	mv $@.tmp $@
+$(O)/recorder/fd_names.o: $(BUILD)/gen/ltt-fd-xml.h

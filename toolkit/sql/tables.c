@@ -58,6 +58,14 @@ const struct sql_rows_def sql_rows_defs[] = {
 	      ("INTEGER", "INTEGER", "INTEGER", "INTEGER", "INTEGER", "INTEGER", "INTEGER", "TEXT", "INTEGER",
 	       "TEXT"),
 	      sql_syscalls_open, sql_sched_next, sql_sched_close, 3),
+	PUSHED("io", sql_fill_io,
+	      "CREATE TABLE io(ts_ns INTEGER, end_ns INTEGER, dur_ns INTEGER, tid INTEGER, pid INTEGER, fd INTEGER, "
+	      "handle INTEGER, file TEXT, op TEXT, name TEXT, bytes INTEGER, ret INTEGER, trace TEXT)",
+	      ("ts_ns", "end_ns", "dur_ns", "tid", "pid", "fd", "handle", "file", "op", "name", "bytes", "ret",
+	       "trace"),
+	      ("INTEGER", "INTEGER", "INTEGER", "INTEGER", "INTEGER", "INTEGER", "INTEGER", "TEXT", "TEXT", "TEXT",
+	       "INTEGER", "INTEGER", "TEXT"),
+	      sql_io_open, sql_io_next, sql_io_close, 3),
 	PUSHED("calls", sql_fill_calls,
 	      "CREATE TABLE calls(ts_ns INTEGER, dur_ns INTEGER, tid INTEGER, function TEXT, depth INTEGER, "
 	      "self_ns INTEGER, caller TEXT, unfinished INTEGER, trace TEXT, cut INTEGER, off_cpu_ns INTEGER, "

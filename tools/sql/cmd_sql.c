@@ -521,6 +521,7 @@ const struct ltt_cmd ltt_cmd_sql = {
 	"  spans       the spans the facilities declare (begin and end events paired)\n"
 	"  calls       the calls function tracing recorded (ltt stats --functions)\n"
 	"  thread_states, syscalls  from the kernel events (ltt stats --sched)\n"
+	"  io          the read and write system calls, with their file (ltt stats --io)\n"
 	"Constraints on ts_ns, trace, tracefile, cpu, facility and event are read by the reader itself:\n"
 	"WHERE ts_ns BETWEEN A AND B reads only the blocks of that time range.\n"
 	"Without -e, statements are read from standard input, or from an interactive prompt with history\n"

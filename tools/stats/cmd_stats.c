@@ -18,6 +18,7 @@
 #include "stats_select.h"
 #include "toolkit/par.h"
 #include "stats_report.h"
+#include "stats_io.h"
 #include "stats_sched.h"
 #include "stats_threads.h"
 #include "stats_waits.h"
@@ -347,6 +348,7 @@ static int run(int argc, char **argv)
 		{ "regions", no_argument, NULL, 'R' },
 		{ "profile", no_argument, NULL, 'P' },
 		{ "sched", no_argument, NULL, 'K' },
+		{ "io", no_argument, NULL, 'O' },
 		{ "waits", no_argument, NULL, 'X' },
 		{ "functions", no_argument, NULL, 'U' },
 		{ "graph", required_argument, NULL, 'g' },
@@ -370,7 +372,7 @@ static int run(int argc, char **argv)
 	struct ltt_reader *r;
 	struct dump_out *out = NULL;
 	int json = 0, regions = 0, profile = 0, sched = 0, waits = 0, functions = 0, follow = 0, c, ret, status = 0;
-	int per_thread = 0;
+	int per_thread = 0, io = 0;
 	const char *graph = NULL;
 	unsigned threads = 0;
 	struct reader_filter lf = { 0 };	/* --tid, --from, --to */
@@ -393,6 +395,10 @@ static int run(int argc, char **argv)
 		}
 		if (c == 'K') {
 			sched = 1;
+			continue;
+		}
+		if (c == 'O') {
+			io = 1;
 			continue;
 		}
 		if (c == 'U') {
@@ -448,9 +454,9 @@ static int run(int argc, char **argv)
 		ltt_tool_error("stats", "no trace given (see ltt stats --help)");
 		return 2;
 	}
-	if (regions + profile + sched + waits + functions + per_thread > 1) {
-		ltt_tool_error("stats", "--regions, --profile, --sched, --waits, --functions and --per-thread are "
-			       "separate reports: give one");
+	if (regions + profile + sched + io + waits + functions + per_thread > 1) {
+		ltt_tool_error("stats", "--regions, --profile, --sched, --io, --waits, --functions and --per-thread "
+			       "are separate reports: give one");
 		return 2;
 	}
 	if (graph && !functions) {
@@ -465,13 +471,13 @@ static int run(int argc, char **argv)
 		ltt_tool_error("stats", "--region=%s limits --profile: give --profile too", lim.region);
 		return 2;
 	}
-	if (follow && (regions || profile || sched || waits || functions || per_thread || argc - optind > 1)) {
+	if (follow && (regions || profile || sched || io || waits || functions || per_thread || argc - optind > 1)) {
 		ltt_tool_error("stats", "--follow reads one trace and counts its events (no --regions, --profile)");
 		return 2;
 	}
 	if (follow)
 		return stats_follow(argv[optind], json);
-	if (regions || profile || sched || waits || functions || per_thread)
+	if (regions || profile || sched || io || waits || functions || per_thread)
 		ropt.flags = LTT_READ_BUILTIN;	/* the loss records (toolkit/losses.h): each report shows them only */	/* merged in time order (toolkit/regions.h, toolkit/profile.h, toolkit/sched_model.h,
 				 * toolkit/calls.h) */
 	ret = reader_tool_open(&tool, &r, argv + optind, (unsigned)(argc - optind), &ropt);
@@ -505,15 +511,15 @@ static int run(int argc, char **argv)
 		ltt_reader_close(r);
 		return ret < 0 || tool.problems || tool.skipped ? 1 : 0;
 	}
-	if (regions || profile || sched || waits || functions) {
+	if (regions || profile || sched || io || waits || functions) {
 		if (ropt.flags & LTT_READ_BUILTIN)
 			losses_reader(r);	/* of the builtin records, the loss records only */
 		ret = functions ? calls_report(r, json, graph) : regions ? regions_report(r, stdout, json)
-			: sched ? stats_sched_report(r, stdout, json) : waits ? stats_waits_report(r, stdout, json)
+			: sched ? stats_sched_report(r, stdout, json) : io ? stats_io_report(r, stdout, json) : waits ? stats_waits_report(r, stdout, json)
 			: profile_report(r, stdout, lf.tids.n || lf.from || lf.to || lim.region ? &lim : NULL);
 		if (ret < 0)
 			ltt_tool_error("stats", "%s: %s", functions ? "--functions" : regions ? "--regions"
-				       : sched ? "--sched" : waits ? "--waits" : "--profile", strerror(-ret));
+				       : sched ? "--sched" : io ? "--io" : waits ? "--waits" : "--profile", strerror(-ret));
 		if (fflush(stdout))
 			ltt_tool_error("stats", "standard output: %s", strerror(errno));
 		ltt_reader_close(r);
@@ -555,7 +561,7 @@ const struct ltt_cmd ltt_cmd_stats = {
 	.name = "stats",
 	.summary = "summarize traces: events per type and CPU, time span, rates, lost data",
 	.usage =
-	"usage: ltt stats [--format=text|json] [--regions] [--profile] [--sched] [--waits] [--functions [--graph FUNC]] [--all-snapshots] [--threads=N] TRACE...\n"
+	"usage: ltt stats [--format=text|json] [--regions] [--profile] [--sched] [--io] [--waits] [--functions [--graph FUNC]] [--all-snapshots] [--threads=N] TRACE...\n"
 	"       ltt stats --profile [--tid=LIST] [--from T] [--to T] [--region=LABEL] TRACE...\n"
 	"       ltt stats --per-thread [--format=text|json] [--tid=LIST] [--from T] [--to T] TRACE...\n"
 	"       ltt stats --follow [--format=text|json] TRACE\n"
@@ -602,6 +608,10 @@ const struct ltt_cmd ltt_cmd_stats = {
 	"                  traps, interrupts, and off CPU runnable, sleeping, blocked; switches\n"
 	"                  voluntary and involuntary, migrations, wakeups, who preempted it most;\n"
 	"                  per thread and system call: count, completed, total, min, p50, p99, max\n"
+	"  --io            read and write system calls (kernel events recorded with syscalls) per\n"
+	"                  process, thread and file (paths from the program's open calls and the fd\n"
+	"                  facility's links, followed through dup and close; socket:[INODE], pipe:[INODE]):\n"
+	"                  calls, errors, bytes, latency p50, p99, max; then per process\n"
 	"  --waits         the waits on locks recorded with LTT_WAITS=1 (ltt record --waits): per lock\n"
 	"                  (mutex, condition variable, semaphore, rwlock), ranked by the total wait,\n"
 	"                  its waits, total and longest, the threads that held it and that waited\n"

@@ -81,6 +81,11 @@ int sql_fill_traces(struct sql_ctx *ctx, struct sql_rows *rows);
 int sql_fill_thread_states(struct sql_ctx *ctx, struct sql_rows *rows);
 int sql_fill_syscalls(struct sql_ctx *ctx, struct sql_rows *rows);
 int sql_fill_calls(struct sql_ctx *ctx, struct sql_rows *rows);
+/* io: the read and write system calls (toolkit/sql/tables_io.c), filled or streamed as thread_states */
+int sql_fill_io(struct sql_ctx *ctx, struct sql_rows *rows);
+int sql_io_open(struct sql_ctx *ctx, void **stream, const struct sql_push *push);
+int sql_io_next(void *stream, struct sql_cell *row);
+void sql_io_close(void *stream);
 /* thread_states, syscalls and calls streamed (rows asked for by push only) */
 int sql_thread_states_open(struct sql_ctx *ctx, void **stream, const struct sql_push *push);
 int sql_syscalls_open(struct sql_ctx *ctx, void **stream, const struct sql_push *push);

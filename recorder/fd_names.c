@@ -60,6 +60,13 @@ __attribute__((constructor(101))) static void fd_checksum(void)
 #define NAMED_SLOTS 16384u	/* power of 2 */
 static uint64_t named[NAMED_SLOTS];	/* (pid << 32 | fd) + 1 of a named fd; 0 free (drain thread only) */
 static int fd_on;
+/* pipe, pipe2 and socketpair return their two fds in the program's memory: the address at the entry,
+ * by thread (direct-mapped: a collision loses the reading, the fds are then named at their first use). */
+#define PAIR_SLOTS 1024u
+static struct {
+	uint32_t tid, nr;
+	uint64_t addr;
+} pairs[PAIR_SLOTS];
 
 static uint64_t *slot(uint32_t pid, uint32_t fd)
 {
@@ -147,6 +154,7 @@ void ltt_fd_open(void)
 	if (!(ltt_k.groups & LTT_KGROUP_SYSCALLS))
 		return;
 	memset(named, 0, sizeof(named));
+	memset(pairs, 0, sizeof(pairs));
 	ltt_facility_register(&ltt_fd_facility);
 	fd_on = 1;
 	table_read();
@@ -303,6 +311,35 @@ static int uses_fd(uint32_t nr)
 	}
 }
 
+
+static int makes_pair(uint32_t nr)
+{
+	return
+#ifdef SYS_pipe
+		nr == SYS_pipe ||
+#endif
+		nr == SYS_pipe2 || nr == SYS_socketpair;
+}
+
+/* After a pipe, pipe2 or socketpair of tid returned 0: its two fds, read where the program asked. */
+static void pair_exit(unsigned c, uint32_t pid, uint32_t tid, uint32_t nr)
+{
+	unsigned i = tid & (PAIR_SLOTS - 1);
+	int32_t fds[2];
+	struct iovec local = { fds, sizeof(fds) }, remote;
+
+	if (pairs[i].tid != tid || pairs[i].nr != nr)
+		return;
+	pairs[i].tid = 0;
+	remote.iov_base = (void *)(uintptr_t)pairs[i].addr;
+	remote.iov_len = sizeof(fds);
+	if (process_vm_readv((pid_t)pid, &local, 1, &remote, 1, 0) != (ssize_t)sizeof(fds))
+		return;
+	for (int k = 0; k < 2; k++)
+		if (fds[k] >= 0)
+			put_path(c, pid, tid, (uint32_t)fds[k], HOW_OPEN);
+}
+
 void ltt_fd_syscall(unsigned c, uint32_t pid, uint32_t tid, int exit, uint32_t nr, const uint64_t *args,
 		    int64_t ret)
 {
@@ -311,6 +348,16 @@ void ltt_fd_syscall(unsigned c, uint32_t pid, uint32_t tid, int exit, uint32_t n
 	if (exit) {
 		if (ret >= 0 && ret <= INT32_MAX && makes_fd(nr))
 			put_path(c, pid, tid, (uint32_t)ret, HOW_OPEN);
+		else if (ret == 0 && makes_pair(nr))
+			pair_exit(c, pid, tid, nr);
+		return;
+	}
+	if (makes_pair(nr)) {
+		unsigned i = tid & (PAIR_SLOTS - 1);
+
+		pairs[i].tid = tid;
+		pairs[i].nr = nr;
+		pairs[i].addr = nr == SYS_socketpair ? args[3] : args[0];
 		return;
 	}
 	if (nr == SYS_openat

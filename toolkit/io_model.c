@@ -120,6 +120,8 @@ struct io_model {
 	unsigned ncls;
 	uint64_t cut;
 	int named;
+	struct fd_key last_open;	/* the fd the last open-like exit made, and its handle */
+	uint64_t last_handle;
 };
 
 static int ev_kind(const struct ltt_event_type *ty)
@@ -264,7 +266,9 @@ static int on_path(struct io_model *m, unsigned trace, uint32_t pid, int64_t fd,
 
 	if (!s)
 		return fd < 0 || fd > INT32_MAX ? 0 : -ENOMEM;
-	if (!*s)
+	if (!*s || (!use && !(*s == m->last_handle && fd_eq(m->last_open, (struct fd_key){ trace, pid, (int32_t)fd }))))
+		/* an fd not known, or made by a call other than the last open-like exit (a pipe's, a
+		 * socketpair's): a new open file */
 		return (*s = handle_new(m, path, 1)) ? 0 : -ENOMEM;
 	h = &m->h[*s - 1];
 	if (use && h->name)
@@ -379,6 +383,8 @@ static int on_exit_call(struct io_model *m, struct sched_model *sm, const struct
 			break;
 		if (!(*s = handle_new(m, k == K_OPEN && p->path && p->path[0] ? p->path : NULL, 0)))
 			rc = -ENOMEM;
+		m->last_open = (struct fd_key){ trace, pid, (int32_t)ret };
+		m->last_handle = *s;
 		break;
 	case K_DUP:
 	case K_DUP2:

@@ -21,7 +21,7 @@ for ev in empty scalars text nested; do
 		"$("$LTT" dump --event "types.$ev" ty | wc -l)"
 done
 eq ".tables" "$("$LTT" sql ty -e .tables | tr '\n' ' ')" \
-	"events types_empty types_scalars types_text types_nested regions threads processes lost traces thread_states syscalls calls spans "
+	"events types_empty types_scalars types_text types_nested regions threads processes lost traces thread_states syscalls io calls spans "
 
 # fields: the JSON of ltt dump --format=json, valid for SQLite's JSON functions
 "$LTT" dump --format=json ty | sed 's/.*"fields"://; s/}$//' > dump.fields

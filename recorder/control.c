@@ -278,6 +278,7 @@ static int start_locked(const struct ltt_options *opt, int from_env, char *why, 
 		}
 	}
 	ltt_cur.mode = opt->mode;
+	ltt_cur.pid = getpid();
 	ltt_cur.rg = rg;
 	ltt_cur.block_size = g.block_size;
 	ltt_cur.blocks = g.blocks;
@@ -579,16 +580,12 @@ static int env_options(struct ltt_options *o, char *why, size_t n)
 	return rc ? rc : ltt_profile_env(o, why, n);
 }
 
-__attribute__((constructor(102))) static void env_start(void)
+static int env_start_now(void)
 {
 	char why[PATH_MAX + 128] = "";
 	struct ltt_options o;
-	const char *path = secure_getenv("LTT_TRACE");
 	int rc;
 
-	ltt_secure_env_note();	/* setuid programs: the LTT_* variables ignored, said once */
-	if (!path || !*path)
-		return;
 	rc = env_options(&o, why, sizeof(why));
 	if (!rc) {
 		pthread_mutex_lock(&ctl_lock);
@@ -597,4 +594,24 @@ __attribute__((constructor(102))) static void env_start(void)
 	}
 	if (rc)
 		ltt_warn("%s; not tracing", why[0] ? why : strerror(-rc));
+	return rc;
+}
+
+int ltt_env_restart(void)
+{
+	const char *path = secure_getenv("LTT_TRACE");
+
+	return path && *path ? env_start_now() : -ENOENT;
+}
+
+__attribute__((constructor(102))) static void env_start(void)
+{
+	const char *path = secure_getenv("LTT_TRACE");
+
+	ltt_secure_env_note(); /* setuid programs: the LTT_* variables ignored, said once */
+	if (!path || !*path || ltt_exec_redundant())
+		return;
+	ltt_exec_adopt_begin(); /* the trace of this process before its exec (recorder/exec.c) */
+	env_start_now();
+	ltt_exec_adopt_end();
 }

@@ -50,6 +50,7 @@ static __attribute__((noreturn)) void real_exit(const char *name, int status)
 {
 	exit_fn f = (exit_fn)dlsym(RTLD_NEXT, name);
 
+	ltt_exec_exit_stop(); /* the trace complete (recorder/exec.c) */
 	ltt_flight_registry_remove_keep();
 	if (f)
 		f(status);

@@ -24,6 +24,7 @@ struct ltt_trace_state {
 	unsigned chunk;			/* rotation: the number of the chunk being written; 0: no rotation */
 	uint64_t rotate_size, max_size;	/* ltt_options */
 	unsigned rotate_seconds;
+	pid_t pid; /* the process that records it (not a vfork child sharing ltt_cur) */
 };
 extern struct ltt_trace_state ltt_cur;
 
@@ -144,6 +145,18 @@ void ltt_loss_report(const char *path, const struct ltt_region *rg);
 /* control.c: appends line (with its newline) to the file LTT_RECORD_REPORT names; 0 when there is
  * none (not run by `ltt record`), 1 when written. */
 int ltt_record_report(const char *line);
+/* control.c: starts recording from the environment (LTT_TRACE) as at load, after an exec that failed:
+ * 0 or a negative errno (said on stderr). */
+int ltt_env_restart(void);
+/* exec.c (doc/recorder.md "Programs that exec"): the trace of this process's image before its exec
+ * (LTT_EXEC_FROM) moved out of the way before the new trace is made, then into it as before-exec/ (or
+ * back when this image does not record); whether this copy of libltt is a preloaded libltt.so in a
+ * program that has its own linked in statically (then only the program's records). */
+void ltt_exec_adopt_begin(void);
+void ltt_exec_adopt_end(void);
+int ltt_exec_redundant(void);
+/* From _exit(): the recording stopped as at exit, unless a signal is blocked (a handler's _exit). */
+void ltt_exec_exit_stop(void);
 /* The consumer thread's id (0 if not running): not a thread of the traced program. */
 uint32_t ltt_consumer_tid(void);
 

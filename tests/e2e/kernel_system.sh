@@ -19,7 +19,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 nice -n -5 taskset -c 0 sh -c 'while :; do :; done' &
 hog=$!
 sleep 0.2
-taskset -c 0 "$LTT" record -o "$tmp/t" --kernel=sched,syscalls,irq,faults --system -- "$prog" run 200 \
+"$LTT" record -o "$tmp/t" --kernel=sched,syscalls,irq,faults --system -- taskset -c 0 "$prog" run 200 \
 	> "$tmp/out" 2> "$tmp/err" || fail "record: $(cat "$tmp/err")"
 h=$hog; kill "$hog"; wait "$hog" 2>/dev/null; hog=
 "$LTT" check "$tmp/t" > /dev/null || fail "ltt check"

@@ -180,6 +180,43 @@ static int perf_tsc_conversion(void)
 	return ok;
 }
 
+/* Whether the trace lines[i], reported when it began, was later moved into the trace of the image its
+ * process exec'd ("moved PATH\tNEW", recorder/exec.c): the exec'd image's trace is the one named, the
+ * part before the exec is NEW inside it (the same path reported again after the move is a new trace). */
+static int record_moved(char **lines, size_t n, size_t i)
+{
+	size_t len = strlen(lines[i]);
+
+	for (size_t j = i + 1; j < n; j++) {
+		if (!strcmp(lines[j], lines[i]))
+			return 0;
+		if (!strncmp(lines[j], "moved ", 6) && !strncmp(lines[j] + 6, lines[i], len) &&
+		    lines[j][6 + len] == '\t')
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether PROGRAM is a wrapper of a program with function hooks (taskset -c 0 ./prog, env X=1 prog,
+ * sh -c './prog args'): an argument after it, or the first word of one, names such a program. The
+ * wrapper's libltt hands the recording on at its exec (recorder/exec.c): no advice to rebuild it. */
+static int wrapped_hooks(int argc, char **argv)
+{
+	char word[PATH_MAX];
+
+	for (int i = 1; i < argc && i < 32; i++) {
+		size_t n = strcspn(argv[i], " \t");
+
+		if (!n || n >= sizeof(word) || argv[i][0] == '-')
+			continue;
+		memcpy(word, argv[i], n);
+		word[n] = 0;
+		if (preload_hooks(word) == 1)
+			return 1;
+	}
+	return 0;
+}
+
 static int run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -213,6 +250,8 @@ static int run(int argc, char **argv)
 	int any = 0, linked;
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_quit;
 	unsigned found = 0;
+	char **lines = NULL;
+	size_t nlines = 0;
 	int c, fd, status, rc;
 	pid_t pid;
 	FILE *f;
@@ -302,7 +341,7 @@ static int run(int argc, char **argv)
 		}
 		fprintf(stderr, "ltt record: %s is not linked with libltt: %s preloaded (%s)\n", argv[optind], lib, needs);
 	}
-	if (funcs && preload_hooks(argv[optind]) == 0)
+	if (funcs && preload_hooks(argv[optind]) == 0 && !wrapped_hooks(argc - optind, argv + optind))
 		fprintf(stderr, "ltt record: --functions: %s calls no function hook (mcount, __fentry__, "
 			"__cyg_profile_func_enter): its own functions cannot be recorded; build it with -pg "
 			"(or -pg -mfentry) or with -finstrument-functions (libraries it loads may have them)\n",
@@ -348,19 +387,34 @@ static int run(int argc, char **argv)
 	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	f = fopen(report, "r");
 	while (f && fgets(line, sizeof(line), f)) {
+		char **grown = realloc(lines, (nlines + 1) * sizeof(*lines));
+
 		line[strcspn(line, "\n")] = 0;
-		if (!strncmp(line, "lost ", 5)) {	/* libltt's loss line (recorder/loss_report.c) */
-			fprintf(stderr, "ltt record: %s\n", line + 5);
-			continue;
+		if (!grown || !(grown[nlines] = strdup(line))) {
+			lines = grown ? grown : lines;
+			break;
 		}
-		if (is_flight(line))
-			print_snapshots(line);
-		else
-			fprintf(stderr, "ltt record: trace written to %s\n", line);
-		found++;
+		lines = grown;
+		nlines++;
 	}
 	if (f)
 		fclose(f);
+	for (size_t i = 0; i < nlines; i++) {
+		if (!strncmp(lines[i], "lost ", 5)) { /* libltt's loss line (recorder/loss_report.c) */
+			fprintf(stderr, "ltt record: %s\n", lines[i] + 5);
+			continue;
+		}
+		if (!strncmp(lines[i], "moved ", 6) || record_moved(lines, nlines, i))
+			continue; /* a trace before an exec, now in the exec'd image's */
+		if (is_flight(lines[i]))
+			print_snapshots(lines[i]);
+		else
+			fprintf(stderr, "ltt record: trace written to %s\n", lines[i]);
+		found++;
+	}
+	for (size_t i = 0; i < nlines; i++)
+		free(lines[i]);
+	free(lines);
 	unlink(report);
 	if (!found && linked == 0 && !lib[0])	/* not an error of ltt's: the program's status is kept */
 		fprintf(stderr, "ltt record: no trace written: %s is not linked with libltt "

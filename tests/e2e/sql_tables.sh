@@ -22,6 +22,9 @@ for ev in empty scalars text nested; do
 done
 eq ".tables" "$("$LTT" sql ty -e .tables | tr '\n' ' ')" \
 	"events types_empty types_scalars types_text types_nested regions threads processes lost traces thread_states syscalls io calls spans "
+# --tables TRACE: the same tables, each with its columns as .schema declares them
+eq "--tables names" "$("$LTT" sql --tables ty | sed 's/(.*//' | tr '\n' ' ')" "$("$LTT" sql ty -e .tables | tr '\n' ' ')"
+eq "--tables columns" "$("$LTT" sql --tables ty | sed 's/^\([a-z_]*\)(/CREATE TABLE \1(/; s/$/;/')" "$("$LTT" sql ty -e .schema)"
 
 # fields: the JSON of ltt dump --format=json, valid for SQLite's JSON functions
 "$LTT" dump --format=json ty | sed 's/.*"fields"://; s/}$//' > dump.fields

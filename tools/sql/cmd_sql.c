@@ -34,6 +34,7 @@ struct sql_opts {
 	const char *schema;
 	int stats;
 	int force;		/* --force: --save may replace an earlier --save database */
+	int tables;		/* --tables: the tables and their columns, and exit */
 };
 
 struct session {
@@ -163,6 +164,28 @@ static void show_schema(const char *name, const char *decl, void *arg)
 
 	if (!*which || !strcasecmp(which, name))
 		print_decl(name, decl);
+}
+
+/* --tables: "NAME(COLUMN TYPE, ...)", a line per table, in the order of .tables. */
+static void show_table(const char *name, const char *decl, void *arg)
+{
+	const char *paren = strchr(decl, '(');
+
+	(void)arg;
+	printf("%s%s\n", name, paren ? paren : "()");
+}
+
+/* --tables without a trace: the tables every trace set has, and the per-type tables' form (their
+ * leading columns are the events table's first five, then a column per field). */
+static void show_tables_generic(void)
+{
+	const char *decl = strchr(sql_events_decl, '('), *fac = strstr(sql_events_decl, ", facility");
+
+	show_table("events", sql_events_decl, NULL);
+	if (decl && fac)
+		printf("FACILITY_EVENT%.*s, FIELD...)\n", (int)(fac - decl), decl);
+	for (unsigned i = 0; sql_rows_defs[i].name; i++)
+		show_table(sql_rows_defs[i].name, sql_rows_defs[i].decl, NULL);
 }
 
 /* A line starting with '.': 0, or -1 for an unknown command (reported). */
@@ -371,6 +394,7 @@ static int parse_args(int argc, char **argv, struct sql_opts *o)
 		{ "schema", required_argument, NULL, 'C' },
 		{ "stats", no_argument, NULL, 's' },
 		{ "force", no_argument, NULL, 'O' },
+		{ "tables", no_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -410,12 +434,15 @@ static int parse_args(int argc, char **argv, struct sql_opts *o)
 		case 'O':
 			o->force = 1;
 			break;
+		case 'T':
+			o->tables = 1;
+			break;
 		default:
 			ltt_cli_option_error("sql", ltt_cmd_sql.usage, c, argc, argv, lo);
 			return -1;
 		}
 	}
-	if (optind >= argc && !o->schema) {
+	if (optind >= argc && !o->schema && !o->tables) {
 		ltt_tool_error("sql", "no trace given (see ltt sql --help)");
 		return -1;
 	}
@@ -458,9 +485,21 @@ static int run(int argc, char **argv)
 		}
 		return fflush(stdout) ? 1 : 0;
 	}
+	if (o.tables && first >= argc) {
+		show_tables_generic();
+		return fflush(stdout) ? 1 : 0;
+	}
 	if (open_session(&ctx, argv + first, (unsigned)(argc - first))) {
 		sql_session_free(&ctx);
 		return 1;
+	}
+	if (o.tables) {
+		struct session ts = { .ctx = &ctx, .o = &o };
+
+		each_table(&ts, show_table, NULL);
+		status = fflush(stdout) || ctx.tool.problems || ctx.tool.skipped ? 1 : 0;
+		sql_session_free(&ctx);
+		return status;
 	}
 	s.out = sql_out_new(o.fmt, stdout);
 	if (!s.out) {
@@ -509,35 +548,39 @@ const struct ltt_cmd ltt_cmd_sql = {
 	.name = "sql",
 	.summary = "query traces with SQL (SQLite, the traces read in place)",
 	.usage =
-	"usage: ltt sql [OPTIONS] TRACE... [-e QUERY]...\n"
-	"       ltt sql --schema clickhouse|duckdb|sqlite\n"
-	"\n"
-	"Queries the traces (directories or packed .tar.gz traces) with SQL, on SQLite's virtual tables:\n"
-	"nothing is loaded first, each query reads what it needs. Tables (doc/cli.md has their columns):\n"
-	"  events      every event: ts_ns, trace, tracefile, cpu, tid, facility, event, fields (JSON)\n"
-	"  FACILITY_EVENT  one per event type, a typed column per field (nested structs as a_b)\n"
-	"  regions     the app facility's regions (the rows behind ltt stats --regions)\n"
-	"  threads, processes, lost, traces\n"
-	"  spans       the spans the facilities declare (begin and end events paired)\n"
-	"  calls       the calls function tracing recorded (ltt stats --functions)\n"
-	"  thread_states, syscalls  from the kernel events (ltt stats --sched)\n"
-	"  io          the read and write system calls, with their file (ltt stats --io)\n"
-	"Constraints on ts_ns, trace, tracefile, cpu, facility and event are read by the reader itself:\n"
-	"WHERE ts_ns BETWEEN A AND B reads only the blocks of that time range.\n"
-	"Without -e, statements are read from standard input, or from an interactive prompt with history\n"
-	"when it is a terminal (.tables, .schema [TABLE], .help, .quit). A bad statement prints one line\n"
-	"with its line and column and the exit status is 1; problems in the traces are printed on stderr,\n"
-	"every good row still comes, and the exit status is then 1.\n"
-	"\n"
-	"  -e QUERY          run the statements of QUERY (repeatable, in order; .tables and .schema too)\n"
-	"  --format=FORMAT   table (default): aligned columns under a header; csv: RFC 4180 with a\n"
-	"                    header line; json: JSON Lines, one object per row\n"
-	"  --save FILE.db    write every table into a new SQLite file (then run the -e queries, if any);\n"
-	"                    an existing FILE is refused\n"
-	"  --force           with --save: replace FILE when it is an SQLite database (an earlier --save)\n"
-	"  --schema DIALECT  print the CREATE TABLE statements of the rows of ltt export --format=rows for\n"
-	"                    clickhouse, duckdb or sqlite, and exit (doc/fleet.md)\n"
-	"  --stats           after each statement, print on stderr the rows, and the blocks and events the\n"
-	"                    reader read (of the blocks of the tracefiles it had to consider)\n",
+		"usage: ltt sql [OPTIONS] TRACE... [-e QUERY]...\n"
+		"       ltt sql --tables [TRACE...]\n"
+		"       ltt sql --schema clickhouse|duckdb|sqlite\n"
+		"\n"
+		"Queries the traces (directories or packed .tar.gz traces) with SQL, on SQLite's virtual tables:\n"
+		"nothing is loaded first, each query reads what it needs. Tables (doc/cli.md has their columns):\n"
+		"  events      every event: ts_ns, trace, tracefile, cpu, tid, facility, event, fields (JSON)\n"
+		"  FACILITY_EVENT  one per event type, a typed column per field (nested structs as a_b)\n"
+		"  regions     the app facility's regions (the rows behind ltt stats --regions)\n"
+		"  threads, processes, lost, traces\n"
+		"  spans       the spans the facilities declare (begin and end events paired)\n"
+		"  calls       the calls function tracing recorded (ltt stats --functions)\n"
+		"  thread_states, syscalls  from the kernel events (ltt stats --sched)\n"
+		"  io          the read and write system calls, with their file (ltt stats --io)\n"
+		"Constraints on ts_ns, trace, tracefile, cpu, facility and event are read by the reader itself:\n"
+		"WHERE ts_ns BETWEEN A AND B reads only the blocks of that time range.\n"
+		"Without -e, statements are read from standard input, or from an interactive prompt with history\n"
+		"when it is a terminal (.tables, .schema [TABLE], .help, .quit). A bad statement prints one line\n"
+		"with its line and column and the exit status is 1; problems in the traces are printed on stderr,\n"
+		"every good row still comes, and the exit status is then 1.\n"
+		"\n"
+		"  -e QUERY          run the statements of QUERY (repeatable, in order; .tables and .schema too)\n"
+		"  --format=FORMAT   table (default): aligned columns under a header; csv: RFC 4180 with a\n"
+		"                    header line; json: JSON Lines, one object per row\n"
+		"  --save FILE.db    write every table into a new SQLite file (then run the -e queries, if any);\n"
+		"                    an existing FILE is refused\n"
+		"  --force           with --save: replace FILE when it is an SQLite database (an earlier --save)\n"
+		"  --tables          print every table with its columns and their types, one line each\n"
+		"                    (NAME(COLUMN TYPE, ...)), and exit: with TRACEs, their per-type tables too;\n"
+		"                    without, FACILITY_EVENT stands for them\n"
+		"  --schema DIALECT  print the CREATE TABLE statements of the rows of ltt export --format=rows for\n"
+		"                    clickhouse, duckdb or sqlite, and exit (doc/fleet.md)\n"
+		"  --stats           after each statement, print on stderr the rows, and the blocks and events the\n"
+		"                    reader read (of the blocks of the tracefiles it had to consider)\n",
 	.run = run,
 };

@@ -17,6 +17,11 @@ tmp=$(mktemp -d /tmp/ltt-e2e-record-exec-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1	# calls_pg writes gmon.out where it runs
 fail() { echo "FAIL: $*"; exit 1; }
+# Under make asan the preloaded libltt.so is an ASan build: the ASan runtime first (record_preload.sh)
+asan=
+case "${SANITIZE:-}" in *address*)
+	asan="LD_PRELOAD=$(${CC:-cc} -print-file-name=libasan.so) ASAN_OPTIONS=verify_asan_link_order=0:${ASAN_OPTIONS:-}" ;;
+esac
 
 # calls_pg's own counts: 10 outer, 100 middle, 100 leaf (examples/calls.c)
 counts() {	# TRACE: "outer middle leaf" call counts
@@ -32,7 +37,7 @@ clean() {	# TRACE ERRFILE: complete, checked, nothing cut
 for w in "taskset -c 0" "env LTT_E2E_X=1" "nice -n 1"; do
 	rm -rf "$tmp/f"
 	# shellcheck disable=SC2086
-	"$LTT" record -o "$tmp/f" --functions -- $w "$calls" > /dev/null 2> "$tmp/err" || fail "$w: $(cat "$tmp/err")"
+	env $asan "$LTT" record -o "$tmp/f" --functions -- $w "$calls" > /dev/null 2> "$tmp/err" || fail "$w: $(cat "$tmp/err")"
 	clean "$tmp/f" "$tmp/err"
 	clean "$tmp/f/before-exec" "$tmp/err"
 	[ "$(counts "$tmp/f")" = "10 100 100" ] || fail "$w: counts $(counts "$tmp/f") (want 10 100 100)"
@@ -47,7 +52,7 @@ done
 # 2. --kernel through taskset into a program linked with libltt: one trace (not the static copy's and
 # the preloaded copy's), the program's, with its kernel events; DIR/ names it after the program
 rm -rf "$tmp/k"
-"$LTT" record -o "$tmp/k/" --kernel=switch -- taskset -c 0 "$prog" run 20 > /dev/null 2> "$tmp/err" ||
+env $asan "$LTT" record -o "$tmp/k/" --kernel=switch -- taskset -c 0 "$prog" run 20 > /dev/null 2> "$tmp/err" ||
 	fail "kernel: $(cat "$tmp/err")"
 set -- "$tmp"/k/*
 [ $# = 1 ] || fail "kernel: $# traces: $*"
@@ -59,7 +64,7 @@ grep -q '^ltt_program="taskset"$' "$1/before-exec/info/system.xml" || fail "kern
 
 # 3. sh -c: dash forks the command and ends with _exit: the shell's trace and the command's, both whole
 rm -rf "$tmp/s"
-"$LTT" record -o "$tmp/s/" --functions -- sh -c "\"$calls\"; true" > /dev/null 2> "$tmp/err" ||
+env $asan "$LTT" record -o "$tmp/s/" --functions -- sh -c "\"$calls\"; true" > /dev/null 2> "$tmp/err" ||
 	fail "sh: $(cat "$tmp/err")"
 n=0
 for t in "$tmp"/s/*; do
@@ -70,7 +75,7 @@ done
 [ $n = 2 ] || fail "sh: $n traces"
 # sh -c 'exec PROG': the shell's exec hands on
 rm -rf "$tmp/x"
-"$LTT" record -o "$tmp/x" --functions -- sh -c "exec \"$calls\"" > /dev/null 2> "$tmp/err" || fail "sh exec: $(cat "$tmp/err")"
+env $asan "$LTT" record -o "$tmp/x" --functions -- sh -c "exec \"$calls\"" > /dev/null 2> "$tmp/err" || fail "sh exec: $(cat "$tmp/err")"
 clean "$tmp/x" "$tmp/err"
 [ "$(counts "$tmp/x")" = "10 100 100" ] || fail "sh exec: counts $(counts "$tmp/x")"
 [ -d "$tmp/x/before-exec" ] || fail "sh exec: no before-exec"
@@ -93,7 +98,7 @@ int main(void)
 EOF
 cc -o "$tmp/try" "$tmp/try.c" || fail "cc"
 rm -rf "$tmp/e"
-"$LTT" record -o "$tmp/e/" --cpu-sample 10 -- "$tmp/try" > /dev/null 2> "$tmp/err" || fail "exec fails: $(cat "$tmp/err")"
+env $asan "$LTT" record -o "$tmp/e/" --cpu-sample 10 -- "$tmp/try" > /dev/null 2> "$tmp/err" || fail "exec fails: $(cat "$tmp/err")"
 grep -q "ltt: exec of $tmp/bad failed (Exec format error): recording goes on in $tmp/e/try-" "$tmp/err" ||
 	fail "exec fails: not said: $(cat "$tmp/err")"
 for t in "$tmp"/e/* "$tmp"/e/*/before-exec; do

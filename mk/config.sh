@@ -19,9 +19,9 @@ echo "UNWIND_CFLAGS := $(pc --cflags libunwind)"
 echo "UNWIND_LIBS := $(pc --libs libunwind)"
 echo "DW_CFLAGS := $(pc --cflags libdw)"
 echo "DW_LIBS := $(pc --libs libdw)"
-# The Python module (python/module.mk): Debian's python3 and NumPy headers.
+# The Python module (python/module.mk): the headers of Debian's python3 (the module is built on the
+# limited API of 3.8: any CPython 3.8+ headers do).
 PY=${PYTHON:-/usr/bin/python3}
 echo "PY_INCLUDE := $($PY -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
 echo "PY_EXT_SUFFIX := $($PY -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')"
 echo "PY_VERSION := $($PY -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
-echo "NUMPY_INCLUDE := $($PY -c 'import numpy; print(numpy.get_include())')"

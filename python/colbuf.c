@@ -1,29 +1,126 @@
 /* SPDX-License-Identifier: MIT */
-/* Columns filled in C (colbuf.h). */
+/* Columns filled in C (colbuf.h), handed over as ltt._ltt.Column objects.
+ *
+ * A Column owns the column's memory (malloc'd, filled in place) and describes it by NumPy's array
+ * interface (__array_interface__, version 3: shape, typestr, data address): numpy.asarray(column) makes
+ * an ndarray over that memory without a copy, its base the Column, with the user's own NumPy of any
+ * version, and nothing of NumPy is needed to build or import the module. The buffer protocol would do
+ * the same but is in the limited API only from 3.11, and this module is built for 3.8 on (pyltt.h).
+ * An object column holds one reference per row (None where no value): NumPy's object arrays over it
+ * decrement what they replace and increment what they store, as the Column does when freed. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#define NO_IMPORT_ARRAY
-#define PY_ARRAY_UNIQUE_SYMBOL pyltt_ARRAY_API
-#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
-#include <numpy/arrayobject.h>
-
 #include "colbuf.h"
 
-static int npy_of(enum colbuf_kind k, unsigned isz)
+/* NumPy's typestr of a column: byte order, kind, bytes (native order) */
+static const char *typestr_of(enum colbuf_kind k, unsigned isz)
 {
+	static const char *const ints[] = { "|i1", "=i2", "=i4", "=i8" }, *const uints[] = { "|u1", "=u2", "=u4", "=u8" };
+	unsigned i = isz == 1 ? 0 : isz == 2 ? 1 : isz == 4 ? 2 : 3;
+
 	switch (k) {
 	case COLBUF_INT:
-		return isz == 1 ? NPY_INT8 : isz == 2 ? NPY_INT16 : isz == 4 ? NPY_INT32 : NPY_INT64;
+		return ints[i];
 	case COLBUF_UINT:
-		return isz == 1 ? NPY_UINT8 : isz == 2 ? NPY_UINT16 : isz == 4 ? NPY_UINT32 : NPY_UINT64;
+		return uints[i];
 	case COLBUF_FLOAT:
-		return isz == 4 ? NPY_FLOAT32 : NPY_FLOAT64;
+		return isz == 4 ? "=f4" : "=f8";
 	default:
-		return NPY_OBJECT;
+		return "|O";
 	}
+}
+
+/* ---- ltt._ltt.Column ---------------------------------------------------------------------------- */
+
+struct pyltt_column {
+	PyObject_HEAD
+	char *data;			/* owned; never NULL (one byte at least: NumPy takes no NULL address) */
+	Py_ssize_t rows;
+	const char *typestr;
+	int objects;			/* data holds rows references */
+};
+
+PyTypeObject *pyltt_column_type;
+
+static void column_dealloc(PyObject *self)
+{
+	struct pyltt_column *c = (struct pyltt_column *)self;
+
+	if (c->objects)
+		for (Py_ssize_t i = 0; i < c->rows; i++)
+			Py_XDECREF(((PyObject **)c->data)[i]);
+	free(c->data);
+	pyltt_free(self);
+}
+
+static PyObject *column_interface(PyObject *self, void *closure)
+{
+	struct pyltt_column *c = (struct pyltt_column *)self;
+
+	(void)closure;
+	return Py_BuildValue("{s:(n),s:s,s:(NO),s:i}", "shape", c->rows, "typestr", c->typestr, "data",
+			     PyLong_FromVoidPtr(c->data), Py_False, "version", 3);
+}
+
+static Py_ssize_t column_len(PyObject *self)
+{
+	return ((struct pyltt_column *)self)->rows;
+}
+
+static PyObject *column_typestr(PyObject *self, void *closure)
+{
+	(void)closure;
+	return PyUnicode_FromString(((struct pyltt_column *)self)->typestr);
+}
+
+static PyGetSetDef column_getset[] = {
+	{ "__array_interface__", column_interface, NULL, "NumPy's array interface of the column (numpy.asarray)", NULL },
+	{ "typestr", column_typestr, NULL, "the values' type as NumPy names it (\"=i8\", \"|O\", ...)", NULL },
+	{ NULL, NULL, NULL, NULL, NULL },
+};
+
+static PyType_Slot column_slots[] = {
+	{ Py_tp_dealloc, (void *)column_dealloc },
+	{ Py_tp_new, (void *)pyltt_no_new },
+	{ Py_tp_getset, column_getset },
+	{ Py_sq_length, (void *)column_len },
+	{ Py_tp_doc, (void *)"A column of a trace's events filled in C: numpy.asarray(column) wraps it without a copy" },
+	{ 0, NULL },
+};
+
+static PyType_Spec column_spec = {
+	.name = "ltt._ltt.Column",
+	.basicsize = sizeof(struct pyltt_column),
+	.flags = Py_TPFLAGS_DEFAULT,
+	.slots = column_slots,
+};
+
+int pyltt_column_init(void)
+{
+	pyltt_column_type = (PyTypeObject *)PyType_FromSpec(&column_spec);
+	return pyltt_column_type ? 0 : -1;
+}
+
+/* A Column over data (rows values of typestr; objects: references), which it takes (freed on failure). */
+static PyObject *column_new(char *data, size_t rows, const char *typestr, int objects)
+{
+	struct pyltt_column *c = PyObject_New(struct pyltt_column, pyltt_column_type);
+
+	if (!c) {
+		if (objects)
+			for (size_t i = 0; i < rows; i++)
+				Py_XDECREF(((PyObject **)data)[i]);
+		free(data);
+		return NULL;
+	}
+	c->data = data;
+	c->rows = (Py_ssize_t)rows;
+	c->typestr = typestr;
+	c->objects = objects;
+	return (PyObject *)c;
 }
 
 int colset_add(struct colset *s, const char *name, enum colbuf_kind kind, unsigned isz, int with_mask)
@@ -44,7 +141,7 @@ int colset_add(struct colset *s, const char *name, enum colbuf_kind kind, unsign
 	c->kind = kind;
 	c->isz = isz;
 	s->nobjects += kind == COLBUF_OBJECT;
-	c->npy = npy_of(kind, isz);
+	c->typestr = typestr_of(kind, isz);
 	c->name = strdup(name);
 	if (!c->name)
 		return PyErr_NoMemory(), -1;
@@ -147,7 +244,7 @@ void colbuf_o(struct colbuf *c, size_t row, PyObject *v)
 		return;
 	if (c->kind != COLBUF_OBJECT) {
 		if (PyFloat_Check(v))
-			colbuf_f(c, row, PyFloat_AS_DOUBLE(v));
+			colbuf_f(c, row, PyFloat_AsDouble(v));
 		else if (PyLong_Check(v))
 			colbuf_i(c, row, PyLong_AsLongLong(v));
 		PyErr_Clear();
@@ -159,56 +256,28 @@ void colbuf_o(struct colbuf *c, size_t row, PyObject *v)
 	*o = v;
 }
 
-static void free_data(PyObject *cap)
+/* The column as a Column of rows values; takes its data. */
+static PyObject *to_column(struct colbuf *c, size_t rows)
 {
-	free(PyCapsule_GetPointer(cap, "ltt.colbuf"));
-}
-
-/* The column as an ndarray of s->rows values; takes its data. */
-static PyObject *to_array(struct colbuf *c, size_t rows)
-{
-	npy_intp n = (npy_intp)rows;
-	PyObject *a, *cap;
+	char *d;
 
 	if (c->kind == COLBUF_OBJECT) {
 		PyObject **v = (PyObject **)c->data;
 
-		a = PyArray_SimpleNew(1, &n, NPY_OBJECT);
-		if (!a)
-			return NULL;
-		for (size_t i = 0; i < rows; i++) {
-			PyObject **slot = (PyObject **)PyArray_GETPTR1((PyArrayObject *)a, (npy_intp)i);
-			PyObject *o = v && v[i] ? v[i] : (Py_INCREF(Py_None), Py_None);
-
-			Py_XDECREF(*slot);
-			*slot = o;	/* the reference moves */
-			if (v)
-				v[i] = NULL;
-		}
-		return a;
+		for (size_t i = 0; v && i < rows; i++)
+			if (!v[i]) {
+				Py_INCREF(Py_None);
+				v[i] = Py_None;
+			}
 	}
-	if (!c->data || !rows) {
-		free(c->data);
-		c->data = NULL;
-		return PyArray_SimpleNew(1, &n, c->npy);
-	}
-	{
-		char *d = realloc(c->data, rows * c->isz);
-
-		if (d)
-			c->data = d;
-	}
-	a = PyArray_SimpleNewFromData(1, &n, c->npy, c->data);
-	if (!a)
-		return NULL;
-	cap = PyCapsule_New(c->data, "ltt.colbuf", free_data);
-	if (!cap || PyArray_SetBaseObject((PyArrayObject *)a, cap)) {
-		Py_XDECREF(cap);
-		Py_DECREF(a);
-		return NULL;
-	}
+	d = realloc(c->data, rows ? rows * c->isz : 1);	/* the room not filled given back */
+	if (!d && !rows)
+		return PyErr_NoMemory();
+	if (d)
+		c->data = d;
+	d = c->data;
 	c->data = NULL;
-	return a;
+	return column_new(d, rows, c->typestr, c->kind == COLBUF_OBJECT);
 }
 
 PyObject *colset_arrays(struct colset *s)
@@ -217,26 +286,22 @@ PyObject *colset_arrays(struct colset *s)
 
 	for (unsigned i = 0; names && arrays && i < s->ncols; i++) {
 		struct colbuf *c = &s->cols[i];
-		PyObject *a = to_array(c, s->rows), *m = NULL;
+		PyObject *a = to_column(c, s->rows), *m, *name;
 
 		if (a && c->mask) {
-			npy_intp n = (npy_intp)s->rows;
-
-			m = PyArray_SimpleNew(1, &n, NPY_BOOL);
-			if (m) {
-				if (s->rows)
-					memcpy(PyArray_DATA((PyArrayObject *)m), c->mask, s->rows);
-				a = Py_BuildValue("(NN)", a, m);
-			} else {
-				Py_CLEAR(a);
-			}
+			m = column_new((char *)c->mask, s->rows, "|b1", 0);
+			c->mask = NULL;
+			a = m ? Py_BuildValue("(NN)", a, m) : (Py_DECREF(a), NULL);
 		}
-		if (!a) {
+		name = PyUnicode_FromString(c->name);
+		if (!a || !name) {
+			Py_XDECREF(a);
+			Py_XDECREF(name);
 			Py_CLEAR(names);
 			break;
 		}
-		PyList_SET_ITEM(names, i, PyUnicode_FromString(c->name));
-		PyList_SET_ITEM(arrays, i, a);
+		PyList_SetItem(names, i, name);
+		PyList_SetItem(arrays, i, a);
 	}
 	colset_free(s);
 	if (!names || !arrays) {

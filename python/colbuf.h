@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Columns filled in C, one value per row, handed to NumPy at the end without a copy (numbers) or as
- * object arrays (str, list, dict): colbuf.c. */
+/* Columns filled in C, one value per row, handed over at the end as ltt._ltt.Column objects that NumPy
+ * wraps without a copy (numbers, and object columns of str, list, dict): colbuf.c. */
 #ifndef LTT_PYTHON_COLBUF_H
 #define LTT_PYTHON_COLBUF_H
 
@@ -12,7 +12,7 @@ struct colbuf {
 	char *name;
 	enum colbuf_kind kind;
 	unsigned isz;			/* bytes per value: 1, 2, 4, 8 (COLBUF_OBJECT: a pointer) */
-	int npy;			/* the NumPy type number */
+	const char *typestr;		/* NumPy's name of the type (the array interface's typestr) */
 	char *data;			/* cap values */
 	unsigned char *mask;		/* with_mask: 1 where the row has no value (else NULL) */
 };
@@ -117,7 +117,7 @@ static inline void colbuf_f(struct colbuf *c, size_t row, double v)
 /* Stores a new reference (stolen) into an object column; another column gets its number (or 0). */
 void colbuf_o(struct colbuf *c, size_t row, PyObject *v);
 
-/* (names, arrays): the columns as NumPy arrays (masked ones as (values, mask) tuples); s is emptied.
+/* (names, columns): the columns as Column objects (masked ones as (values, mask) tuples); s is emptied.
  * NULL with an exception. */
 PyObject *colset_arrays(struct colset *s);
 void colset_free(struct colset *s);

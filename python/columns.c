@@ -173,7 +173,7 @@ static PyObject *label_of(struct fill *f, int col, const struct ltt_value *v)
 	tab = (unsigned)col < f->nlabels_cols ? f->labels[col] : NULL;
 	for (uint32_t i = 0; tab && i < t->n_labels && i < f->nlabels[col]; i++)
 		if (t->labels[i].name == l) {
-			if (!tab[i] && !(tab[i] = PyUnicode_InternFromString(l)))
+			if (!tab[i] && !(tab[i] = pyltt_name(l)))
 				return NULL;
 			if (PyUnicode_CompareWithASCIIString(tab[i], l))	/* another trace's labels */
 				break;

@@ -28,7 +28,7 @@ static void event_dealloc(PyObject *self)
 	Py_XDECREF(e->event);
 	Py_XDECREF(e->fields);
 	Py_XDECREF(e->tid);
-	Py_TYPE(self)->tp_free(self);
+	pyltt_free(self);
 }
 
 static PyObject *event_repr(PyObject *self)
@@ -45,8 +45,6 @@ static PyObject *event_getitem(PyObject *self, PyObject *key)
 	return PyObject_GetItem(((struct pyltt_event *)self)->fields, key);
 }
 
-static PyMappingMethods event_mapping = { .mp_subscript = event_getitem };
-
 #define M(name, doc) { #name, T_OBJECT_EX, offsetof(struct pyltt_event, name), READONLY, doc }
 static PyMemberDef event_members[] = {
 	M(ts_ns, "real time, nanoseconds since the Epoch"),
@@ -62,16 +60,23 @@ static PyMemberDef event_members[] = {
 };
 #undef M
 
-PyTypeObject pyltt_event_type = {
-	PyVarObject_HEAD_INIT(NULL, 0)
-	.tp_name = "ltt.Event",
-	.tp_basicsize = sizeof(struct pyltt_event),
-	.tp_dealloc = event_dealloc,
-	.tp_repr = event_repr,
-	.tp_as_mapping = &event_mapping,
-	.tp_flags = Py_TPFLAGS_DEFAULT,
-	.tp_doc = "One event of a trace (ev.fields, or ev[\"field\"])",
-	.tp_members = event_members,
+PyTypeObject *pyltt_event_type;
+
+static PyType_Slot event_slots[] = {
+	{ Py_tp_dealloc, (void *)event_dealloc },
+	{ Py_tp_new, (void *)pyltt_no_new },
+	{ Py_tp_repr, (void *)event_repr },
+	{ Py_mp_subscript, (void *)event_getitem },
+	{ Py_tp_members, event_members },
+	{ Py_tp_doc, (void *)"One event of a trace (ev.fields, or ev[\"field\"])" },
+	{ 0, NULL },
+};
+
+static PyType_Spec event_spec = {
+	.name = "ltt.Event",
+	.basicsize = sizeof(struct pyltt_event),
+	.flags = Py_TPFLAGS_DEFAULT,
+	.slots = event_slots,
 };
 
 /* ---- the iterator ------------------------------------------------------------------------------- */
@@ -137,7 +142,7 @@ static void iter_dealloc(PyObject *self)
 
 	iter_end(it);
 	Py_XDECREF(it->trace);
-	Py_TYPE(self)->tp_free(self);
+	pyltt_free(self);
 }
 
 static struct ev_type *type_of(struct pyltt_iter *it, const struct ltt_event_type *ty)
@@ -150,14 +155,14 @@ static struct ev_type *type_of(struct pyltt_iter *it, const struct ltt_event_typ
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return PyErr_NoMemory(), NULL;
-	t->facility = PyUnicode_InternFromString(ty->facility);
-	t->event = PyUnicode_InternFromString(ty->name);
+	t->facility = pyltt_name(ty->facility);
+	t->event = pyltt_name(ty->name);
 	if (b && b->kind == LTT_TYPE_STRUCT && b->n_fields) {
 		t->keys = calloc(b->n_fields, sizeof(*t->keys));
 		if (t->keys) {
 			t->nkeys = b->n_fields;
 			for (uint32_t i = 0; i < b->n_fields; i++)
-				if (!(t->keys[i] = PyUnicode_InternFromString(b->fields[i].name)))
+				if (!(t->keys[i] = pyltt_name(b->fields[i].name)))
 					break;
 		}
 	}
@@ -180,7 +185,7 @@ static struct ev_file *file_of(struct pyltt_iter *it, const struct ltt_tracefile
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return PyErr_NoMemory(), NULL;
-	f->name = PyUnicode_InternFromString(tf->name);
+	f->name = pyltt_name(tf->name);
 	f->cpu = tf->cpu >= 0 ? PyLong_FromLong(tf->cpu) : (Py_INCREF(Py_None), Py_None);
 	if (!f->name || !f->cpu || ptrmap_put(&it->files, tf, f)) {
 		free_file(f);
@@ -241,7 +246,7 @@ static PyObject *iter_next(PyObject *self)
 	}
 	if (!(t = type_of(it, ev.type)) || !(f = file_of(it, ev.tracefile)))
 		return NULL;
-	e = PyObject_New(struct pyltt_event, &pyltt_event_type);
+	e = PyObject_New(struct pyltt_event, pyltt_event_type);
 	if (!e)
 		return NULL;
 	ti = ev.trace->index < it->ntraces ? ev.trace->index : 0;
@@ -269,20 +274,34 @@ static PyObject *iter_next(PyObject *self)
 	return (PyObject *)e;
 }
 
-PyTypeObject pyltt_iter_type = {
-	PyVarObject_HEAD_INIT(NULL, 0)
-	.tp_name = "ltt._ltt.EventIterator",
-	.tp_basicsize = sizeof(struct pyltt_iter),
-	.tp_dealloc = iter_dealloc,
-	.tp_flags = Py_TPFLAGS_DEFAULT,
-	.tp_iter = PyObject_SelfIter,
-	.tp_iternext = iter_next,
+PyTypeObject *pyltt_iter_type;
+
+static PyType_Slot iter_slots[] = {
+	{ Py_tp_dealloc, (void *)iter_dealloc },
+	{ Py_tp_new, (void *)pyltt_no_new },
+	{ Py_tp_iter, (void *)PyObject_SelfIter },
+	{ Py_tp_iternext, (void *)iter_next },
+	{ 0, NULL },
 };
+
+static PyType_Spec iter_spec = {
+	.name = "ltt._ltt.EventIterator",
+	.basicsize = sizeof(struct pyltt_iter),
+	.flags = Py_TPFLAGS_DEFAULT,
+	.slots = iter_slots,
+};
+
+int pyltt_events_init(void)
+{
+	pyltt_event_type = (PyTypeObject *)PyType_FromSpec(&event_spec);
+	pyltt_iter_type = (PyTypeObject *)PyType_FromSpec(&iter_spec);
+	return pyltt_event_type && pyltt_iter_type ? 0 : -1;
+}
 
 PyObject *pyltt_iter(PyObject *trace)
 {
 	struct pyltt_trace *t = (struct pyltt_trace *)trace;
-	struct pyltt_iter *it = PyObject_New(struct pyltt_iter, &pyltt_iter_type);
+	struct pyltt_iter *it = PyObject_New(struct pyltt_iter, pyltt_iter_type);
 
 	if (!it)
 		return NULL;

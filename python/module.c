@@ -19,23 +19,33 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__ltt(void);
 
+/* PyModule_AddObjectRef (3.10): the module gets a reference of its own */
+static int add_ref(PyObject *m, const char *name, PyObject *o)
+{
+	Py_INCREF(o);
+	if (PyModule_AddObject(m, name, o)) {
+		Py_DECREF(o);
+		return -1;
+	}
+	return 0;
+}
+
 PyMODINIT_FUNC PyInit__ltt(void)
 {
 	PyObject *m;
 
-	if (pyltt_numpy_init())
-		return NULL;
-	if (PyType_Ready(&pyltt_trace_type) || PyType_Ready(&pyltt_event_type) || PyType_Ready(&pyltt_iter_type))
+	if ((!pyltt_trace_type && pyltt_trace_init()) || (!pyltt_event_type && pyltt_events_init()) ||
+	    (!pyltt_column_type && pyltt_column_init()))
 		return NULL;
 	m = PyModule_Create(&module);
 	if (!m)
 		return NULL;
 	pyltt_error = PyErr_NewExceptionWithDoc("ltt.Error", "A trace that cannot be read: the message names the file "
 						"(and the offset or XML line) at fault", PyExc_OSError, NULL);
-	if (!pyltt_error || PyModule_AddObjectRef(m, "Error", pyltt_error) ||
-	    PyModule_AddObjectRef(m, "Trace", (PyObject *)&pyltt_trace_type) ||
-	    PyModule_AddObjectRef(m, "Event", (PyObject *)&pyltt_event_type) ||
-	    PyModule_AddStringConstant(m, "version", LTT_VERSION)) {
+	if (!pyltt_error || add_ref(m, "Error", pyltt_error) || add_ref(m, "Trace", (PyObject *)pyltt_trace_type) ||
+	    add_ref(m, "Event", (PyObject *)pyltt_event_type) || add_ref(m, "Column", (PyObject *)pyltt_column_type) ||
+	    PyModule_AddStringConstant(m, "version", LTT_VERSION) ||
+	    PyModule_AddIntConstant(m, "limited_api", Py_LIMITED_API)) {
 		Py_DECREF(m);
 		return NULL;
 	}

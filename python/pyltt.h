@@ -10,6 +10,10 @@
 #ifndef LTT_PYTHON_PYLTT_H
 #define LTT_PYTHON_PYLTT_H
 
+/* The limited API of CPython 3.8 (the stable ABI, abi3): one build imports in every CPython from 3.8 on
+ * (doc/python.md). No NumPy at build time: columns are handed over as ltt._ltt.Column objects that
+ * NumPy wraps without a copy through their __array_interface__ (colbuf.c). */
+#define Py_LIMITED_API 0x03080000
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
@@ -36,7 +40,16 @@ struct pyltt_trace {
 	PyObject *sql;			/* the SQL session (sql.c), a capsule; NULL until first used */
 };
 
-extern PyTypeObject pyltt_trace_type;
+/* The module's types: heap types (PyType_FromSpec), made by PyInit__ltt */
+extern PyTypeObject *pyltt_trace_type;
+int pyltt_trace_init(void);
+/* The dealloc of every type of the module: frees the object, then drops its type (a heap type). */
+void pyltt_free(PyObject *self);
+/* tp_new of the types the module makes itself: TypeError (no instances from Python). */
+PyObject *pyltt_no_new(PyTypeObject *type, PyObject *args, PyObject *kw);
+/* The UTF-8 text of a str (the limited API of 3.8 has no PyUnicode_AsUTF8): NULL with an exception; the
+ * text lives as long as *keep (a bytes object the caller releases with Py_XDECREF). */
+const char *pyltt_utf8(PyObject *s, PyObject **keep);
 
 /* ltt._ltt.open(paths, facility=, event=, cpu=, from_=, to=, all=, all_snapshots=) (trace.c). */
 PyObject *pyltt_open(PyObject *self, PyObject *args, PyObject *kw);
@@ -55,29 +68,41 @@ void pyltt_collect(void);
 PyObject *pyltt_collected(void);
 /* Raises ltt.Error for a negative errno ret with the message msg (or strerror). NULL. */
 PyObject *pyltt_raise(int ret, const char *msg);
+/* The same with the message a str (or NULL: strerror). */
+PyObject *pyltt_raise_str(int ret, PyObject *msg);
 
 /* ---- values (values.c) ------------------------------------------------------------------------ */
 
 /* A value of any type as a Python object (int, float, str, list, dict); NULL with an exception. */
 PyObject *pyltt_value(const struct ltt_value *v);
+/* A name (of a facility, event, field, tracefile, enum label) as str, made once per pass and shared by its
+ * rows. Not interned: an interned str freed at the end of every pass leaves a dead entry in the
+ * interpreter's table of interned strings, which grows by a MiB now and then over many passes. */
+static inline PyObject *pyltt_name(const char *s)
+{
+	return PyUnicode_FromString(s);
+}
 /* A string as str (invalid UTF-8 decoded with U+FFFD, as the JSON output writes it). */
 PyObject *pyltt_str(const char *s, size_t n);
 
 /* ---- iteration (events.c) --------------------------------------------------------------------- */
 
-extern PyTypeObject pyltt_event_type;
-extern PyTypeObject pyltt_iter_type;
+extern PyTypeObject *pyltt_event_type;
+extern PyTypeObject *pyltt_iter_type;
+int pyltt_events_init(void);
 /* iter(trace) */
 PyObject *pyltt_iter(PyObject *trace);
 
 /* ---- columns (columns.c, table.c) ------------------------------------------------------------- */
 
-/* Trace._columns("facility.event"): (names, arrays) of one event type's fields, NumPy arrays. */
+/* Trace._columns("facility.event"): (names, columns) of one event type's fields, ltt._ltt.Column
+ * objects (NumPy arrays by numpy.asarray, without a copy). */
 PyObject *pyltt_columns(PyObject *trace, PyObject *args);
-/* Trace._events(): (names, arrays) of every event, fields as JSON text. */
+/* Trace._events(): (names, columns) of every event, fields as JSON text. */
 PyObject *pyltt_events(PyObject *trace, PyObject *args);
-/* import_array() of the module: 0 or -1. */
-int pyltt_numpy_init(void);
+/* The Column type (colbuf.c): 0 or -1. */
+extern PyTypeObject *pyltt_column_type;
+int pyltt_column_init(void);
 
 /* ---- SQL (sql.c) -------------------------------------------------------------------------------- */
 

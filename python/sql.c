@@ -28,7 +28,10 @@ static struct sql_ctx *session(struct pyltt_trace *t)
 	pyltt_collect();
 	if (sql_session_init(ctx)) {
 		msg = pyltt_collected();
-		pyltt_raise(-EIO, msg ? PyUnicode_AsUTF8(msg) : "cannot make the SQL tables");
+		if (msg)
+			pyltt_raise_str(-EIO, msg);
+		else
+			pyltt_raise(-EIO, "cannot make the SQL tables");
 		Py_XDECREF(msg);
 		ctx->catalog = NULL;
 		sql_session_free(ctx);
@@ -130,7 +133,7 @@ PyObject *pyltt_sql(PyObject *self, PyObject *args)
 		for (int i = 0; names && i < n; i++) {
 			const char *nm = sqlite3_column_name(st, i);
 
-			PyList_SET_ITEM(names, i, PyUnicode_FromString(nm ? nm : ""));
+			PyList_SetItem(names, i, PyUnicode_FromString(nm ? nm : ""));
 		}
 		while (names && rows && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 			PyObject *row = PyTuple_New(n);
@@ -142,7 +145,7 @@ PyObject *pyltt_sql(PyObject *self, PyObject *args)
 					Py_CLEAR(row);
 					break;
 				}
-				PyTuple_SET_ITEM(row, i, c);
+				PyTuple_SetItem(row, i, c);
 			}
 			if (!row || PyList_Append(rows, row))
 				Py_CLEAR(rows);

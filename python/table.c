@@ -77,8 +77,8 @@ PyObject *pyltt_events(PyObject *self, PyObject *noargs)
 
 		if (__builtin_expect(!ty, 0)) {
 			ty = calloc(1, sizeof(*ty));
-			if (!ty || !(ty->facility = PyUnicode_InternFromString(ev.type->facility)) ||
-			    !(ty->event = PyUnicode_InternFromString(ev.type->name)) || ptrmap_put(&types, ev.type, ty)) {
+			if (!ty || !(ty->facility = pyltt_name(ev.type->facility)) ||
+			    !(ty->event = pyltt_name(ev.type->name)) || ptrmap_put(&types, ev.type, ty)) {
 				if (ty)
 					free_row_type(ty);
 				if (!PyErr_Occurred())
@@ -87,7 +87,7 @@ PyObject *pyltt_events(PyObject *self, PyObject *noargs)
 			}
 		}
 		if (__builtin_expect(!tf, 0)) {
-			tf = PyUnicode_InternFromString(ev.tracefile->name);
+			tf = pyltt_name(ev.tracefile->name);
 			if (!tf || ptrmap_put(&files, ev.tracefile, tf)) {
 				Py_XDECREF(tf);
 				if (!PyErr_Occurred())

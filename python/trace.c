@@ -48,12 +48,47 @@ PyObject *pyltt_collected(void)
 	if (!messages)
 		return NULL;
 	sep = PyUnicode_FromString("\n");
-	if (sep && PyList_GET_SIZE(messages))
+	if (sep && PyList_Size(messages))
 		s = PyUnicode_Join(sep, messages);
 	Py_XDECREF(sep);
 	Py_CLEAR(messages);
 	PyErr_Clear();
 	return s;
+}
+
+const char *pyltt_utf8(PyObject *s, PyObject **keep)
+{
+	*keep = PyUnicode_AsUTF8String(s);
+	return *keep ? PyBytes_AsString(*keep) : NULL;
+}
+
+void pyltt_free(PyObject *self)
+{
+	PyTypeObject *type = Py_TYPE(self);
+	freefunc f = (freefunc)PyType_GetSlot(type, Py_tp_free);
+
+	f(self);
+	Py_DECREF(type);	/* a heap type: every instance holds a reference */
+}
+
+PyObject *pyltt_no_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+	(void)args;
+	(void)kw;
+	PyErr_Format(PyExc_TypeError, "cannot create %R instances (ltt.open makes them)", (PyObject *)type);
+	return NULL;
+}
+
+PyObject *pyltt_raise_str(int ret, PyObject *msg)
+{
+	PyObject *keep = NULL;
+	const char *m = msg ? pyltt_utf8(msg, &keep) : NULL;
+	PyObject *r;
+
+	PyErr_Clear();
+	r = pyltt_raise(ret, m);
+	Py_XDECREF(keep);
+	return r;
 }
 
 PyObject *pyltt_raise(int ret, const char *msg)
@@ -70,11 +105,11 @@ PyObject *pyltt_raise(int ret, const char *msg)
 
 PyObject *pyltt_raise_read(struct pyltt_trace *t, int ret)
 {
-	Py_ssize_t n = PyList_GET_SIZE(t->problems);
-	PyObject *last = n ? PyTuple_GET_ITEM(PyList_GET_ITEM(t->problems, n - 1), 5) : NULL;
+	Py_ssize_t n = PyList_Size(t->problems);
+	PyObject *last = n > 0 ? PyTuple_GetItem(PyList_GetItem(t->problems, n - 1), 5) : NULL;
 
 	/* the reader reported the error with its file and offset before returning it */
-	return pyltt_raise(ret, last ? PyUnicode_AsUTF8(last) : NULL);
+	return pyltt_raise_str(ret, last);
 }
 
 /* ---- problems ------------------------------------------------------------------------------------ */
@@ -134,7 +169,7 @@ struct ltt_reader *pyltt_reader(struct pyltt_trace *t, unsigned flags, int filte
 		ret = reader_filter_apply(r, &t->filter, "python", NULL, NULL);
 		m = pyltt_collected();
 		if (ret) {
-			pyltt_raise(ret, m ? PyUnicode_AsUTF8(m) : NULL);
+			pyltt_raise_str(ret, m);
 			ltt_reader_close(r);
 			r = NULL;
 		}
@@ -170,11 +205,13 @@ static int filter_list(struct pyltt_trace *t, PyObject *v, const char *name)
 	if (PyUnicode_Check(v) || PyLong_Check(v))
 		seq = PyTuple_Pack(1, v);
 	else
-		seq = PySequence_Fast(v, "ltt.open: a filter is a value or a list of values");
+		seq = PySequence_Check(v) ? PySequence_Tuple(v) : NULL;
+	if (!seq && !PyErr_Occurred())
+		PyErr_SetString(PyExc_TypeError, "ltt.open: a filter is a value or a list of values");
 	if (!seq)
 		return -1;
-	for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq) && !ret; i++) {
-		PyObject *o = PySequence_Fast_GET_ITEM(seq, i);
+	for (Py_ssize_t i = 0; i < PyTuple_Size(seq) && !ret; i++) {
+		PyObject *o = PyTuple_GetItem(seq, i), *utf8 = NULL;
 		const char *s = NULL;
 		PyObject *m;
 		char num[32];
@@ -198,10 +235,12 @@ static int filter_list(struct pyltt_trace *t, PyObject *v, const char *name)
 				ret = -1;
 				break;
 			}
-			s = PyUnicode_AsUTF8(o);
+			s = pyltt_utf8(o, &utf8);
 			c = name[0] == 'f' ? 'f' : 'e';
 		}
-		if (!s || !(s = keep(t, s))) {
+		s = s ? keep(t, s) : NULL;
+		Py_XDECREF(utf8);
+		if (!s) {
 			ret = -1;
 			break;
 		}
@@ -209,7 +248,10 @@ static int filter_list(struct pyltt_trace *t, PyObject *v, const char *name)
 		c = reader_filter_option(f, "python", c, s);
 		m = pyltt_collected();
 		if (c <= 0) {
-			PyErr_Format(PyExc_ValueError, "ltt.open: %s", m ? PyUnicode_AsUTF8(m) : name);
+			if (m)
+				PyErr_Format(PyExc_ValueError, "ltt.open: %U", m);
+			else
+				PyErr_Format(PyExc_ValueError, "ltt.open: %s", name);
 			ret = -1;
 		}
 		Py_XDECREF(m);
@@ -226,7 +268,11 @@ static int filter_time(struct pyltt_trace *t, PyObject *v, const char **out, con
 	if (!v || v == Py_None)
 		return 0;
 	if (PyUnicode_Check(v)) {
-		*out = keep(t, PyUnicode_AsUTF8(v));
+		PyObject *utf8;
+		const char *s = pyltt_utf8(v, &utf8);
+
+		*out = s ? keep(t, s) : NULL;
+		Py_XDECREF(utf8);
 	} else if (PyLong_Check(v)) {
 		unsigned long long s = PyLong_AsUnsignedLongLong(v);
 
@@ -267,7 +313,7 @@ static void trace_dealloc(PyObject *self)
 	free(t->strings);
 	Py_XDECREF(t->problems);
 	Py_XDECREF(t->seen);
-	Py_TYPE(self)->tp_free(self);
+	pyltt_free(self);
 }
 
 PyObject *pyltt_open(PyObject *self, PyObject *args, PyObject *kw)
@@ -285,7 +331,7 @@ PyObject *pyltt_open(PyObject *self, PyObject *args, PyObject *kw)
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOOOOpp:open", kwlist, &paths, &fac, &evt, &cpu, &from, &to,
 					 &all, &all_snapshots))
 		return NULL;
-	t = PyObject_New(struct pyltt_trace, &pyltt_trace_type);
+	t = PyObject_New(struct pyltt_trace, pyltt_trace_type);
 	if (!t)
 		return NULL;
 	memset((char *)t + sizeof(PyObject), 0, sizeof(*t) - sizeof(PyObject));
@@ -297,10 +343,13 @@ PyObject *pyltt_open(PyObject *self, PyObject *args, PyObject *kw)
 	if (filter_list(t, fac, "facility") || filter_list(t, evt, "event") || filter_list(t, cpu, "cpu") ||
 	    filter_time(t, from, &t->filter.from, "from") || filter_time(t, to, &t->filter.to, "to"))
 		goto fail;
-	seq = PySequence_Fast(paths, "ltt.open: expected paths");
-	if (!seq)
+	seq = PySequence_Check(paths) ? PySequence_Tuple(paths) : NULL;
+	if (!seq) {
+		if (!PyErr_Occurred())
+			PyErr_SetString(PyExc_TypeError, "ltt.open: expected paths");
 		goto fail;
-	n = PySequence_Fast_GET_SIZE(seq);
+	}
+	n = PyTuple_Size(seq);
 	if (n < 1) {
 		PyErr_SetString(PyExc_TypeError, "ltt.open: no trace given");
 		goto fail;
@@ -313,9 +362,9 @@ PyObject *pyltt_open(PyObject *self, PyObject *args, PyObject *kw)
 	for (Py_ssize_t i = 0; i < n; i++) {
 		PyObject *b = NULL;
 
-		if (!PyUnicode_FSConverter(PySequence_Fast_GET_ITEM(seq, i), &b))
+		if (!PyUnicode_FSConverter(PyTuple_GetItem(seq, i), &b))
 			goto fail;
-		argv[i] = strdup(PyBytes_AS_STRING(b));
+		argv[i] = strdup(PyBytes_AsString(b));
 		Py_DECREF(b);
 		if (!argv[i]) {
 			PyErr_NoMemory();
@@ -335,7 +384,7 @@ PyObject *pyltt_open(PyObject *self, PyObject *args, PyObject *kw)
 	if (ret || tool.skipped) {
 		PyObject *msg = pyltt_collected();
 
-		pyltt_raise(ret ? ret : -ENOENT, msg ? PyUnicode_AsUTF8(msg) : NULL);
+		pyltt_raise_str(ret ? ret : -ENOENT, msg);
 		Py_XDECREF(msg);
 		goto fail;
 	}
@@ -409,7 +458,7 @@ static PyObject *type_tuple(const struct ltt_type_desc *d)
 	case LTT_TYPE_ENUM:
 		detail = PyList_New(d->n_labels);
 		for (uint32_t i = 0; detail && i < d->n_labels; i++)
-			PyList_SET_ITEM(detail, i, Py_BuildValue("(sK)", d->labels[i].name,
+			PyList_SetItem(detail, i, Py_BuildValue("(sK)", d->labels[i].name,
 								 (unsigned long long)d->labels[i].value));
 		break;
 	case LTT_TYPE_ARRAY:
@@ -422,7 +471,7 @@ static PyObject *type_tuple(const struct ltt_type_desc *d)
 	case LTT_TYPE_UNION:
 		detail = PyList_New(d->n_fields);
 		for (uint32_t i = 0; detail && i < d->n_fields; i++)
-			PyList_SET_ITEM(detail, i, Py_BuildValue("(sN)", d->fields[i].name,
+			PyList_SetItem(detail, i, Py_BuildValue("(sN)", d->fields[i].name,
 								 type_tuple(d->fields[i].type)));
 		break;
 	default:
@@ -477,7 +526,7 @@ static PyObject *trace_info(PyObject *self, PyObject *noargs)
 				Py_CLEAR(types);
 				break;
 			}
-			PyList_SET_ITEM(types, k, e);
+			PyList_SetItem(types, k, e);
 		}
 		for (unsigned k = 0; tfs && k < ti->ntracefiles; k++) {
 			PyObject *s = PyUnicode_FromString(ti->tracefiles[k]->name);
@@ -486,7 +535,7 @@ static PyObject *trace_info(PyObject *self, PyObject *noargs)
 				Py_CLEAR(tfs);
 				break;
 			}
-			PyList_SET_ITEM(tfs, k, s);
+			PyList_SetItem(tfs, k, s);
 		}
 		if (!attrs || !types || !tfs) {
 			Py_XDECREF(attrs);
@@ -505,7 +554,7 @@ static PyObject *trace_info(PyObject *self, PyObject *noargs)
 			Py_CLEAR(list);
 			break;
 		}
-		PyList_SET_ITEM(list, i, d);
+		PyList_SetItem(list, i, d);
 	}
 	return list;
 }
@@ -549,7 +598,7 @@ static PyObject *trace_counts(PyObject *self, PyObject *noargs)
 			Py_CLEAR(list);
 			break;
 		}
-		PyList_SET_ITEM(list, i, d);
+		PyList_SetItem(list, i, d);
 	}
 	ltt_reader_close(r);
 	return list;
@@ -571,13 +620,26 @@ static PyMethodDef trace_methods[] = {
 	{ NULL, NULL, 0, NULL },
 };
 
-PyTypeObject pyltt_trace_type = {
-	PyVarObject_HEAD_INIT(NULL, 0)
-	.tp_name = "ltt._ltt.Trace",
-	.tp_basicsize = sizeof(struct pyltt_trace),
-	.tp_dealloc = trace_dealloc,
-	.tp_flags = Py_TPFLAGS_DEFAULT,
-	.tp_doc = "An open trace set (ltt._ltt.open)",
-	.tp_iter = pyltt_iter,
-	.tp_methods = trace_methods,
+PyTypeObject *pyltt_trace_type;
+
+static PyType_Slot trace_slots[] = {
+	{ Py_tp_dealloc, (void *)trace_dealloc },
+	{ Py_tp_new, (void *)pyltt_no_new },
+	{ Py_tp_iter, (void *)pyltt_iter },
+	{ Py_tp_methods, trace_methods },
+	{ Py_tp_doc, (void *)"An open trace set (ltt._ltt.open)" },
+	{ 0, NULL },
 };
+
+static PyType_Spec trace_spec = {
+	.name = "ltt._ltt.Trace",
+	.basicsize = sizeof(struct pyltt_trace),
+	.flags = Py_TPFLAGS_DEFAULT,
+	.slots = trace_slots,
+};
+
+int pyltt_trace_init(void)
+{
+	pyltt_trace_type = (PyTypeObject *)PyType_FromSpec(&trace_spec);
+	return pyltt_trace_type ? 0 : -1;
+}

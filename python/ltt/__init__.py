@@ -9,12 +9,21 @@
     df = trace.sql("SELECT * FROM jobs_run")          # `ltt sql`'s tables, a pandas DataFrame
 
 The decoding is libltt-reader's, the opening and filters those of `ltt dump`, the SQL tables those of
-`ltt sql` (the same C code, in process). pandas is optional: without it, to_pandas() raises
-ImportError and sql() returns a list of tuples.
+`ltt sql` (the same C code, in process). One build serves every CPython from 3.8 on (the stable ABI,
+abi3). NumPy and pandas are optional and never needed to build: the columns are filled in C and NumPy
+(the interpreter's own, any version) wraps them without a copy. Without NumPy, to_numpy() and
+to_pandas() raise ImportError; iteration, sql() (a list of tuples without pandas), counts and the rest
+work.
 """
-import collections
+import sys
 
-from ltt import _ltt
+if sys.version_info < (3, 8):
+    raise ImportError("ltt needs CPython 3.8 or later (its C part is built on the stable ABI of 3.8, abi3); "
+                      "this is Python %s (%s)" % (sys.version.split()[0], sys.executable))
+
+import collections  # noqa: E402 (after the version check)
+
+from ltt import _ltt  # noqa: E402
 
 __all__ = ["open", "Trace", "Event", "Problem", "Error", "EventType"]
 
@@ -71,13 +80,31 @@ def open(*paths, **filters):  # noqa: A001 (the module's verb, as ltt.open)
     return Trace(c, notes)
 
 
+def _numpy(what):
+    try:
+        import numpy
+    except ImportError as e:
+        raise ImportError("ltt: %s needs NumPy, which this Python (%s) cannot import: pip install numpy "
+                          "(or apt-get install python3-numpy for Debian's python3); iteration, sql(), counts "
+                          "and the rest work without it" % (what, sys.executable)) from e
+    return numpy
+
+
 def _pandas():
+    _numpy("to_pandas()")
     try:
         import pandas
-    except ImportError as e:  # pragma: no cover (Debian's python3-pandas is installed by make deps)
-        raise ImportError("ltt: pandas is not installed (apt-get install python3-pandas); "
-                          "to_numpy() and sql() work without it") from e
+    except ImportError as e:
+        raise ImportError("ltt: to_pandas() needs pandas, which this Python (%s) cannot import: pip install "
+                          "pandas (or apt-get install python3-pandas); to_numpy() and sql() work without it"
+                          % sys.executable) from e
     return pandas
+
+
+def _arrays(np, columns):
+    """The Columns of the C part as NumPy arrays over their memory (no copy: the array's base is the
+    Column, which frees it); a masked column as (values, mask)."""
+    return [tuple(np.asarray(x) for x in c) if isinstance(c, tuple) else np.asarray(c) for c in columns]
 
 
 class Trace:
@@ -160,21 +187,24 @@ class Trace:
     def to_numpy(self, event):
         """The events of one type ("facility.event") as columns: a dict of NumPy arrays, ts_ns then one
         per field (nested structs flattened as a_b; strings, enums, arrays, sequences and unions as
-        object arrays), filled in C."""
-        names, arrays = self._live()._columns(event)
-        return dict(zip(names, arrays))
+        object arrays), filled in C and wrapped by NumPy without a copy. Raises ImportError when NumPy
+        is not installed."""
+        np = _numpy("to_numpy()")
+        names, columns = self._live()._columns(event)
+        return dict(zip(names, _arrays(np, columns)))
 
     def to_pandas(self, event=None):
         """to_numpy(event) as a DataFrame; without event, every event (of the filters) with the columns of
         `ltt sql`'s events table: ts_ns, cycles, trace, tracefile, cpu (-1 for control files), tid (a
         nullable integer), facility, event, fields (JSON text, as ltt dump --format=json)."""
         pd = _pandas()
+        import numpy as np
         if event is not None:
-            names, arrays = self._live()._columns(event)
-            return pd.DataFrame(dict(zip(names, arrays)), copy=False)
-        names, arrays = self._live()._events()
+            names, columns = self._live()._columns(event)
+            return pd.DataFrame(dict(zip(names, _arrays(np, columns))), copy=False)
+        names, columns = self._live()._events()
         cols = {}
-        for n, a in zip(names, arrays):
+        for n, a in zip(names, _arrays(np, columns)):
             if isinstance(a, tuple):
                 cols[n] = pd.arrays.IntegerArray(a[0], a[1])
             else:

@@ -11,6 +11,7 @@
 #include "common/escape_json.h"
 #include "common/escape_term.h"
 #include "common/grow.h"
+#include "common/hashmap.h"
 #include "toolkit/losses.h"
 #include "toolkit/regions.h"
 #include "toolkit/trace2_model.h"
@@ -57,13 +58,51 @@ struct reg_thread {
 	size_t strs_cap;
 };
 
+struct reg_thread_key {
+	unsigned trace;		/* process: trace index */
+	uint32_t tid;
+};
+
+static inline uint64_t reg_thread_key_hash(struct reg_thread_key k)
+{
+	return ltt_hash64((uint64_t)k.trace << 32 | k.tid);
+}
+
+static inline int reg_thread_key_eq(struct reg_thread_key a, struct reg_thread_key b)
+{
+	return a.trace == b.trace && a.tid == b.tid;
+}
+
+LTT_MAP_DEFINE(reg_thread_map, struct reg_thread_key, size_t, reg_thread_key_hash, reg_thread_key_eq)
+
+/* An entry's key: category and label point into the entry once put. */
+struct reg_entry_key {
+	unsigned trace;
+	uint32_t tid;
+	const char *category, *label;
+};
+
+static inline uint64_t reg_entry_key_hash(struct reg_entry_key k)
+{
+	uint64_t h = ltt_hash_bytes((uint64_t)k.trace << 32 | k.tid, k.category, strlen(k.category) + 1);
+
+	return ltt_hash_bytes(h, k.label, strlen(k.label) + 1);
+}
+
+static inline int reg_entry_key_eq(struct reg_entry_key a, struct reg_entry_key b)
+{
+	return a.trace == b.trace && a.tid == b.tid && !strcmp(a.category, b.category) && !strcmp(a.label, b.label);
+}
+
+LTT_MAP_DEFINE(reg_entry_map, struct reg_entry_key, size_t, reg_entry_key_hash, reg_entry_key_eq)
+
 struct reg_state {
 	struct reg_entry *e;
 	size_t ne, cape;
 	struct reg_thread *t;
 	size_t nt, capt;
-	size_t *eh, *th;	/* hash indexes of e and t: index + 1, 0 when free; size a power of 2 */
-	size_t ehsize, thsize;
+	struct reg_entry_map eh;	/* index of e by (process, thread, category, label) */
+	struct reg_thread_map th;	/* index of t by (process, thread) */
 	/* regions_scan: each completed region goes to fn instead of the tables */
 	int (*fn)(void *arg, const struct region_row *row);
 	void *arg;
@@ -83,131 +122,58 @@ struct reg_state {
 	uint64_t cut;		/* regions left after a loss of their trace: no duration */
 };
 
-static uint64_t reg_fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *c = p;
-
-	while (n--)
-		h = (h ^ *c++) * 1099511628211u;
-	return h;
-}
-
-static uint64_t reg_hash_thread(unsigned trace, uint32_t tid)
-{
-	uint64_t h = reg_fnv(14695981039346656037u, &trace, sizeof(trace));
-
-	return reg_fnv(h, &tid, sizeof(tid));
-}
-
-static uint64_t reg_hash_entry(unsigned trace, uint32_t tid, const char *cat, const char *label)
-{
-	uint64_t h = reg_hash_thread(trace, tid);
-
-	h = reg_fnv(h, cat, strlen(cat) + 1);
-	return reg_fnv(h, label, strlen(label) + 1);
-}
-
-/* Makes room in a hash index for n items (at most half full), rehashing with hash(i) of item i. */
-static int reg_index_grow(size_t **tab, size_t *size, size_t n, uint64_t (*hash)(const struct reg_state *, size_t),
-			  const struct reg_state *s)
-{
-	size_t nsize = *size ? *size : 64, *nt;
-
-	if (n * 2 <= *size)
-		return 0;
-	while (n * 2 > nsize)
-		nsize *= 2;
-	nt = calloc(nsize, sizeof(*nt));
-	if (!nt)
-		return -ENOMEM;
-	for (size_t k = 0; k < *size; k++) {
-		size_t i;
-
-		if (!(*tab)[k])
-			continue;
-		for (i = hash(s, (*tab)[k] - 1) & (nsize - 1); nt[i]; i = (i + 1) & (nsize - 1))
-			;
-		nt[i] = (*tab)[k];
-	}
-	free(*tab);
-	*tab = nt;
-	*size = nsize;
-	return 0;
-}
-
-static uint64_t reg_thread_hash_at(const struct reg_state *s, size_t i)
-{
-	return reg_hash_thread(s->t[i].trace, s->t[i].tid);
-}
-
-static uint64_t reg_entry_hash_at(const struct reg_state *s, size_t i)
-{
-	return reg_hash_entry(s->e[i].trace, s->e[i].tid, s->e[i].category, s->e[i].label);
-}
-
-
 static struct reg_thread *reg_thread(struct reg_state *s, const struct t2_event *e)
 {
-	unsigned trace = e->ev->trace->index;
+	struct reg_thread_key k = {.trace = e->ev->trace->index, .tid = e->tid};
 	struct reg_thread *t;
-	size_t i;
+	size_t *i;
+	int added;
 
-	if (reg_index_grow(&s->th, &s->thsize, s->nt + 1, reg_thread_hash_at, s))
+	if (LTT_GROW(s->t, s->nt + 1, s->capt) || !(i = reg_thread_map_put(&s->th, k, &added)))
 		return NULL;
-	for (i = reg_hash_thread(trace, e->tid) & (s->thsize - 1); s->th[i]; i = (i + 1) & (s->thsize - 1)) {
-		t = &s->t[s->th[i] - 1];
-		if (t->tid == e->tid && t->trace == trace)
-			return t;
-	}
-	if (LTT_GROW(s->t, s->nt + 1, s->capt))
-		return NULL;
+	if (!added)
+		return &s->t[*i];
+	*i = s->nt;
 	t = &s->t[s->nt++];
-	s->th[i] = s->nt;
 	memset(t, 0, sizeof(*t));
-	t->trace = trace;
-	t->tid = e->tid;
+	t->trace = k.trace;
+	t->tid = k.tid;
 	return t;
 }
 
 static struct reg_entry *reg_entry(struct reg_state *s, const struct t2_event *e)
 {
-	const char *cat = t2_str(e, "category"), *label = t2_str(e, "label");
-	unsigned trace = e->ev->trace->index;
+	struct reg_entry_key k = {.trace = e->ev->trace->index, .tid = e->tid,
+				  .category = t2_str(e, "category"), .label = t2_str(e, "label")};
 	struct reg_entry *x;
-	size_t i;
+	size_t *i;
 
-	if (reg_index_grow(&s->eh, &s->ehsize, s->ne + 1, reg_entry_hash_at, s))
-		return NULL;
-	for (i = reg_hash_entry(trace, e->tid, cat, label) & (s->ehsize - 1); s->eh[i]; i = (i + 1) & (s->ehsize - 1)) {
-		x = &s->e[s->eh[i] - 1];
-		if (x->tid == e->tid && x->trace == trace && !strcmp(x->category, cat) && !strcmp(x->label, label))
-			return x;
-	}
+	if ((i = reg_entry_map_find(&s->eh, k)))
+		return &s->e[*i];
 	if (LTT_GROW(s->e, s->ne + 1, s->cape))
 		return NULL;
 	x = &s->e[s->ne];
 	memset(x, 0, sizeof(*x));
-	x->trace = trace;
-	x->tid = e->tid;
-	x->category = strdup(cat);
-	x->label = strdup(label);
-	if (!x->category || !x->label) {
+	x->trace = k.trace;
+	x->tid = k.tid;
+	x->category = strdup(k.category);
+	x->label = strdup(k.label);
+	k.category = x->category;
+	k.label = x->label;
+	if (!x->category || !x->label || !(i = reg_entry_map_put(&s->eh, k, NULL))) {
 		free(x->category);
 		free(x->label);
 		return NULL;
 	}
-	s->eh[i] = ++s->ne;
+	*i = s->ne++;
 	return x;
 }
 
 static struct reg_thread *reg_thread_find(const struct reg_state *s, unsigned trace, uint32_t tid)
 {
-	if (!s->thsize)
-		return NULL;
-	for (size_t i = reg_hash_thread(trace, tid) & (s->thsize - 1); s->th[i]; i = (i + 1) & (s->thsize - 1))
-		if (s->t[s->th[i] - 1].trace == trace && s->t[s->th[i] - 1].tid == tid)
-			return &s->t[s->th[i] - 1];
-	return NULL;
+	size_t *i = reg_thread_map_find(&s->th, (struct reg_thread_key){.trace = trace, .tid = tid});
+
+	return i ? &s->t[*i] : NULL;
 }
 
 /* A system call completed: the longest of each region open on its thread (the part inside it). */
@@ -542,12 +508,9 @@ static void reg_text_row(FILE *out, const struct reg_row *r, const struct reg_wi
 
 static const char *reg_thread_name(const struct reg_state *s, unsigned trace, uint32_t tid)
 {
-	if (!s->thsize)
-		return "?";
-	for (size_t i = reg_hash_thread(trace, tid) & (s->thsize - 1); s->th[i]; i = (i + 1) & (s->thsize - 1))
-		if (s->t[s->th[i] - 1].trace == trace && s->t[s->th[i] - 1].tid == tid)
-			return s->t[s->th[i] - 1].name;
-	return "?";
+	const struct reg_thread *t = reg_thread_find(s, trace, tid);
+
+	return t ? t->name : "?";
 }
 
 static int reg_cmp_label(const void *a, const void *b)
@@ -817,8 +780,8 @@ static void reg_free(struct reg_state *s)
 	losses_free(&s->loss);
 	t2_model_free(s->m);
 	free(s->t);
-	free(s->eh);
-	free(s->th);
+	reg_entry_map_free(&s->eh);
+	reg_thread_map_free(&s->th);
 	sched_model_free(s->km);
 	sched_decoder_free(s->kd);
 }

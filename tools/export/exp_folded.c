@@ -13,82 +13,69 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+#include "common/hashmap.h"
+
 #include "toolkit/export.h"
 #include "timeline.h"
 #include "toolkit/profile.h"
 
-struct fd_stack {
-	uint64_t hash, ticks;
+/* A stack of a lane: the function indices of the trace's model, bottom first (owned by the entry). */
+struct fd_key {
+	uint64_t hash;
 	uint32_t lane, trace, n;
-	uint32_t *funcs;		/* function indices of the trace's model, bottom first */
+	const uint32_t *funcs;
+};
+
+static inline uint64_t fd_key_hash(struct fd_key k)
+{
+	return k.hash;
+}
+
+static inline int fd_key_eq(struct fd_key a, struct fd_key b)
+{
+	return a.hash == b.hash && a.lane == b.lane && a.trace == b.trace && a.n == b.n &&
+	       (!a.n || !memcmp(a.funcs, b.funcs, a.n * sizeof(*a.funcs)));
+}
+
+LTT_MAP_DEFINE(fd_map, struct fd_key, uint32_t, fd_key_hash, fd_key_eq)	/* -> index in fd.v */
+
+struct fd_stack {
+	struct fd_key k;
+	uint64_t ticks;
 };
 
 struct fd {
 	struct timeline *tl;
 	struct prof_model *models;	/* per trace */
 	unsigned nmodels;
-	struct fd_stack *tab;		/* open addressing, hash 0 = empty */
-	size_t cap, used;
-	uint32_t *order;		/* slots in order of first appearance */
+	struct fd_map map;
+	struct fd_stack *v;		/* in order of first appearance */
+	uint32_t n, cap;
 };
-
-static int fd_grow(struct fd *f)
-{
-	size_t nc = f->cap ? f->cap * 2 : 1024;
-	struct fd_stack *nt = calloc(nc, sizeof(*nt));
-	uint32_t *no = realloc(f->order, nc / 2 * sizeof(*no));
-
-	if (!nt || !no) {
-		free(nt);
-		if (no)
-			f->order = no;
-		return -ENOMEM;
-	}
-	f->order = no;
-	for (size_t k = 0; k < f->used; k++) {
-		struct fd_stack *e = &f->tab[f->order[k]];
-		size_t h = e->hash & (nc - 1);
-
-		while (nt[h].hash)
-			h = (h + 1) & (nc - 1);
-		nt[h] = *e;
-		f->order[k] = (uint32_t)h;
-	}
-	free(f->tab);
-	f->tab = nt;
-	f->cap = nc;
-	return 0;
-}
 
 static int fd_add(struct fd *f, uint32_t lane, uint32_t trace, const uint32_t *funcs, uint32_t n, uint64_t ticks)
 {
-	uint64_t h = 1469598103934665603ull ^ ((uint64_t)lane << 32 | trace);
-	size_t i;
+	struct fd_key k = {.hash = 1469598103934665603ull ^ ((uint64_t)lane << 32 | trace),
+			   .lane = lane, .trace = trace, .n = n, .funcs = funcs};
+	uint32_t *idx, *copy;
 
-	for (uint32_t k = 0; k < n; k++)
-		h = (h ^ funcs[k]) * 1099511628211ull;
-	h |= 1;
-	if (2 * (f->used + 1) > f->cap && fd_grow(f))
-		return -ENOMEM;
-	for (i = h & (f->cap - 1); f->tab[i].hash; i = (i + 1) & (f->cap - 1)) {
-		struct fd_stack *e = &f->tab[i];
-
-		if (e->hash == h && e->lane == lane && e->trace == trace && e->n == n &&
-		    !memcmp(e->funcs, funcs, n * sizeof(*funcs))) {
-			e->ticks += ticks;
-			return 0;
-		}
+	for (uint32_t i = 0; i < n; i++)
+		k.hash = (k.hash ^ funcs[i]) * 1099511628211ull;
+	if ((idx = fd_map_find(&f->map, k))) {
+		f->v[*idx].ticks += ticks;
+		return 0;
 	}
-	f->tab[i].funcs = malloc((n ? n : 1) * sizeof(*funcs));
-	if (!f->tab[i].funcs)
+	if (LTT_GROW(f->v, f->n + 1, f->cap) || !(copy = malloc((n ? n : 1) * sizeof(*funcs))))
 		return -ENOMEM;
-	memcpy(f->tab[i].funcs, funcs, n * sizeof(*funcs));
-	f->tab[i].hash = h;
-	f->tab[i].lane = lane;
-	f->tab[i].trace = trace;
-	f->tab[i].n = n;
-	f->tab[i].ticks = ticks;
-	f->order[f->used++] = (uint32_t)i;
+	memcpy(copy, funcs, n * sizeof(*funcs));
+	k.funcs = copy;
+	if (!(idx = fd_map_put(&f->map, k, NULL))) {
+		free(copy);
+		return -ENOMEM;
+	}
+	*idx = f->n;
+	f->v[f->n++] = (struct fd_stack){.k = k, .ticks = ticks};
 	return 0;
 }
 
@@ -153,8 +140,8 @@ static int fd_end(struct ltt_export_ctx *ctx, int failed)
 
 	if (!f)
 		return 0;
-	for (size_t k = 0; k < f->used; k++) {
-		struct fd_stack *e = &f->tab[f->order[k]];
+	for (uint32_t k = 0; k < f->n; k++) {
+		const struct fd_key *e = &f->v[k].k;
 
 		if (!failed) {
 			fd_name(ctx->out, timeline_lane(f->tl, e->lane)->name);
@@ -163,13 +150,13 @@ static int fd_end(struct ltt_export_ctx *ctx, int failed)
 				fd_name(ctx->out, f->models[e->trace].funcs[e->funcs[i]].name);
 			}
 			dump_out_char(ctx->out, ' ');
-			dump_out_u64(ctx->out, e->ticks);
+			dump_out_u64(ctx->out, f->v[k].ticks);
 			dump_out_char(ctx->out, '\n');
 		}
-		free(e->funcs);
+		free((void *)e->funcs);
 	}
-	free(f->tab);
-	free(f->order);
+	free(f->v);
+	fd_map_free(&f->map);
 	if (f->tl)
 		timeline_free(f->tl);
 	if (f->models)

@@ -45,63 +45,74 @@ enum {
 
 /* ---- bounded interning tables ------------------------------------------------------------------ */
 
+/* A string of n bytes (not NUL-terminated when looked up; owned by the table once put). */
+struct pf_str {
+	uint64_t hash;
+	size_t n;
+	const char *s;
+};
+
+static inline uint64_t pf_str_hash(struct pf_str k)
+{
+	return k.hash;
+}
+
+static inline int pf_str_eq(struct pf_str a, struct pf_str b)
+{
+	return a.hash == b.hash && a.n == b.n && !memcmp(a.s, b.s, a.n);
+}
+
+LTT_MAP_DEFINE(pf_strs, struct pf_str, uint32_t, pf_str_hash, pf_str_eq)	/* -> iid */
+
 struct pf_intern {
 	uint32_t field;		/* InternedData field of the table */
-	uint32_t count;
-	uint64_t *hash;		/* 0: free */
-	uint32_t *iid;
-	char **str;
-	size_t size;		/* 2 * PF_INTERN_MAX, a power of two */
+	struct pf_strs map;	/* at most PF_INTERN_MAX */
 };
 
 static int intern_init(struct pf_intern *t, uint32_t field)
 {
 	t->field = field;
-	t->size = 2 * PF_INTERN_MAX;
-	t->hash = calloc(t->size, sizeof(*t->hash));
-	t->iid = calloc(t->size, sizeof(*t->iid));
-	t->str = calloc(t->size, sizeof(*t->str));
-	return t->hash && t->iid && t->str ? 0 : -ENOMEM;
+	return pf_strs_reserve(&t->map, PF_INTERN_MAX) ? -ENOMEM : 0;
 }
 
 static void intern_free(struct pf_intern *t)
 {
-	for (size_t i = 0; t->str && i < t->size; i++)
-		free(t->str[i]);
-	free(t->hash);
-	free(t->iid);
-	free(t->str);
+	for (size_t i = 0; i < t->map.size; i++)
+		if (t->map.slot[i].used)
+			free((void *)t->map.slot[i].key.s);
+	pf_strs_free(&t->map);
 }
 
 /* The iid of s (adding it to `in`, the packet's InternedData, when new; in may be NULL), or 0: write
  * s inline. *is_new (may be NULL) tells whether it was added now. */
 static uint64_t intern_new(struct pf_intern *t, struct pb *in, const char *s, size_t n, int *is_new)
 {
-	uint64_t h = 14695981039346656037ull;
-	size_t i;
+	struct pf_str k = {.hash = ltt_hash_bytes(0, s, n), .n = n, .s = s};
+	uint32_t *iid;
+	char *copy;
 
 	if (n > PF_INTERN_LEN)
 		return 0;
-	for (size_t k = 0; k < n; k++)
-		h = (h ^ (uint8_t)s[k]) * 1099511628211ull;
-	h |= 1;
-	for (i = h & (t->size - 1); t->hash[i]; i = (i + 1) & (t->size - 1))
-		if (t->hash[i] == h && !strncmp(t->str[i], s, n) && !t->str[i][n])
-			return t->iid[i];
-	if (t->count >= PF_INTERN_MAX || !(t->str[i] = strndup(s, n)))
+	if ((iid = pf_strs_find(&t->map, k)))
+		return *iid;
+	if (t->map.count >= PF_INTERN_MAX || !(copy = strndup(s, n)))
 		return 0;
-	t->hash[i] = h;
-	t->iid[i] = ++t->count;
+	k.s = copy;
+	if (!(iid = pf_strs_put(&t->map, k, NULL))) {
+		free(copy);
+		return 0;
+	}
+	*iid = (uint32_t)t->map.count;
 	if (is_new)
 		*is_new = 1;
 	if (in) {
 		size_t m = pb_begin(in, t->field);
 
-		pb_uint(in, INTERNED_IID, t->iid[i]);
+		pb_uint(in, INTERNED_IID, *iid);
 		pb_bytes(in, INTERNED_NAME, s, n);
 		pb_end(in, m);
 	}
-	return t->iid[i];
+	return *iid;
 }
 
 static uint64_t intern(struct pf_intern *t, struct pb *in, const char *s, size_t n)

@@ -55,93 +55,46 @@ const struct lt_args *lt_syscall_args(const char *name)
 	return NULL;
 }
 
-static size_t slot(const struct lt_names *n, uint32_t tid)
-{
-	size_t i = tid * 2654435761u & (n->size - 1);
-
-	while (n->t[i].tid && n->t[i].tid != tid)
-		i = (i + 1) & (n->size - 1);
-	return i;
-}
-
-/* The entry of tid (made when new), or NULL (out of memory). */
-static size_t entry(struct lt_names *n, uint32_t tid, int *ok)
-{
-	size_t i;
-
-	*ok = 0;
-	if ((n->n + 1) * 2 > n->size) {
-		struct lt_names m = { .size = n->size ? n->size * 2 : 256 };
-
-		m.t = calloc(m.size, sizeof(*m.t));
-		if (!m.t)
-			return 0;	/* the thread keeps no name: written as "" */
-		for (size_t k = 0; k < n->size; k++)
-			if (n->t[k].tid)
-				m.t[slot(&m, n->t[k].tid)] = n->t[k];
-		free(n->t);
-		n->t = m.t;
-		n->size = m.size;
-	}
-	i = slot(n, tid);
-	if (!n->t[i].tid)
-		n->n++;
-	n->t[i].tid = tid;
-	*ok = 1;
-	return i;
-}
-
 void lt_learn(struct lt_names *n, uint32_t tid, const char *comm)
 {
-	int ok;
-	size_t i;
+	struct lt_thread *t;
 
 	if (!tid || tid == SCHED_TID_NONE || !comm || !*comm)
 		return;
-	i = entry(n, tid, &ok);
-	if (ok)
-		snprintf(n->t[i].comm, sizeof(n->t[i].comm), "%s", comm);
+	if ((t = lt_tids_put(&n->t, tid, NULL)))	/* out of memory: the thread keeps no name, written "" */
+		snprintf(t->comm, sizeof(t->comm), "%s", comm);
 }
 
 void lt_set_call(struct lt_names *n, uint32_t tid, uint32_t nr)
 {
-	int ok;
-	size_t i;
+	struct lt_thread *t;
 
 	if (!tid || tid == SCHED_TID_NONE)
 		return;
-	i = entry(n, tid, &ok);
-	if (ok)
-		n->t[i].call = nr;
+	if ((t = lt_tids_put(&n->t, tid, NULL)))
+		t->call = nr;
 }
 
 uint32_t lt_call(const struct lt_names *n, uint32_t tid)
 {
-	size_t i;
+	const struct lt_thread *t = tid ? lt_tids_find(&n->t, tid) : NULL;
 
-	if (!n->size || !tid)
-		return 0;
-	i = slot(n, tid);
-	return n->t[i].tid ? n->t[i].call : 0;
+	return t ? t->call : 0;
 }
 
 const char *lt_comm(const struct lt_names *n, uint32_t tid)
 {
-	size_t i;
+	const struct lt_thread *t;
 
 	if (tid == 0)
 		return "swapper";
-	if (!n->size)
-		return "";
-	i = slot(n, tid);
-	return n->t[i].tid ? n->t[i].comm : "";
+	t = lt_tids_find(&n->t, tid);
+	return t ? t->comm : "";
 }
 
 void lt_names_free(struct lt_names *n)
 {
-	free(n->t);
-	n->t = NULL;
-	n->size = n->n = 0;
+	lt_tids_free(&n->t);
 }
 
 static void event(FILE *f, unsigned id, const char *name, const char *fields)

@@ -8,6 +8,8 @@
 
 #include <ltt/reader.h>
 
+#include "common/hashmap.h"
+
 enum {
 	LT_EV_SCHED_SWITCH, LT_EV_SCHED_WAKEUP, LT_EV_IRQ_ENTRY, LT_EV_IRQ_EXIT, LT_EV_SOFTIRQ_ENTRY,
 	LT_EV_SOFTIRQ_EXIT, LT_EV_FORK, LT_EV_EXEC, LT_EV_STATEDUMP, LT_NEV,
@@ -26,10 +28,15 @@ struct lt_args {
 /* NULL: the call is written without arguments. */
 const struct lt_args *lt_syscall_args(const char *name);
 
+/* A thread's name and the system call in progress on it. */
+struct lt_thread {
+	uint32_t call;
+	char comm[16];
+};
+LTT_MAP_DEFINE(lt_tids, uint32_t, struct lt_thread, ltt_hash_u32, ltt_eq_u32)
+
 struct lt_names {
-	struct { uint32_t tid, call; char comm[16]; } *t;	/* open addressing by tid, 0 free; call:
-							 * the system call in progress */
-	size_t size, n;
+	struct lt_tids t;			/* by tid */
 	unsigned char used[LT_NEV];		/* event classes written */
 	unsigned char used_sys[LT_MAX_SYSCALL];	/* 1 entry, 2 exit */
 };

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/grow.h"
+#include "common/hashmap.h"
 
 #include "pb.h"
 #include "pf_samples.h"
@@ -32,20 +33,32 @@ struct pfs_map {
 	char *path;
 };
 
+/* A callstack: its frame iids, bottom first (owned by the table once put). */
 struct pfs_stack {
-	uint64_t hash, iid;
+	uint64_t hash;
 	uint32_t n;
-	uint64_t *frames;
+	const uint64_t *frames;
 };
+
+static inline uint64_t pfs_stack_hash(struct pfs_stack k)
+{
+	return k.hash;
+}
+
+static inline int pfs_stack_eq(struct pfs_stack a, struct pfs_stack b)
+{
+	return a.hash == b.hash && a.n == b.n && (!a.n || !memcmp(a.frames, b.frames, 8ull * a.n));
+}
+
+LTT_MAP_DEFINE(pfs_frames, uint64_t, uint64_t, ltt_hash_u64, ltt_eq_u64)	/* ip*2 + top -> frame iid */
+LTT_MAP_DEFINE(pfs_stacks, struct pfs_stack, uint64_t, pfs_stack_hash, pfs_stack_eq)	/* -> callstack iid */
 
 struct prof_pf {
 	struct prof_model m;
 	struct pfs_map *maps;
 	size_t nmaps, cap_maps;
-	uint64_t *fr_keys, *fr_iids;	/* ip*2 + top + 2 -> frame iid; 0 = empty */
-	size_t fr_cap, fr_used;
-	struct pfs_stack *cs;		/* open addressing; hash 0 = empty */
-	size_t cs_cap, cs_used;
+	struct pfs_frames fr;		/* at most PFS_MAX */
+	struct pfs_stacks cs;		/* at most PFS_MAX */
 	uint64_t next_iid;		/* one counter for every table: iids are unique anyway */
 	uint32_t pid;
 	uint64_t left_out;
@@ -71,11 +84,11 @@ void prof_pf_free(struct prof_pf *s)
 	for (size_t i = 0; i < s->nmaps; i++)
 		free(s->maps[i].path);
 	free(s->maps);
-	free(s->fr_keys);
-	free(s->fr_iids);
-	for (size_t i = 0; i < s->cs_cap; i++)
-		free(s->cs[i].frames);
-	free(s->cs);
+	pfs_frames_free(&s->fr);
+	for (size_t i = 0; i < s->cs.size; i++)
+		if (s->cs.slot[i].used)
+			free((void *)s->cs.slot[i].key.frames);
+	pfs_stacks_free(&s->cs);
 	prof_model_free(&s->m);
 	free(s);
 }
@@ -135,50 +148,19 @@ static struct pfs_map *map_of(struct prof_pf *s, uint64_t ip, struct pb *in)
 	return NULL;
 }
 
-static int grow_frames(struct prof_pf *s)
-{
-	size_t n = s->fr_cap ? 2 * s->fr_cap : 1024;
-	uint64_t *k = calloc(n, sizeof(*k)), *v = calloc(n, sizeof(*v));
-
-	if (!k || !v) {
-		free(k);
-		free(v);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < s->fr_cap; i++) {
-		size_t h;
-
-		if (!s->fr_keys[i])
-			continue;
-		for (h = (s->fr_keys[i] * 0x9E3779B97F4A7C15ull) >> 17 & (n - 1); k[h]; h = (h + 1) & (n - 1))
-			;
-		k[h] = s->fr_keys[i];
-		v[h] = s->fr_iids[i];
-	}
-	free(s->fr_keys);
-	free(s->fr_iids);
-	s->fr_keys = k;
-	s->fr_iids = v;
-	s->fr_cap = n;
-	return 0;
-}
-
 /* The frame iid of an address (interned with its function name and mapping the first time); 0 when
  * the table is full. */
 static int64_t frame_of(struct prof_pf *s, uint64_t ip, int top, struct pb *in)
 {
-	uint64_t key = ip * 2 + (top ? 1 : 0) + 2, iid;
+	uint64_t key = ip * 2 + (top ? 1 : 0), iid, *v;
 	struct prof_func *fn;
 	struct pfs_map *m;
-	size_t h, o;
+	size_t o;
 	long f;
 
-	if (2 * (s->fr_used + 1) > s->fr_cap && grow_frames(s))
-		return -ENOMEM;
-	for (h = (key * 0x9E3779B97F4A7C15ull) >> 17 & (s->fr_cap - 1); s->fr_keys[h]; h = (h + 1) & (s->fr_cap - 1))
-		if (s->fr_keys[h] == key)
-			return (int64_t)s->fr_iids[h];
-	if (s->fr_used >= PFS_MAX)
+	if ((v = pfs_frames_find(&s->fr, key)))
+		return (int64_t)*v;
+	if (s->fr.count >= PFS_MAX)
 		return 0;
 	f = prof_func_of(&s->m, ip, top);
 	if (f < 0)
@@ -201,57 +183,38 @@ static int64_t frame_of(struct prof_pf *s, uint64_t ip, int top, struct pb *in)
 		pb_uint(in, FR_REL_PC, ip - m->start + m->offset);
 	}
 	pb_end(in, o);
-	s->fr_keys[h] = key;
-	s->fr_iids[h] = iid;
-	s->fr_used++;
+	if (!(v = pfs_frames_put(&s->fr, key, NULL)))
+		return -ENOMEM;
+	*v = iid;
 	return (int64_t)iid;
 }
 
 /* The callstack iid of frames[0..n) (bottom first), interned the first time; 0 when full. */
 static int64_t callstack_of(struct prof_pf *s, const uint64_t *frames, uint32_t n, struct pb *in)
 {
-	uint64_t h = 1469598103934665603ull;
-	size_t i, o;
+	struct pfs_stack k = {.hash = ltt_hash_bytes(0, frames, 8ull * n), .n = n, .frames = frames};
+	uint64_t *iid, *copy;
+	size_t o;
 
-	for (uint32_t k = 0; k < n; k++)
-		h = (h ^ frames[k]) * 1099511628211ull;
-	h |= 1;
-	if (2 * (s->cs_used + 1) > s->cs_cap) {
-		size_t nc = s->cs_cap ? 2 * s->cs_cap : 1024;
-		struct pfs_stack *t = calloc(nc, sizeof(*t));
-
-		if (!t)
-			return -ENOMEM;
-		for (size_t j = 0; j < s->cs_cap; j++) {
-			if (!s->cs[j].hash)
-				continue;
-			for (i = s->cs[j].hash & (nc - 1); t[i].hash; i = (i + 1) & (nc - 1))
-				;
-			t[i] = s->cs[j];
-		}
-		free(s->cs);
-		s->cs = t;
-		s->cs_cap = nc;
-	}
-	for (i = h & (s->cs_cap - 1); s->cs[i].hash; i = (i + 1) & (s->cs_cap - 1))
-		if (s->cs[i].hash == h && s->cs[i].n == n && !memcmp(s->cs[i].frames, frames, 8ull * n))
-			return (int64_t)s->cs[i].iid;
-	if (s->cs_used >= PFS_MAX)
+	if ((iid = pfs_stacks_find(&s->cs, k)))
+		return (int64_t)*iid;
+	if (s->cs.count >= PFS_MAX)
 		return 0;
-	s->cs[i].frames = malloc(8ull * (n ? n : 1));
-	if (!s->cs[i].frames)
+	if (!(copy = malloc(8ull * (n ? n : 1))))
 		return -ENOMEM;
-	memcpy(s->cs[i].frames, frames, 8ull * n);
-	s->cs[i].hash = h;
-	s->cs[i].n = n;
-	s->cs[i].iid = s->next_iid++;
-	s->cs_used++;
+	memcpy(copy, frames, 8ull * n);
+	k.frames = copy;
+	if (!(iid = pfs_stacks_put(&s->cs, k, NULL))) {
+		free(copy);
+		return -ENOMEM;
+	}
+	*iid = s->next_iid++;
 	o = pb_begin(in, ID_CALLSTACKS);
-	pb_uint(in, CS_IID, s->cs[i].iid);
-	for (uint32_t k = 0; k < n; k++)
-		pb_uint(in, CS_FRAME_IDS, frames[k]);
+	pb_uint(in, CS_IID, *iid);
+	for (uint32_t i = 0; i < n; i++)
+		pb_uint(in, CS_FRAME_IDS, frames[i]);
 	pb_end(in, o);
-	return (int64_t)s->cs[i].iid;
+	return (int64_t)*iid;
 }
 
 int prof_pf_event(struct prof_pf *s, const struct ltt_event *ev, struct pb *in, struct pb *body)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/grow.h"
+#include "common/hashmap.h"
 
 #include "toolkit/losses.h"
 #include "toolkit/profile.h"
@@ -35,19 +36,32 @@ struct rthread {
 
 #define PROF_REGION_DEPTH_MAX 4096	/* deeper regions are not followed (toolkit/regions.c's bound) */
 
-struct stack_ent {
-	uint64_t hash, ticks;
+/* A stack of one thread: its functions, bottom first (owned by the map once put), and their hash. */
+struct stack_key {
+	uint64_t hash;
 	uint32_t thread, n;
-	uint32_t *funcs;	/* bottom first */
+	const uint32_t *funcs;
 };
+
+static inline uint64_t stack_key_hash(struct stack_key k)
+{
+	return k.hash;
+}
+
+static inline int stack_key_eq(struct stack_key a, struct stack_key b)
+{
+	return a.hash == b.hash && a.thread == b.thread && a.n == b.n &&
+	       (!a.n || !memcmp(a.funcs, b.funcs, 4ull * a.n));
+}
+
+LTT_MAP_DEFINE(stack_map, struct stack_key, uint64_t, stack_key_hash, stack_key_eq)	/* -> ticks */
 
 struct pstats {
 	struct prof_model m;
 	struct losses loss;	/* the window's loss records (toolkit/losses.h) */
 	struct tcount *tc;	/* parallel to m.threads */
 	size_t ntc;
-	struct stack_ent *st;	/* open addressing, hash 0 = empty */
-	size_t st_cap, st_used;
+	struct stack_map st;
 	const struct prof_limits *lim;
 	uint64_t samples, ticks, unknown;	/* within the limits */
 	uint64_t outside;			/* samples with a known stack outside them */
@@ -57,16 +71,7 @@ struct pstats {
 
 static int tc_grow(struct pstats *p)
 {
-	if (p->ntc < p->m.nthreads) {
-		struct tcount *n = realloc(p->tc, p->m.cap_threads * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		p->tc = n;
-		memset(p->tc + p->ntc, 0, (p->m.cap_threads - p->ntc) * sizeof(*n));
-		p->ntc = p->m.cap_threads;
-	}
-	return 0;
+	return LTT_GROW_ZERO(p->tc, p->m.nthreads, p->ntc);	/* ntc: the capacity, every entry zeroed */
 }
 
 static int count(struct tcount *c, size_t f, uint64_t ticks, int self)
@@ -87,46 +92,26 @@ static int count(struct tcount *c, size_t f, uint64_t ticks, int self)
 
 static int stack_add(struct pstats *p, uint32_t thread, const uint32_t *funcs, uint32_t n, uint64_t ticks)
 {
-	uint64_t h = 1469598103934665603ull ^ thread;
-	size_t i;
+	struct stack_key k = {.hash = 1469598103934665603ull ^ thread, .thread = thread, .n = n, .funcs = funcs};
+	uint64_t *t;
+	uint32_t *copy;
 
-	for (uint32_t k = 0; k < n; k++)
-		h = (h ^ funcs[k]) * 1099511628211ull;
-	h |= 1;
-	if (2 * (p->st_used + 1) > p->st_cap) {
-		size_t ncap = p->st_cap ? 2 * p->st_cap : 1024;
-		struct stack_ent *t = calloc(ncap, sizeof(*t));
-
-		if (!t)
-			return -ENOMEM;
-		for (size_t j = 0; j < p->st_cap; j++) {
-			if (!p->st[j].hash)
-				continue;
-			for (i = p->st[j].hash & (ncap - 1); t[i].hash; i = (i + 1) & (ncap - 1))
-				;
-			t[i] = p->st[j];
-		}
-		free(p->st);
-		p->st = t;
-		p->st_cap = ncap;
+	for (uint32_t i = 0; i < n; i++)
+		k.hash = (k.hash ^ funcs[i]) * 1099511628211ull;
+	k.hash |= 1;
+	if ((t = stack_map_find(&p->st, k))) {
+		*t += ticks;
+		return 0;
 	}
-	for (i = h & (p->st_cap - 1); p->st[i].hash; i = (i + 1) & (p->st_cap - 1)) {
-		struct stack_ent *e = &p->st[i];
-
-		if (e->hash == h && e->thread == thread && e->n == n && !memcmp(e->funcs, funcs, 4ull * n)) {
-			e->ticks += ticks;
-			return 0;
-		}
-	}
-	p->st[i].funcs = malloc(4ull * (n ? n : 1));
-	if (!p->st[i].funcs)
+	if (!(copy = malloc(4ull * (n ? n : 1))))
 		return -ENOMEM;
-	memcpy(p->st[i].funcs, funcs, 4ull * n);
-	p->st[i].hash = h;
-	p->st[i].thread = thread;
-	p->st[i].n = n;
-	p->st[i].ticks = ticks;
-	p->st_used++;
+	memcpy(copy, funcs, 4ull * n);
+	k.funcs = copy;
+	if (!(t = stack_map_put(&p->st, k, NULL))) {
+		free(copy);
+		return -ENOMEM;
+	}
+	*t = ticks;
 	return 0;
 }
 
@@ -312,32 +297,35 @@ static int print_funcs(struct pstats *p, FILE *out, const uint64_t *self, const 
 
 static int by_ticks(const void *a, const void *b)
 {
-	const struct stack_ent *x = *(const struct stack_ent *const *)a, *y = *(const struct stack_ent *const *)b;
+	const struct stack_map_slot *x = *(const struct stack_map_slot *const *)a;
+	const struct stack_map_slot *y = *(const struct stack_map_slot *const *)b;
 
-	if (x->ticks != y->ticks)
-		return x->ticks < y->ticks ? 1 : -1;
-	return x->hash < y->hash ? -1 : x->hash > y->hash;
+	if (x->val != y->val)
+		return x->val < y->val ? 1 : -1;
+	return x->key.hash < y->key.hash ? -1 : x->key.hash > y->key.hash;
 }
 
 /* thread: index, or -1 for all threads (stacks of every thread merged by their functions) */
 static int print_stacks(struct pstats *p, FILE *out, long thread, uint64_t ticks)
 {
-	struct stack_ent **v = malloc((p->st_used ? p->st_used : 1) * sizeof(*v));
+	const struct stack_map_slot **v = malloc((p->st.count ? p->st.count : 1) * sizeof(*v));
 	size_t k = 0;
 
 	if (!v)
 		return -ENOMEM;
-	for (size_t i = 0; i < p->st_cap; i++)
-		if (p->st[i].hash && (thread < 0 || p->st[i].thread == (uint32_t)thread))
-			v[k++] = &p->st[i];
+	for (size_t i = 0; i < p->st.size; i++)
+		if (p->st.slot[i].used && (thread < 0 || p->st.slot[i].key.thread == (uint32_t)thread))
+			v[k++] = &p->st.slot[i];
 	qsort(v, k, sizeof(*v), by_ticks);
 	fprintf(out, "  hottest stacks (ticks, bottom to top):\n");
 	for (size_t i = 0; i < k && i < TOP_STACKS; i++) {
-		fprintf(out, "  %10" PRIu64 " %5.1f%%  ", v[i]->ticks, pct(v[i]->ticks, ticks));
+		const struct stack_key *s = &v[i]->key;
+
+		fprintf(out, "  %10" PRIu64 " %5.1f%%  ", v[i]->val, pct(v[i]->val, ticks));
 		if (thread < 0)
-			fprintf(out, "[%" PRIu32 "] ", p->m.threads[v[i]->thread].tid);
-		for (uint32_t f = 0; f < v[i]->n; f++)
-			fprintf(out, "%s%s", f ? ";" : "", p->m.funcs[v[i]->funcs[f]].name);
+			fprintf(out, "[%" PRIu32 "] ", p->m.threads[s->thread].tid);
+		for (uint32_t f = 0; f < s->n; f++)
+			fprintf(out, "%s%s", f ? ";" : "", p->m.funcs[s->funcs[f]].name);
 		fputc('\n', out);
 	}
 	free(v);
@@ -459,9 +447,10 @@ int profile_report(struct ltt_reader *r, FILE *out, const struct prof_limits *li
 		free(p.tc[i].total);
 	}
 	free(p.tc);
-	for (size_t i = 0; i < p.st_cap; i++)
-		free(p.st[i].funcs);
-	free(p.st);
+	for (size_t i = 0; i < p.st.size; i++)
+		if (p.st.slot[i].used)
+			free((void *)p.st.slot[i].key.funcs);
+	stack_map_free(&p.st);
 	for (size_t i = 0; i < p.nrt; i++)
 		free(p.rt[i].match);
 	free(p.rt);

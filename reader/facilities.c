@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "common/clock.h"
+#include "common/grow.h"
 #include "reader_internal.h"
 
 static const char builtin_xml[] =
@@ -47,15 +48,10 @@ static const struct { const char *name; uint16_t id; uint8_t kind; } builtin_ids
 
 static int plan_grow(struct trace *t, size_t n)
 {
-	struct ev_plan *p;
-
 	if (n <= t->nplan)
 		return 0;
-	p = realloc(t->plan, n * sizeof(*p));
-	if (!p)
+	if (LTT_GROW_ZERO(t->plan, n, t->capplan))	/* entries past nplan were never written: zero */
 		return -ENOMEM;
-	memset(p + t->nplan, 0, (n - t->nplan) * sizeof(*p));
-	t->plan = p;
 	t->nplan = n;
 	return 0;
 }
@@ -95,7 +91,7 @@ static int assign(struct trace *t, const struct ltt_facility_desc *fac, const st
 		  unsigned id, uint8_t kind, int builtin)
 {
 	struct type_box *box;
-	struct ltt_event_type *ty, **types;
+	struct ltt_event_type *ty;
 	struct ev_plan *p;
 	int ret = plan_grow(t, (size_t)id + 1);
 
@@ -108,15 +104,11 @@ static int assign(struct trace *t, const struct ltt_facility_desc *fac, const st
 	}
 	box = calloc(1, sizeof(*box));
 	ty = box ? &box->type : NULL;
-	types = realloc(t->types, (t->ntypes + 1) * sizeof(*types));
-	if (!ty || !types) {
+	if (!ty || LTT_GROW(t->types, t->ntypes + 1, t->captypes)) {
 		free(box);
-		if (types)
-			t->types = types;
 		return -ENOMEM;
 	}
-	t->types = types;
-	types[t->ntypes++] = ty;
+	t->types[t->ntypes++] = ty;
 	ty->user = &box->user;
 	ty->facility = fac->name;
 	ty->name = ev->name;
@@ -171,17 +163,11 @@ static int parsed(const struct trace *t, const char *name)
 	return 0;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Parses every eventdefs/NAME.xml; files that fail are reported and skipped. */
 static int load_eventdefs(struct trace *t, char *err, size_t errlen)
 {
 	char path[4096], **names = NULL;
 	size_t n = 0;
-	struct dirent *de;
 	DIR *d;
 	int ret = 0;
 
@@ -198,40 +184,23 @@ static int load_eventdefs(struct trace *t, char *err, size_t errlen)
 		rd_problem(t->reader, t, "eventdefs", -1, 0, "cannot open the directory: %s", strerror(errno));
 		return 0;
 	}
-	while ((de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-		char **nn;
-
-		if (l < 5 || strcmp(de->d_name + l - 4, ".xml") || de->d_name[0] == '.' || parsed(t, de->d_name))
-			continue;
-		nn = realloc(names, (n + 1) * sizeof(*nn));
-		if (!nn || !(nn[n] = strdup(de->d_name))) {
-			names = nn ? nn : names;
-			ret = -ENOMEM;
-			break;
-		}
-		names = nn;
-		n++;
-	}
+	ret = rd_dir_names(d, ".xml", &names, &n);
 	closedir(d);
-	if (names)
-		qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n && !ret; i++) {
-		struct ltt_eventdefs *defs = NULL, **dd;
+		if (parsed(t, names[i]))
+			continue;
+		struct ltt_eventdefs *defs = NULL;
 		char perr[512], rel[300];
 		int pret;
 
 		snprintf(path, sizeof(path), "%s/eventdefs/%s", t->dir, names[i]);
 		snprintf(rel, sizeof(rel), "eventdefs/%s", names[i]);
 		if (t->reader->follow) {	/* parsed once: a later look adds only new files */
-			char **dn = realloc(t->defnames, (t->ndefnames + 1) * sizeof(*dn));
-
-			if (!dn) {
+			if (LTT_GROW(t->defnames, t->ndefnames + 1, t->capdefnames)) {
 				ret = -ENOMEM;
 				break;
 			}
-			t->defnames = dn;
-			dn[t->ndefnames++] = names[i];
+			t->defnames[t->ndefnames++] = names[i];
 			names[i] = NULL;
 		}
 		if ((pret = ltt_eventdefs_parse_file(path, &defs, perr, sizeof(perr)))) {
@@ -251,18 +220,14 @@ static int load_eventdefs(struct trace *t, char *err, size_t errlen)
 			rd_problem(t->reader, t, rel, -1, 0, "%s", msg ? msg + 5 + (msg[5] == ' ') : perr);
 			continue;
 		}
-		dd = realloc(t->defs, (t->ndefs + 1) * sizeof(*dd));
-		if (!dd) {
+		if (LTT_GROW(t->defs, t->ndefs + 1, t->capdefs)) {
 			ltt_eventdefs_free(defs);
 			ret = -ENOMEM;
 			break;
 		}
-		t->defs = dd;
-		dd[t->ndefs++] = defs;
+		t->defs[t->ndefs++] = defs;
 	}
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	rd_dir_names_free(names, n);
 	return ret;
 }
 

@@ -3,6 +3,7 @@
 #ifndef LTT_READER_INTERNAL_H
 #define LTT_READER_INTERNAL_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -96,7 +97,7 @@ struct tracefile {
 	uint64_t mute_below;		/* problems at offsets below it were reported by a stalled pass */
 	uint64_t seen_ns;		/* monotonic ns when the block in blk was first on disk */
 	struct rd_arrival { uint64_t upto, ns; } *arr;	/* blocks below upto were on disk at ns */
-	size_t narr, arr_head;
+	size_t narr, arr_head, arr_cap;
 	unsigned char *blk;		/* one block, up to the end of its block_end (tracefile.c) */
 	size_t blk_cap;			/* bytes allocated at blk */
 	uint64_t next_block;		/* index of the next block to read */
@@ -125,20 +126,20 @@ struct trace {
 	char *dir;
 	char *archive_dir;		/* private unpacked copy, removed at close */
 	/* system.xml attributes */
-	size_t nattrs;
+	size_t nattrs, cap_names, cap_values;
 	char **attr_names, **attr_values;
 	int v1;				/* 2004 dialect: trailer = block_size - E, microseconds */
 	int v2;				/* minor 3..9: trailer = unused bytes after block_end */
 	/* facilities */
 	struct ltt_eventdefs **defs;	/* one per eventdefs/NAME.xml parsed */
-	size_t ndefs;
+	size_t ndefs, capdefs;
 	struct ltt_eventdefs *builtin_defs;
 	struct ltt_event_type **types;	/* all types, owned */
-	size_t ntypes;
-	struct ev_plan *plan;		/* indexed by id, nplan entries */
-	size_t nplan;
+	size_t ntypes, captypes;
+	struct ev_plan *plan;		/* indexed by id, nplan entries (capplan allocated, zeroed) */
+	size_t nplan, capplan;
 	struct tracefile **tf;
-	size_t ntf;
+	size_t ntf, captf;
 	struct ltt_bookmark *bookmarks;
 	size_t nbookmarks;
 	/* following (LTT_READ_FOLLOW, follow.c) */
@@ -146,7 +147,7 @@ struct trace {
 	uint64_t fl_blocks;		/* blocks of control/facilities whose facility_loads were placed */
 	uint64_t fl_wait_since;		/* monotonic ns since a facility_load waits for its eventdefs */
 	char **defnames;		/* eventdefs/ files parsed (or failed): not parsed again */
-	size_t ndefnames;
+	size_t ndefnames, capdefnames;
 	unsigned ctl_seq;		/* control tracefiles found, for their merge rank */
 	const struct trace *dd_rec;	/* dedupe.c: first snapshot of its recording in the set, or NULL */
 	unsigned long dd_snap;		/* its ltt_snapshot */
@@ -204,6 +205,11 @@ static inline int rd_resource_error(int err)
 {
 	return err == -EMFILE || err == -ENFILE;
 }
+
+/* dir_names.c: the entries of d not starting with '.' and ending with suffix (NULL: any), sorted by
+ * name, in *names (freed with rd_dir_names_free, also after an error); 0 or -ENOMEM. */
+int rd_dir_names(DIR *d, const char *suffix, char ***names, size_t *n);
+void rd_dir_names_free(char **names, size_t n);
 
 /* reader.c: the trace set and the merge, shared with follow.c */
 int rd_trace_open(struct ltt_reader *r, const char *path, const char *name, unsigned index, char *err,

@@ -12,6 +12,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "common/grow.h"
 #include "common/io.h"
 #include "common/parse.h"
 #include "reader_internal.h"
@@ -21,16 +22,13 @@
 
 static int add_attr(struct trace *t, const char *name, size_t nlen, const char *value, size_t vlen)
 {
-	char **n = realloc(t->attr_names, (t->nattrs + 1) * sizeof(*n));
-	char **v;
+	char **n, **v;
 
-	if (!n)
+	if (LTT_GROW(t->attr_names, t->nattrs + 1, t->cap_names) ||
+	    LTT_GROW(t->attr_values, t->nattrs + 1, t->cap_values))
 		return -ENOMEM;
-	t->attr_names = n;
-	v = realloc(t->attr_values, (t->nattrs + 1) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	t->attr_values = v;
+	n = t->attr_names;
+	v = t->attr_values;
 	n[t->nattrs] = strndup(name, nlen);
 	v[t->nattrs] = strndup(value, vlen);
 	if (!n[t->nattrs] || !v[t->nattrs]) {

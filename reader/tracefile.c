@@ -54,7 +54,7 @@ static int cmp_tf(const void *a, const void *b)
 static int add_tracefile(struct trace *t, const char *sub, const char *name, int cpu, char *errbuf,
 			 size_t errlen)
 {
-	struct tracefile *tf, **v;
+	struct tracefile *tf;
 	struct stat st;
 	char rel[300];
 	int fd;
@@ -92,13 +92,11 @@ static int add_tracefile(struct trace *t, const char *sub, const char *name, int
 	tf->last_block = UINT64_MAX;
 	if (t->final)	/* following, the last block may be being written: see rd_follow_finish */
 		rd_tracefile_size_problems(tf);
-	v = realloc(t->tf, (t->ntf + 1) * sizeof(*v));
-	if (!v) {
+	if (LTT_GROW(t->tf, t->ntf + 1, t->captf)) {
 		rd_tracefile_close(tf);
 		return -ENOMEM;
 	}
-	t->tf = v;
-	v[t->ntf++] = tf;
+	t->tf[t->ntf++] = tf;
 	return 0;
 }
 
@@ -158,18 +156,12 @@ static int parse_cpu(const char *s)
 	return (int)v;
 }
 
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Adds the tracefiles of TRACE/sub, in name order (so that problems come out in a stable order);
  * rescan: only those not known yet (following), problems about names not repeated. */
 static int scan_dir(struct trace *t, const char *sub, int rescan, char *err, size_t errlen)
 {
 	char path[4096], **names = NULL;
 	size_t n = 0;
-	struct dirent *de;
 	DIR *d;
 	int ret = 0;
 
@@ -185,23 +177,8 @@ static int scan_dir(struct trace *t, const char *sub, int rescan, char *err, siz
 			rd_problem(t->reader, t, sub, -1, 0, "cannot open the directory: %s", strerror(errno));
 		return 0;
 	}
-	while (!ret && (de = readdir(d))) {
-		char **v;
-
-		if (de->d_name[0] == '.')
-			continue;
-		v = realloc(names, (n + 1) * sizeof(*v));
-		if (!v || !(v[n] = strdup(de->d_name))) {
-			names = v ? v : names;
-			ret = -ENOMEM;
-			break;
-		}
-		names = v;
-		n++;
-	}
+	ret = rd_dir_names(d, NULL, &names, &n);
 	closedir(d);
-	if (names)
-		qsort(names, n, sizeof(*names), cmp_name);
 	for (size_t i = 0; i < n && !ret; i++) {
 		size_t before = t->ntf;
 		int cpu = -1;
@@ -227,9 +204,7 @@ static int scan_dir(struct trace *t, const char *sub, int rescan, char *err, siz
 				ret = 1;
 		}
 	}
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	rd_dir_names_free(names, n);
 	return ret;
 }
 
@@ -293,13 +268,8 @@ int rd_tracefile_grow(struct tracefile *tf, uint64_t now_ns)
 		tf->narr -= tf->arr_head;
 		tf->arr_head = 0;
 	}
-	if (!(tf->narr & (tf->narr + 1)) || !tf->arr) {	/* at 0, 1, 3, 7, ...: grow to a power of two */
-		struct rd_arrival *a = realloc(tf->arr, (tf->narr + 1) * 2 * sizeof(*a));
-
-		if (!a)
-			return -ENOMEM;
-		tf->arr = a;
-	}
+	if (LTT_GROW(tf->arr, tf->narr + 1, tf->arr_cap))
+		return -ENOMEM;
 	tf->arr[tf->narr++] = (struct rd_arrival){ nb, now_ns };
 	tf->info.nblocks = nb;
 	return 1;

@@ -126,12 +126,12 @@ static int pop(struct calls_model *m, struct call_thread *t, uint64_t ns, int un
 static int keep_map(struct calls_model *m, const struct ltt_event *ev)
 {
 	struct ltt_value body, f;
-	struct calls_map *n = realloc(m->maps, (m->nmaps + 1) * sizeof(*n));
 	const char *path;
+	struct calls_map *n;
 
-	if (!n)
+	if (LTT_GROW(m->maps, m->nmaps + 1, m->capmaps))
 		return -ENOMEM;
-	m->maps = n;
+	n = m->maps;
 	if (ltt_event_body(ev, &body) || ltt_value_field(&body, "path", &f))
 		return 0;
 	path = ltt_value_string(&f, NULL);

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/grow.h"
 #include "common/clock.h"
 #include "common/parse.h"
 #include "toolkit/cmd.h"
@@ -115,15 +116,13 @@ static int sync_chunks(struct follow *f)
 			continue;	/* older than what is read: not seen in time (listed as removed later) */
 		if (!k) {
 			char name[4096];
-			struct follow_chunk *v = realloc(f->chunks, (f->nchunks + 1) * sizeof(*v));
 			int ret;
 
-			if (!v) {
+			if (LTT_GROW(f->chunks, f->nchunks + 1, f->capchunks)) {
 				ltt_tool_error(f->tool->cmd, "out of memory");
 				ltt_capture_free(c);
 				return -1;
 			}
-			f->chunks = v;
 			snprintf(name, sizeof(name), "%.*s", (int)(strlen(c->traces[i]) - (part ? 5 : 0)), c->traces[i]);
 			err[0] = 0;
 			ret = ltt_reader_add_trace(f->r, c->traces[i], name, err, sizeof(err));
@@ -244,7 +243,7 @@ static int try_open(struct follow *f, int late)
 		f->r = NULL;
 		free(f->chunks);
 		f->chunks = NULL;
-		f->nchunks = 0;
+		f->nchunks = f->capchunks = 0;
 		if (!late && ret != -ENOMEM && ret != -EMFILE && ret != -ENFILE)
 			return 1;	/* system.xml or the control files being written */
 		ltt_tool_error(f->tool->cmd, "%s", *err ? err : strerror(-ret));
@@ -354,5 +353,5 @@ void follow_close(struct follow *f)
 	f->r = NULL;
 	free(f->chunks);
 	f->chunks = NULL;
-	f->nchunks = 0;
+	f->nchunks = f->capchunks = 0;
 }

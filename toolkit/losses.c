@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "toolkit/losses.h"
 
 void losses_init(struct losses *L)
@@ -45,15 +46,8 @@ static struct losses_tf *tf_slot(struct losses *L, const struct ltt_tracefile_in
 			L->cached = i;
 			return &L->tfs[i];
 		}
-	if (L->ntfs == L->captfs) {
-		size_t nc = L->captfs ? 2 * L->captfs : 16;
-		struct losses_tf *n = realloc(L->tfs, nc * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		L->tfs = n;
-		L->captfs = nc;
-	}
+	if (LTT_GROW(L->tfs, L->ntfs + 1, L->captfs))
+		return NULL;
 	L->tfs[L->ntfs] = (struct losses_tf){ .tf = tf };
 	L->cached = L->ntfs;
 	return &L->tfs[L->ntfs++];

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "common/parse.h"
 #include "reader/write_losses.h"
 #include "toolkit/cmd.h"
@@ -22,14 +23,9 @@ void reader_tool_problem(void *arg, const struct ltt_problem *p)
 		return;
 	ltt_problem_format(p, buf, sizeof(buf));
 	if (t->hold) {
-		char **v = realloc(t->held, (t->nheld + 1) * sizeof(*v));
-
-		if (v) {
-			t->held = v;
-			if ((v[t->nheld] = strdup(buf))) {
-				t->nheld++;
-				return;
-			}
+		if (!LTT_GROW(t->held, t->nheld + 1, t->capheld) && (t->held[t->nheld] = strdup(buf))) {
+			t->nheld++;
+			return;
 		}
 	}
 	ltt_tool_error(t->cmd, "%s", buf);
@@ -45,7 +41,7 @@ static void release_held(struct reader_tool *t, int print)
 	}
 	free(t->held);
 	t->held = NULL;
-	t->nheld = 0;
+	t->nheld = t->capheld = 0;
 	t->hold = 0;
 }
 
@@ -102,11 +98,12 @@ static void capture_notes(struct reader_tool *tool, const struct ltt_capture *c)
 static char **expand_paths(struct reader_tool *tool, char **paths, unsigned npaths, unsigned *n)
 {
 	char **v = NULL, err[1024];
+	size_t cap = 0;
 
 	*n = 0;
 	for (unsigned i = 0; i < npaths; i++) {
 		struct ltt_capture *c;
-		char **nv;
+		int nomem;
 
 		err[0] = 0;
 		if (ltt_capture_expand(paths[i], tool->capture_flags, &c, err, sizeof(err))) {
@@ -115,9 +112,7 @@ static char **expand_paths(struct reader_tool *tool, char **paths, unsigned npat
 			continue;
 		}
 		capture_notes(tool, c);
-		nv = realloc(v, (*n + c->ntraces) * sizeof(*v));
-		if (nv) {
-			v = nv;
+		if (!(nomem = LTT_GROW(v, (size_t)*n + c->ntraces, cap))) {
 			for (unsigned k = 0; k < c->ntraces; k++) {
 				v[(*n)++] = c->traces[k];
 				c->traces[k] = NULL;
@@ -125,7 +120,7 @@ static char **expand_paths(struct reader_tool *tool, char **paths, unsigned npat
 			c->ntraces = 0;
 		}
 		ltt_capture_free(c);
-		if (!nv) {
+		if (nomem) {
 			ltt_tool_error(tool->cmd, "out of memory");
 			break;
 		}

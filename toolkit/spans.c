@@ -40,10 +40,10 @@ struct span_model {
 	struct span_open *first, *last;
 	struct span_open *done;			/* the span closed by the previous call (its strings) */
 	struct span_slots *slots;
-	unsigned nslots;
+	unsigned nslots, capslots;
 	unsigned cache;				/* the slots found last */
 	uint64_t *epoch;			/* per trace: loss records of its user tracefiles */
-	unsigned nepoch;
+	unsigned nepoch;			/* allocated, zeroed */
 	uint64_t next_id, unmatched;
 	char num[32];
 };
@@ -207,10 +207,8 @@ static struct span_slots *slots_of(struct span_model *m, unsigned trace, const s
 			m->cache = i;
 			return &m->slots[i];
 		}
-	s = realloc(m->slots, (m->nslots + 1) * sizeof(*s));
-	if (!s)
+	if (LTT_GROW(m->slots, m->nslots + 1, m->capslots))
 		return NULL;
-	m->slots = s;
 	s = &m->slots[m->nslots++];
 	memset(s, 0, sizeof(*s));
 	s->trace = trace;
@@ -259,16 +257,8 @@ static uint64_t epoch_of(const struct span_model *m, unsigned i)
 
 int span_model_loss(struct span_model *m, unsigned trace)
 {
-	if (trace >= m->nepoch) {
-		unsigned n = trace + 1;
-		uint64_t *e = realloc(m->epoch, n * sizeof(*e));
-
-		if (!e)
-			return -ENOMEM;
-		memset(e + m->nepoch, 0, (n - m->nepoch) * sizeof(*e));
-		m->epoch = e;
-		m->nepoch = n;
-	}
+	if (LTT_GROW_ZERO(m->epoch, (size_t)trace + 1, m->nepoch))
+		return -ENOMEM;
 	m->epoch[trace]++;
 	return 0;
 }

@@ -45,7 +45,7 @@ struct t2_proc {
 };
 
 struct t2_model {
-	struct t2_proc **procs;	/* by trace index */
+	struct t2_proc **procs;	/* by trace index (nprocs allocated, zeroed) */
 	unsigned nprocs;
 };
 
@@ -160,15 +160,8 @@ static struct t2_proc *t2_proc_get(struct t2_model *m, const struct ltt_event *e
 	struct t2_proc *p;
 	const char *attr;
 
-	if (idx >= m->nprocs) {
-		struct t2_proc **np = realloc(m->procs, (idx + 1) * sizeof(*np));
-
-		if (!np)
-			return NULL;
-		memset(np + m->nprocs, 0, (idx + 1 - m->nprocs) * sizeof(*np));
-		m->procs = np;
-		m->nprocs = idx + 1;
-	}
+	if (LTT_GROW_ZERO(m->procs, (size_t)idx + 1, m->nprocs))
+		return NULL;
 	if (m->procs[idx])
 		return m->procs[idx];
 	p = calloc(1, sizeof(*p));

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "toolkit/calls.h"
 #include "toolkit/dump_format.h"
 #include "toolkit/sql_rows.h"
@@ -132,15 +133,8 @@ static int queue_call(void *arg, const struct call *k)
 
 	if (!sql_push_wants(&st->push, k->tid, (int64_t)k->start_ns))
 		return 0;
-	if (st->qn == st->qcap) {
-		size_t nc = st->qcap ? 2 * st->qcap : 64;
-		struct call *n = realloc(st->q, nc * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		st->q = n;
-		st->qcap = nc;
-	}
+	if (LTT_GROW_FROM(st->q, st->qn + 1, st->qcap, 64))
+		return -ENOMEM;
 	st->q[st->qn++] = *k;
 	return 0;
 }

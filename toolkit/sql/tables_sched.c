@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/grow.h"
 #include "toolkit/sched_decode.h"
 #include "toolkit/sched_model.h"
 #include "toolkit/sql_rows.h"
@@ -157,20 +158,8 @@ struct sched_stream {
 
 static int queue_grow(struct sched_stream *st)
 {
-	size_t nc = st->qcap ? 2 * st->qcap : 64;
-	void *n;
-
-	if (st->qn < st->qcap)
-		return 0;
-	n = st->calls ? realloc(st->qc, nc * sizeof(*st->qc)) : realloc(st->qi, nc * sizeof(*st->qi));
-	if (!n)
-		return -ENOMEM;
-	if (st->calls)
-		st->qc = n;
-	else
-		st->qi = n;
-	st->qcap = nc;
-	return 0;
+	return st->calls ? LTT_GROW_FROM(st->qc, st->qn + 1, st->qcap, 64)
+			 : LTT_GROW_FROM(st->qi, st->qn + 1, st->qcap, 64);
 }
 
 static int queue_interval(void *arg, const struct sched_interval *iv)

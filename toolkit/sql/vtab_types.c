@@ -27,7 +27,7 @@ struct sql_type {
 	char *table;
 	char *facility, *event;
 	struct sql_col *cols;		/* after the SQL_COL_NFIXED fixed ones */
-	unsigned ncols;
+	unsigned ncols, capcols;
 	char *decl;
 	int **map;			/* by trace index: leaf (flattening order) -> column, or NULL */
 	unsigned *nleaves;
@@ -67,10 +67,9 @@ static int col_of(struct sql_type *ty, const char *name, enum col_kind k)
 	for (unsigned i = 0; i < ty->ncols; i++)
 		if (!strcasecmp(ty->cols[i].name, name))	/* SQL names are case-insensitive */
 			return (int)(SQL_COL_NFIXED + i);
-	n = realloc(ty->cols, (ty->ncols + 1) * sizeof(*n));
-	if (!n)
+	if (LTT_GROW(ty->cols, ty->ncols + 1, ty->capcols))
 		return -1;
-	ty->cols = n;
+	n = ty->cols;
 	n[ty->ncols].name = strdup(name);
 	n[ty->ncols].kind = k;
 	if (!n[ty->ncols].name)
@@ -158,16 +157,14 @@ static int table_taken(const struct sql_ctx *ctx, const char *name)
 
 static struct sql_type *type_of(struct sql_ctx *ctx, const struct ltt_event_type *et)
 {
-	struct sql_type *n, *ty;
+	struct sql_type *ty;
 	char name[512];
 
 	for (unsigned i = 0; i < ctx->ntypes; i++)
 		if (!strcmp(ctx->types[i].facility, et->facility) && !strcmp(ctx->types[i].event, et->name))
 			return &ctx->types[i];
-	n = realloc(ctx->types, (ctx->ntypes + 1) * sizeof(*n));
-	if (!n)
+	if (LTT_GROW(ctx->types, ctx->ntypes + 1, ctx->captypes))
 		return NULL;
-	ctx->types = n;
 	snprintf(name, sizeof(name), "%s_%s", et->facility, et->name);
 	for (unsigned k = 2; table_taken(ctx, name); k++)
 		snprintf(name, sizeof(name), "%s_%s_%u", et->facility, et->name, k);
@@ -276,7 +273,7 @@ void sql_types_free(struct sql_ctx *ctx)
 	}
 	free(ctx->types);
 	ctx->types = NULL;
-	ctx->ntypes = 0;
+	ctx->ntypes = ctx->captypes = 0;
 }
 
 const char *sql_type_table(const struct sql_ctx *ctx, unsigned i, const char **decl)

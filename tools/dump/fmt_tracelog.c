@@ -146,17 +146,7 @@ static int tl_begin(struct ltt_dump_ctx *ctx)
 
 static int stacks_fit(struct tl *tl)
 {
-	if (tl->nstacks < tl->m.nthreads) {
-		size_t n = tl->m.cap_threads;
-		struct tl_stack *s = realloc(tl->stacks, n * sizeof(*s));
-
-		if (!s)
-			return -ENOMEM;
-		memset(s + tl->nstacks, 0, (n - tl->nstacks) * sizeof(*s));
-		tl->stacks = s;
-		tl->nstacks = n;
-	}
-	return 0;
+	return LTT_GROW_ZERO(tl->stacks, tl->m.nthreads, tl->nstacks);	/* nstacks: the capacity, zeroed */
 }
 
 /* The thread of tid, with its thr crt / thr aos printed the first time. */

@@ -18,7 +18,7 @@
 
 struct sql_prompt {
 	char **hist;
-	size_t nhist;
+	size_t nhist, caphist;
 	char *path;		/* history file, or NULL */
 	struct termios saved;
 };
@@ -58,7 +58,7 @@ void sql_prompt_free(struct sql_prompt *p)
 
 void sql_prompt_add(struct sql_prompt *p, const char *line, int save)
 {
-	char **h, *copy;
+	char *copy;
 	FILE *f;
 
 	if (!*line || strchr(line, '\n') || (p->nhist && !strcmp(p->hist[p->nhist - 1], line)))
@@ -69,14 +69,10 @@ void sql_prompt_add(struct sql_prompt *p, const char *line, int save)
 		p->nhist--;
 	}
 	copy = strdup(line);
-	h = realloc(p->hist, (p->nhist + 1) * sizeof(*h));
-	if (!copy || !h) {
+	if (!copy || LTT_GROW(p->hist, p->nhist + 1, p->caphist)) {
 		free(copy);
-		if (h)
-			p->hist = h;
 		return;
 	}
-	p->hist = h;
 	p->hist[p->nhist++] = copy;
 	if (save && p->path && (f = fopen(p->path, "a"))) {
 		fprintf(f, "%s\n", line);
@@ -93,14 +89,8 @@ static int edit_set(struct edit *e, const char *s)
 {
 	size_t n = strlen(s);
 
-	if (n + 1 > e->cap) {
-		char *b = realloc(e->buf, n + 64);
-
-		if (!b)
-			return -ENOMEM;
-		e->buf = b;
-		e->cap = n + 64;
-	}
+	if (LTT_GROW_FROM(e->buf, n + 1, e->cap, 64))
+		return -ENOMEM;
 	memcpy(e->buf, s, n + 1);
 	e->len = e->pos = n;
 	return 0;

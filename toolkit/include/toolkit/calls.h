@@ -83,7 +83,7 @@ struct calls_model {
 	struct call_thread *th;
 	size_t nth, capth;
 	struct calls_map *maps;
-	size_t nmaps;
+	size_t nmaps, capmaps;
 	/* what a func event type is (event types compared by pointer, then by name) */
 	const struct ltt_event_type *types[4];
 	/* the consumer's callbacks: a call that begins (entry/exit mode; NULL: not wanted), a call that

@@ -11,6 +11,7 @@
 
 #include <ltt/reader.h>
 
+#include "common/grow.h"
 #include "toolkit/reader_common.h"
 
 #define FOLLOW_TICK 2	/* follow_next(): the tick period passed */
@@ -34,7 +35,7 @@ struct follow {
 	struct ltt_reader *r;
 	int chunked;			/* TRACE/chunk-NNNN/ */
 	struct follow_chunk *chunks;	/* the chunks added, in order */
-	unsigned nchunks;
+	unsigned nchunks, capchunks;
 	unsigned removed_seen;		/* lines of chunks-removed reported */
 	uint64_t missing_seen;		/* chunk numbers reported missing up to */
 	int ending;			/* the recording ended: the reader reads to the end */

@@ -8,6 +8,7 @@
 
 #include <ltt/reader.h>
 
+#include "common/grow.h"
 #include "toolkit/event_tid.h"
 
 struct reader_tool {
@@ -17,7 +18,7 @@ struct reader_tool {
 	unsigned skipped;	/* traces of the set that could not be opened (reported, left out) */
 	int hold;		/* keep problem lines in held[] instead of printing them */
 	char **held;
-	size_t nheld;
+	size_t nheld, capheld;
 	unsigned capture_flags;	/* LTT_CAPTURE_* for the paths' snapshots and chunks (ltt/reader.h) */
 };
 

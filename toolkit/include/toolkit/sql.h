@@ -15,6 +15,7 @@
 
 #include <ltt/reader.h>
 
+#include "common/grow.h"
 #include "common/hashmap.h"
 
 #include "toolkit/json_fields.h"
@@ -34,7 +35,7 @@ struct sql_ctx {
 	struct sql_seen_set seen;	/* problems already printed (their text, owned) */
 	/* --stats: what the scans of the current statement read */
 	uint64_t blocks_read, blocks_total, events_read, scans;
-	unsigned ntypes;
+	unsigned ntypes, captypes;
 	struct sql_type *types;		/* the per-type tables (vtab_types.c) */
 	/* When set, every problem (once, its trace named as given) also goes here (the Python
 	 * module's Trace.problems). */

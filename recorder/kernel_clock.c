@@ -12,6 +12,7 @@
 
 #include <ltt/static/atomic.h>
 
+#include "common/perf_page.h"
 #include "clock.h"
 #include "kernel.h"
 
@@ -62,25 +63,15 @@ int ltt_kernel_conv_read(const void *page, struct ltt_kconv *c)
 /* Whether the kernel publishes perf's TSC conversion: asked of a dummy event of this thread. */
 static int perf_has_tsc_conversion(void)
 {
-	struct perf_event_attr a;
 	struct ltt_kconv c;
-	long page = sysconf(_SC_PAGESIZE);
-	void *m;
-	int fd, rc;
+	const void *m;
+	size_t len;
+	int fd = ltt_perf_dummy_page(&m, &len), rc;
 
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_DUMMY;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	m = mmap(NULL, (size_t)page, PROT_READ, MAP_SHARED, fd, 0);
-	rc = m != MAP_FAILED && ltt_kernel_conv_read(m, &c) == 0;
-	if (m != MAP_FAILED)
-		munmap(m, (size_t)page);
+	rc = ltt_kernel_conv_read(m, &c) == 0;
+	munmap((void *)m, len);
 	close(fd);
 	return rc;
 }

@@ -19,6 +19,7 @@
 
 #include <ltt/reader.h>
 
+#include "common/perf_page.h"
 #include "common/settings.h"
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
@@ -157,25 +158,14 @@ static void print_snapshots(const char *dir)
  * --functions records the threads' switches by default only where they cost nothing on the hooks. */
 static int perf_tsc_conversion(void)
 {
-	struct perf_event_attr a;
-	long page = sysconf(_SC_PAGESIZE);
-	int fd, ok = 0;
-	void *m;
+	const void *m;
+	size_t len;
+	int fd = ltt_perf_dummy_page(&m, &len), ok;
 
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_DUMMY;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	m = mmap(NULL, (size_t)page, PROT_READ, MAP_SHARED, fd, 0);
-	if (m != MAP_FAILED) {
-		ok = ((const volatile struct perf_event_mmap_page *)m)->cap_user_time_zero;
-		munmap(m, (size_t)page);
-	}
+	ok = ((const volatile struct perf_event_mmap_page *)m)->cap_user_time_zero;
+	munmap((void *)m, len);
 	close(fd);
 	return ok;
 }

@@ -33,7 +33,11 @@ static int resolve(const char *prog, char *out, size_t n)
 	return -ENOENT;
 }
 
-int preload_linked(const char *prog)
+/* Whether the file of prog holds one of the byte strings needle[i] (len[i] bytes): 1, 0, or -errno.
+ * The dynamic section's DT_NEEDED strings and the symbol names live in the file's string tables: a
+ * byte search finds them without parsing the ELF file (a false positive only costs the preload or the
+ * advice). */
+static int prog_holds(const char *prog, const char *const *needle, const size_t *len, unsigned n)
 {
 	char path[PATH_MAX];
 	struct stat st;
@@ -53,41 +57,26 @@ int preload_linked(const char *prog)
 	close(fd);
 	if (m == MAP_FAILED)
 		return -errno;
-	/* the dynamic section's DT_NEEDED strings and the symbol names live in the file's string tables:
-	 * a byte search finds them without parsing the ELF file (a false positive only costs the preload) */
-	found = memmem(m, (size_t)st.st_size, "libltt.so", 9) != NULL ||
-		memmem(m, (size_t)st.st_size, "ltt_facility_register", 22) != NULL;
+	for (unsigned i = 0; i < n && !found; i++)
+		found = memmem(m, (size_t)st.st_size, needle[i], len[i]) != NULL;
 	munmap(m, (size_t)st.st_size);
 	return found;
+}
+
+int preload_linked(const char *prog)
+{
+	static const char *const names[] = { "libltt.so", "ltt_facility_register" };
+	static const size_t len[] = { 9, 22 };	/* any libltt.so.N; the symbol with its NUL */
+
+	return prog_holds(prog, names, len, 2);
 }
 
 int preload_hooks(const char *prog)
 {
 	static const char *const hooks[] = { "mcount", "__fentry__", "__cyg_profile_func_enter" };
-	char path[PATH_MAX];
-	struct stat st;
-	void *m;
-	int fd, found = 0, rc = resolve(prog, path, sizeof(path));
+	static const size_t len[] = { 7, 11, 25 };	/* with their NUL */
 
-	if (rc)
-		return rc;
-	fd = ltt_open_regular(path, 0, &st);
-	if (fd < 0)
-		return fd;
-	if (!st.st_size) {
-		close(fd);
-		return 0;
-	}
-	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (m == MAP_FAILED)
-		return -errno;
-	/* as preload_linked(): the hooks' names in the string tables (a false positive only costs the
-	 * advice) */
-	for (unsigned i = 0; i < sizeof(hooks) / sizeof(hooks[0]) && !found; i++)
-		found = memmem(m, (size_t)st.st_size, hooks[i], strlen(hooks[i]) + 1) != NULL;
-	munmap(m, (size_t)st.st_size);
-	return found;
+	return prog_holds(prog, hooks, len, 3);
 }
 
 int preload_library(char *out, size_t n, char *why, size_t whylen)

@@ -398,3 +398,15 @@ unsigned reader_tool_not_stopped(struct reader_tool *tool, struct ltt_reader *r)
 	tool->problems += n;
 	return n;
 }
+
+int reader_threads_option(const char *cmd, const char *arg, unsigned *threads)
+{
+	uint64_t t;
+
+	if (ltt_parse_u64(arg, &t) || t > 16) {
+		ltt_tool_error(cmd, "--threads=%s: expected a number from 0 (automatic) to 16", arg);
+		return -1;
+	}
+	*threads = (unsigned)t;
+	return 0;
+}

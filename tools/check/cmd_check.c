@@ -165,7 +165,7 @@ static int run(int argc, char **argv)
 		ltt_tool_error("check", "standard output: %s", strerror(errno ? errno : EIO));
 		return 1;
 	}
-	return tool.problems || tool.skipped || ret < 0 ? 1 : 0;
+	return reader_tool_status(&tool, ret < 0);
 }
 
 const struct ltt_cmd ltt_cmd_check = {

@@ -116,16 +116,10 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
 			}
 			o->have_limit = 1;
 			break;
-		case 'j': {
-			uint64_t t;
-
-			if (ltt_parse_u64(optarg, &t) || t > 16) {
-				ltt_tool_error("dump", "--threads=%s: expected a number from 0 (automatic) to 16", optarg);
+		case 'j':
+			if (reader_threads_option("dump", optarg, &o->threads))
 				return -1;
-			}
-			o->threads = (unsigned)t;
 			break;
-		}
 		case '?':
 		case ':':
 			ltt_cli_option_error("dump", ltt_cmd_dump.usage, c, argc, argv, lo);
@@ -258,8 +252,8 @@ static int run_follow(struct dump_opts *o, const char *path, struct dump_out *ou
 		ltt_tool_error("dump", "%s: %llu events printed after later ones: they reached the disk more than "
 			       "%.2f s after them (the recorder was slow to write them)", path, (unsigned long long)late,
 			       (double)f.hold_ns / 1e9);
-	if ((tool.problems || tool.skipped) && !status)
-		status = 1;
+	if (!status)	/* 2 and 130 stay */
+		status = reader_tool_status(&tool, 0);
 	follow_close(&f);
 	return status;
 }
@@ -383,8 +377,7 @@ static int run(int argc, char **argv)
 			ltt_tool_error("dump", "standard output: %s", strerror(-out->error));
 		status = 1;
 	}
-	if (tool.problems || tool.skipped)
-		status = 1;
+	status = reader_tool_status(&tool, status);
 	free(out);
 	ltt_reader_close(r);
 	return status;

@@ -137,16 +137,10 @@ static int parse_args(int argc, char **argv, struct export_opts *o)
 		case 'O':
 			o->force = 1;
 			break;
-		case 'T': {
-			uint64_t t;
-
-			if (ltt_parse_u64(optarg, &t) || t > 16) {
-				ltt_tool_error("export", "--threads=%s: expected a number from 0 (automatic) to 16", optarg);
+		case 'T':
+			if (reader_threads_option("export", optarg, &o->threads))
 				return -1;
-			}
-			o->threads = (unsigned)t;
 			break;
-		}
 		case '?':
 		case ':':
 			ltt_cli_option_error("export", ltt_cmd_export.usage, c, argc, argv, lo);
@@ -644,7 +638,7 @@ static int run(int argc, char **argv)
 			installed = 1;
 		if (!ret && strcmp(out, "-"))	/* what was written and where, as ltt record says it */
 			fprintf(stderr, "ltt export: wrote %s%s (%s)\n", out, o.exp->dir ? "/" : "", o.exp->name);
-		status = ret || tool.problems || tool.skipped ? 1 : 0;
+		status = reader_tool_status(&tool, ret);
 	}
 done:
 	if (fd >= 0)

@@ -537,8 +537,7 @@ static int run(int argc, char **argv)
 			ltt_tool_error("sql", "standard output: %s", strerror(errno));
 		status = 1;
 	}
-	if (s.failed || ctx.tool.problems || ctx.tool.skipped)
-		status = 1;
+	status = reader_tool_status(&ctx.tool, status || s.failed);
 	sql_out_free(s.out);
 	sql_session_free(&ctx);
 	return status;

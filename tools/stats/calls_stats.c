@@ -15,6 +15,7 @@
 
 #include "toolkit/calls.h"
 #include "toolkit/dump_format.h"
+#include "report.h"
 
 struct caller {
 	long func;
@@ -26,7 +27,7 @@ struct fstat {
 	uint64_t cut;		/* calls cut by a loss: counted apart, no duration */
 	uint64_t off, blocked;	/* off the CPU while on its thread's stack (outermost calls, as total) */
 	struct caller *callers;
-	size_t ncallers;
+	size_t ncallers, capcallers;
 };
 
 struct openc {			/* a call open at the end (a crash, a snapshot) */
@@ -46,7 +47,7 @@ struct cstats {
 	size_t n;
 	const char *graph;	/* --graph FUNC */
 	struct gedge *up, *down;	/* its callers, its callees */
-	size_t nup, ndown;
+	size_t nup, ndown, capup, capdown;
 	uint64_t gcalls, gtotal, gself, goff;	/* its own calls */
 	uint64_t calls, unfinished, cut;
 	struct openc *open;
@@ -55,9 +56,8 @@ struct cstats {
 
 static const struct calls_model *graph_model;
 
-static int edge_add(struct gedge **v, size_t *n, long func, const struct call *c)
+static int edge_add(struct gedge **v, size_t *n, size_t *cap, long func, const struct call *c)
 {
-	struct gedge *e;
 
 	for (size_t i = 0; i < *n; i++)
 		if ((*v)[i].func == func) {
@@ -66,11 +66,9 @@ static int edge_add(struct gedge **v, size_t *n, long func, const struct call *c
 			(*v)[i].off += c->off_ns;
 			return 0;
 		}
-	e = realloc(*v, (*n + 1) * sizeof(*e));
-	if (!e)
+	if (LTT_GROW(*v, *n + 1, *cap))
 		return -ENOMEM;
-	*v = e;
-	e[(*n)++] = (struct gedge){ func, 1, c->dur_ns, c->off_ns };
+	(*v)[(*n)++] = (struct gedge){ func, 1, c->dur_ns, c->off_ns };
 	return 0;
 }
 
@@ -87,11 +85,11 @@ static int graph_call(struct cstats *s, const struct call *c)
 		s->gtotal += c->outermost ? c->dur_ns : 0;
 		s->gself += c->self_ns;
 		s->goff += c->outermost ? c->off_ns : 0;
-		if ((ret = edge_add(&s->up, &s->nup, c->parent, c)))
+		if ((ret = edge_add(&s->up, &s->nup, &s->capup, c->parent, c)))
 			return ret;
 	}
 	if (c->parent >= 0 && !strcmp(calls_func_name(graph_model, c->parent), s->graph))
-		return edge_add(&s->down, &s->ndown, c->func, c);
+		return edge_add(&s->down, &s->ndown, &s->capdown, c->func, c);
 	return 0;
 }
 
@@ -136,11 +134,8 @@ static int on_call(void *arg, const struct call *c)
 			f->callers[i].n++;
 			return 0;
 		}
-	struct caller *nc = realloc(f->callers, (f->ncallers + 1) * sizeof(*nc));
-
-	if (!nc)
+	if (LTT_GROW(f->callers, f->ncallers + 1, f->capcallers))
 		return -ENOMEM;
-	f->callers = nc;
 	f->callers[f->ncallers++] = (struct caller){ .func = c->parent, .n = 1 };
 	return 0;
 }
@@ -240,6 +235,23 @@ static void print_text(struct dump_out *o, const struct calls_model *m, const st
 				"open calls hold it)\n");
 }
 
+/* ,"key":v (or ,"key":null when !have), in a JSON object */
+static void json_u64_if(struct dump_out *o, const char *key, uint64_t v, int have)
+{
+	dump_out_str(o, ",\"");
+	dump_out_str(o, key);
+	dump_out_str(o, "\":");
+	if (have)
+		dump_out_u64(o, v);
+	else
+		dump_out_str(o, "null");
+}
+
+static void json_u64(struct dump_out *o, const char *key, uint64_t v)
+{
+	json_u64_if(o, key, v, 1);
+}
+
 static void print_json(struct dump_out *o, const struct calls_model *m, const struct cstats *s, const long *ord,
 		       size_t n)
 {
@@ -248,14 +260,10 @@ static void print_json(struct dump_out *o, const struct calls_model *m, const st
 	dump_out_str(o, "{");
 	losses_format_json(&m->loss, buf, sizeof(buf), "calls", s->cut);
 	dump_out_str(o, buf);
-	dump_out_str(o, ",\"calls\":");
-	dump_out_u64(o, s->calls);
-	dump_out_str(o, ",\"threads\":");
-	dump_out_u64(o, m->nth);
-	dump_out_str(o, ",\"unfinished\":");
-	dump_out_u64(o, s->unfinished);
-	dump_out_str(o, ",\"exits_without_entry\":");
-	dump_out_u64(o, m->unmatched);
+	json_u64(o, "calls", s->calls);
+	json_u64(o, "threads", m->nth);
+	json_u64(o, "unfinished", s->unfinished);
+	json_u64(o, "exits_without_entry", m->unmatched);
 	dump_out_str(o, ",\"functions\":[");
 	for (size_t i = 0; i < n; i++) {
 		const struct fstat *f = &s->f[ord[i]];
@@ -269,33 +277,15 @@ static void print_json(struct dump_out *o, const struct calls_model *m, const st
 			dump_out_json_string(o, pf->module, strlen(pf->module));
 		else
 			dump_out_str(o, "null");
-		dump_out_str(o, ",\"calls\":");
-		dump_out_u64(o, f->calls);
-		dump_out_str(o, ",\"total_ns\":");
-		dump_out_u64(o, f->total);
-		dump_out_str(o, ",\"self_ns\":");
-		dump_out_u64(o, f->self);
-		dump_out_str(o, ",\"off_cpu_ns\":");
-		dump_out_u64(o, f->off);
-		dump_out_str(o, ",\"blocked_ns\":");
-		dump_out_u64(o, f->blocked);
-		dump_out_str(o, ",\"min_ns\":");
-		if (f->calls)
-			dump_out_u64(o, f->min);
-		else
-			dump_out_str(o, "null");	/* only calls cut by a loss */
-		dump_out_str(o, ",\"avg_ns\":");
-		if (f->calls)
-			dump_out_u64(o, f->sum / f->calls);
-		else
-			dump_out_str(o, "null");
-		dump_out_str(o, ",\"cut\":");
-		dump_out_u64(o, f->cut);
-		dump_out_str(o, ",\"max_ns\":");
-		if (f->calls)
-			dump_out_u64(o, f->max);
-		else
-			dump_out_str(o, "null");
+		json_u64(o, "calls", f->calls);
+		json_u64(o, "total_ns", f->total);
+		json_u64(o, "self_ns", f->self);
+		json_u64(o, "off_cpu_ns", f->off);
+		json_u64(o, "blocked_ns", f->blocked);
+		json_u64_if(o, "min_ns", f->min, f->calls);	/* only calls cut by a loss */
+		json_u64_if(o, "avg_ns", f->calls ? f->sum / f->calls : 0, f->calls);
+		json_u64(o, "cut", f->cut);
+		json_u64_if(o, "max_ns", f->max, f->calls);
 		dump_out_str(o, ",\"callers\":{");
 		for (size_t k = 0; k < f->ncallers; k++) {
 			const char *cn = f->callers[k].func < 0 ? "" : calls_func_name(m, f->callers[k].func);
@@ -315,15 +305,10 @@ static void print_json(struct dump_out *o, const struct calls_model *m, const st
 
 		dump_out_str(o, i ? ",\n{\"tid\":" : "\n{\"tid\":");
 		dump_out_u64(o, c->tid);
-		dump_out_str(o, ",\"depth\":");
-		dump_out_u64(o, c->depth);
+		json_u64(o, "depth", c->depth);
 		dump_out_str(o, ",\"function\":");
 		dump_out_json_string(o, name, strlen(name));
-		dump_out_str(o, ",\"start_ns\":");
-		if (c->before)
-			dump_out_str(o, "null");
-		else
-			dump_out_u64(o, c->start_ns);
+		json_u64_if(o, "start_ns", c->start_ns, !c->before);
 		dump_out_char(o, '}');
 	}
 	dump_out_str(o, "]}\n");
@@ -399,26 +384,21 @@ static void print_graph(struct dump_out *o, const struct calls_model *m, struct 
 	}
 }
 
-int calls_report(struct ltt_reader *r, int json, const char *graph)
+/* graph: NULL, or a function's name: its callers and callees instead of the table (--graph FUNC). */
+static int calls_report(struct ltt_reader *r, const struct stats_args *a)
 {
+	const char *graph = a->graph;
+	struct dump_out *o = a->o;
+	int json = a->json, ret;
 	struct calls_model m;
 	struct cstats s = { 0 };
 	struct ltt_event ev;
-	struct dump_out *o = malloc(sizeof(*o));
 	long *ord = NULL;
 	size_t n = 0;
-	int ret;
 
-	if (!o)
-		return -ENOMEM;
-	o->fd = 1;
-	o->error = 0;
-	o->len = 0;
 	ret = calls_init(&m);
-	if (ret) {
-		free(o);
+	if (ret)
 		return ret;
-	}
 	m.on_call = on_call;
 	m.arg = &s;
 	s.graph = graph;
@@ -430,8 +410,6 @@ int calls_report(struct ltt_reader *r, int json, const char *graph)
 		ret = calls_finish(&m);
 	if (!ret && graph) {
 		print_graph(o, &m, &s, json);
-		ret = dump_out_flush(o);
-
 		goto out;
 	}
 	if (!ret) {
@@ -451,7 +429,6 @@ int calls_report(struct ltt_reader *r, int json, const char *graph)
 			print_json(o, &m, &s, ord, n);
 		else
 			print_text(o, &m, &s, ord, n);
-		ret = dump_out_flush(o);
 	}
 out:
 	free(s.up);
@@ -461,7 +438,12 @@ out:
 	free(s.f);
 	free(s.open);
 	free(ord);
-	free(o);
 	calls_free(&m);
 	return ret;
 }
+
+const struct stats_report stats_report_functions = {
+	.option = "functions",
+	.flags = STATS_TAKES_GRAPH,
+	.run = calls_report,
+};

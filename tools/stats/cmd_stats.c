@@ -10,18 +10,13 @@
 #include "common/parse.h"
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
-#include "toolkit/calls.h"
 #include "toolkit/dump_format.h"
-#include "toolkit/reader_common.h"
-#include "toolkit/regions.h"
-#include "toolkit/profile.h"
-#include "stats_select.h"
+#include "toolkit/losses.h"
 #include "toolkit/par.h"
+#include "toolkit/reader_common.h"
+#include "report.h"
 #include "stats_report.h"
-#include "stats_io.h"
-#include "stats_sched.h"
-#include "stats_threads.h"
-#include "stats_waits.h"
+#include "stats_select.h"
 
 extern const struct ltt_cmd ltt_cmd_stats;	/* at the end of this file */
 
@@ -341,27 +336,70 @@ void stats_print_json(struct dump_out *o, struct ltt_reader *r, const struct tra
 	}
 }
 
+/* "--a", "--a and --b", "--a, --b and --c": the options of the reports with one of flags (all: 0). */
+static void report_names(char *buf, size_t size, unsigned flags)
+{
+	unsigned n = 0, k = 0;
+	size_t len = 0;
+
+	for (unsigned i = 0; i < stats_nreports; i++)
+		n += !flags || (stats_reports[i]->flags & flags);
+	buf[0] = 0;
+	for (unsigned i = 0; i < stats_nreports && len < size; i++) {
+		if (flags && !(stats_reports[i]->flags & flags))
+			continue;
+		len += (size_t)snprintf(buf + len, size - len, "%s--%s", !k ? "" : k + 1 == n ? " and " : ", ",
+					stats_reports[i]->option);
+		k++;
+	}
+}
+
+/* Runs the report rep on the traces opened in r: its output flushed, its failure said. */
+static int run_report(const struct stats_report *rep, struct ltt_reader *r, struct stats_args *a)
+{
+	struct dump_out *o = malloc(sizeof(*o));
+	int ret;
+
+	if (!o)
+		return -ENOMEM;
+	o->fd = 1;
+	o->error = 0;
+	o->len = 0;
+	a->o = o;
+	a->out = stdout;
+	losses_reader(r);	/* of the builtin records, the loss records only */
+	ret = rep->run(r, a);
+	if (ret < 0)
+		ltt_tool_error("stats", "--%s: %s", rep->option, strerror(-ret));
+	if (dump_out_flush(o)) {
+		ltt_tool_error("stats", "standard output: %s", strerror(-o->error));
+		ret = -EIO;
+	}
+	if (fflush(stdout)) {
+		ltt_tool_error("stats", "standard output: %s", strerror(errno));
+		ret = -EIO;
+	}
+	free(o);
+	return ret;
+}
+
+enum { OPT_REPORT = 0x100 };	/* + the report's index in stats_reports */
+
 static int run(int argc, char **argv)
 {
-	static const struct option lo[] = {
+	static const struct option fixed[] = {
 		{ "format", required_argument, NULL, 'F' },
-		{ "regions", no_argument, NULL, 'R' },
-		{ "profile", no_argument, NULL, 'P' },
-		{ "sched", no_argument, NULL, 'K' },
-		{ "io", no_argument, NULL, 'O' },
-		{ "waits", no_argument, NULL, 'X' },
-		{ "functions", no_argument, NULL, 'U' },
 		{ "graph", required_argument, NULL, 'g' },
 		{ "all-snapshots", no_argument, NULL, 'S' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "follow", no_argument, NULL, 'W' },
-		{ "per-thread", no_argument, NULL, 'H' },
 		{ "region", required_argument, NULL, 'G' },
 		{ "from", required_argument, NULL, 'b' },
 		{ "to", required_argument, NULL, 't' },
 		READER_TID_LONGOPT,
-		{ NULL, 0, NULL, 0 },
 	};
+	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]) };
+	struct option lo[NFIXED + 32 + 1];
 	struct reader_tool tool = { .cmd = "stats" };
 	struct ltt_reader_options ropt = {
 		.flags = LTT_READ_BUILTIN | LTT_READ_UNORDERED,
@@ -371,13 +409,19 @@ static int run(int argc, char **argv)
 	struct trace_counts *tc = NULL;
 	struct ltt_reader *r;
 	struct dump_out *out = NULL;
-	int json = 0, regions = 0, profile = 0, sched = 0, waits = 0, functions = 0, follow = 0, c, ret, status = 0;
-	int per_thread = 0, io = 0;
+	const struct stats_report *rep = NULL;
+	unsigned nrep = 0;
+	int json = 0, follow = 0, c, ret, status = 0;
 	const char *graph = NULL;
 	unsigned threads = 0;
 	struct reader_filter lf = { 0 };	/* --tid, --from, --to */
 	struct prof_limits lim = { .tids = &lf.tids, .to_ns = UINT64_MAX };
+	char names[512];
 
+	memcpy(lo, fixed, sizeof(fixed));
+	for (unsigned i = 0; i < stats_nreports && i < 32; i++)
+		lo[NFIXED + i] = (struct option){ stats_reports[i]->option, no_argument, NULL, OPT_REPORT + (int)i };
+	lo[NFIXED + (stats_nreports < 32 ? stats_nreports : 32)] = (struct option){ NULL, 0, NULL, 0 };
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":F:", lo, NULL)) != -1) {
@@ -385,32 +429,14 @@ static int run(int argc, char **argv)
 			json = !strcmp(optarg, "json");
 			continue;
 		}
-		if (c == 'R') {
-			regions = 1;
-			continue;
-		}
-		if (c == 'P') {
-			profile = 1;
-			continue;
-		}
-		if (c == 'K') {
-			sched = 1;
-			continue;
-		}
-		if (c == 'O') {
-			io = 1;
-			continue;
-		}
-		if (c == 'U') {
-			functions = 1;
+		if (c >= OPT_REPORT && c < OPT_REPORT + (int)stats_nreports) {
+			if (rep != stats_reports[c - OPT_REPORT])
+				nrep++;
+			rep = stats_reports[c - OPT_REPORT];
 			continue;
 		}
 		if (c == 'g') {	/* --functions --graph FUNC: its callers and callees (uftrace graph) */
 			graph = optarg;
-			continue;
-		}
-		if (c == 'X') {
-			waits = 1;
 			continue;
 		}
 		if (c == 'S') {
@@ -419,10 +445,6 @@ static int run(int argc, char **argv)
 		}
 		if (c == 'W') {
 			follow = 1;
-			continue;
-		}
-		if (c == 'H') {
-			per_thread = 1;
 			continue;
 		}
 		if (c == 'G') {
@@ -435,13 +457,8 @@ static int run(int argc, char **argv)
 			continue;
 		}
 		if (c == 'T') {
-			uint64_t t;
-
-			if (ltt_parse_u64(optarg, &t) || t > 16) {
-				ltt_tool_error("stats", "--threads=%s: expected a number from 0 (automatic) to 16", optarg);
+			if (reader_threads_option("stats", optarg, &threads))
 				return 2;
-			}
-			threads = (unsigned)t;
 			continue;
 		}
 		if (c == 'F') {
@@ -454,32 +471,34 @@ static int run(int argc, char **argv)
 		ltt_tool_error("stats", "no trace given (see ltt stats --help)");
 		return 2;
 	}
-	if (regions + profile + sched + io + waits + functions + per_thread > 1) {
-		ltt_tool_error("stats", "--regions, --profile, --sched, --io, --waits, --functions and --per-thread "
-			       "are separate reports: give one");
+	/* which options go with which report: the table's flags */
+	if (nrep > 1) {
+		report_names(names, sizeof(names), 0);
+		ltt_tool_error("stats", "%s are separate reports: give one", names);
 		return 2;
 	}
-	if (graph && !functions) {
+	if (graph && !(rep && (rep->flags & STATS_TAKES_GRAPH))) {
 		ltt_tool_error("stats", "--graph FUNC goes with --functions (ltt stats --functions --graph FUNC TRACE)");
 		return 2;
 	}
-	if ((lf.tids.n || lf.from || lf.to) && !profile && !per_thread) {
-		ltt_tool_error("stats", "--tid, --from and --to limit --profile and --per-thread: give one of them");
+	if ((lf.tids.n || lf.from || lf.to) && !(rep && (rep->flags & STATS_TAKES_LIMITS))) {
+		report_names(names, sizeof(names), STATS_TAKES_LIMITS);
+		ltt_tool_error("stats", "--tid, --from and --to limit %s: give one of them", names);
 		return 2;
 	}
-	if (lim.region && !profile) {
-		ltt_tool_error("stats", "--region=%s limits --profile: give --profile too", lim.region);
+	if (lim.region && !(rep && (rep->flags & STATS_TAKES_REGION))) {
+		report_names(names, sizeof(names), STATS_TAKES_REGION);
+		ltt_tool_error("stats", "--region=%s limits %s: give %s too", lim.region, names, names);
 		return 2;
 	}
-	if (follow && (regions || profile || sched || io || waits || functions || per_thread || argc - optind > 1)) {
+	if (follow && (rep || argc - optind > 1)) {
 		ltt_tool_error("stats", "--follow reads one trace and counts its events (no --regions, --profile)");
 		return 2;
 	}
 	if (follow)
 		return stats_follow(argv[optind], json);
-	if (regions || profile || sched || io || waits || functions || per_thread)
-		ropt.flags = LTT_READ_BUILTIN;	/* the loss records (toolkit/losses.h): each report shows them only */	/* merged in time order (toolkit/regions.h, toolkit/profile.h, toolkit/sched_model.h,
-				 * toolkit/calls.h) */
+	if (rep)	/* merged in time order, with the loss records (toolkit/losses.h): each report shows them */
+		ropt.flags = LTT_READ_BUILTIN;
 	ret = reader_tool_open(&tool, &r, argv + optind, (unsigned)(argc - optind), &ropt);
 	if (ret)
 		return 1;
@@ -488,42 +507,19 @@ static int run(int argc, char **argv)
 		ltt_reader_close(r);
 		return 2;
 	}
-	if (per_thread) {
-		out = malloc(sizeof(*out));
-		if (!out) {
-			ltt_tool_error("stats", "out of memory");
-			ltt_reader_close(r);
-			return 1;
-		}
-		out->fd = 1;
-		out->error = 0;
-		out->len = 0;
-		if (lf.from || lf.to)	/* every event counted is in the range: the reader's own */
+	if (rep) {
+		struct stats_args a = {
+			.json = json,
+			.graph = graph,
+			.tids = &lf.tids,
+			.lim = lf.tids.n || lf.from || lf.to || lim.region ? &lim : NULL,
+		};
+
+		if ((rep->flags & STATS_TIME_RANGE) && (lf.from || lf.to))
 			ltt_reader_set_time_range(r, lim.from_ns, lim.to_ns);
-		ret = stats_threads_report(r, out, &lf.tids, json);
-		if (ret < 0)
-			ltt_tool_error("stats", "--per-thread: %s", strerror(-ret));
-		if (dump_out_flush(out)) {
-			ltt_tool_error("stats", "standard output: %s", strerror(-out->error));
-			ret = -EIO;
-		}
-		free(out);
+		ret = run_report(rep, r, &a);
 		ltt_reader_close(r);
-		return ret < 0 || tool.problems || tool.skipped ? 1 : 0;
-	}
-	if (regions || profile || sched || io || waits || functions) {
-		if (ropt.flags & LTT_READ_BUILTIN)
-			losses_reader(r);	/* of the builtin records, the loss records only */
-		ret = functions ? calls_report(r, json, graph) : regions ? regions_report(r, stdout, json)
-			: sched ? stats_sched_report(r, stdout, json) : io ? stats_io_report(r, stdout, json) : waits ? stats_waits_report(r, stdout, json)
-			: profile_report(r, stdout, lf.tids.n || lf.from || lf.to || lim.region ? &lim : NULL);
-		if (ret < 0)
-			ltt_tool_error("stats", "%s: %s", functions ? "--functions" : regions ? "--regions"
-				       : sched ? "--sched" : io ? "--io" : waits ? "--waits" : "--profile", strerror(-ret));
-		if (fflush(stdout))
-			ltt_tool_error("stats", "standard output: %s", strerror(errno));
-		ltt_reader_close(r);
-		return ret < 0 || tool.problems || tool.skipped ? 1 : 0;
+		return reader_tool_status(&tool, ret < 0);
 	}
 	tc = calloc(ltt_reader_ntraces(r), sizeof(*tc));
 	out = malloc(sizeof(*out));
@@ -543,8 +539,7 @@ static int run(int argc, char **argv)
 		ltt_tool_error("stats", "standard output: %s", strerror(-out->error));
 		status = 1;
 	}
-	if (ret < 0 || tool.problems || tool.skipped)
-		status = 1;
+	status = reader_tool_status(&tool, status || ret < 0);
 out:
 	if (tc)
 		for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {

@@ -16,6 +16,7 @@
 
 #include "toolkit/losses.h"
 #include "toolkit/profile.h"
+#include "report.h"
 
 #define TOP_FUNCS	25
 #define TOP_STACKS	10
@@ -404,8 +405,10 @@ static int report(struct pstats *p, FILE *out)
 	return ret;
 }
 
-int profile_report(struct ltt_reader *r, FILE *out, const struct prof_limits *lim)
+static int profile_report(struct ltt_reader *r, const struct stats_args *a)
 {
+	const struct prof_limits *lim = a->lim;
+	FILE *out = a->out;
 	struct pstats p;
 	struct ltt_event ev;
 	int ret;
@@ -458,3 +461,9 @@ int profile_report(struct ltt_reader *r, FILE *out, const struct prof_limits *li
 	losses_free(&p.loss);
 	return ret;
 }
+
+const struct stats_report stats_report_profile = {
+	.option = "profile",
+	.flags = STATS_TAKES_LIMITS | STATS_TAKES_REGION,
+	.run = profile_report,
+};

@@ -15,7 +15,7 @@
 #include "toolkit/reader_common.h"
 #include "toolkit/sched_decode.h"
 #include "toolkit/sched_model.h"
-#include "stats_io.h"
+#include "report.h"
 
 struct io_scan {
 	struct io_model *io;
@@ -216,8 +216,10 @@ static int io_print(FILE *out, struct io_scan *s, const struct ltt_reader *r, in
 	return 0;
 }
 
-int stats_io_report(struct ltt_reader *r, FILE *out, int json)
+static int stats_io_report(struct ltt_reader *r, const struct stats_args *a)
 {
+	FILE *out = a->out;
+	int json = a->json;
 	struct io_scan s = { 0 };
 	int rc;
 
@@ -246,3 +248,8 @@ out:
 	losses_free(&s.loss);
 	return rc;
 }
+
+const struct stats_report stats_report_io = {
+	.option = "io",
+	.run = stats_io_report,
+};

@@ -10,7 +10,7 @@
 #include "common/escape_json.h"
 #include "toolkit/losses.h"
 #include "toolkit/reader_common.h"
-#include "stats_sched.h"
+#include "report.h"
 #include "toolkit/sched_decode.h"
 #include "toolkit/sched_model.h"
 
@@ -450,8 +450,10 @@ static int sc_loss(void *arg, const struct ltt_event *ev, const struct sched_ev 
 	return losses_event(arg, ev) < 0 ? -ENOMEM : 0;
 }
 
-int stats_sched_report(struct ltt_reader *r, FILE *out, int json)
+static int stats_sched_report(struct ltt_reader *r, const struct stats_args *a)
 {
+	FILE *out = a->out;
+	int json = a->json;
 	struct sched_model *m;
 	struct losses loss;
 	int rc = sched_model_new(&m, NULL, 1);
@@ -475,3 +477,8 @@ int stats_sched_report(struct ltt_reader *r, FILE *out, int json)
 	losses_free(&loss);
 	return rc;
 }
+
+const struct stats_report stats_report_sched = {
+	.option = "sched",
+	.run = stats_sched_report,
+};

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* `ltt stats --per-thread` (stats_threads.h). A thread is a (trace, tid) of the events that carry a
+/* `ltt stats --per-thread` (report.h). A thread is a (trace, tid) of the events that carry a
  * tid (toolkit/event_tid.h), counted as `ltt sql`'s threads table counts them (its `events` column)
  * and named as it names them: Trace2's name when the app facility names the thread ("main",
  * "th01:name"), else core's (core.thread_start, core.thread_name: the kernel's name). Threads are kept
@@ -14,7 +14,7 @@
 
 #include "toolkit/losses.h"
 #include "toolkit/trace2_model.h"
-#include "stats_threads.h"
+#include "report.h"
 
 struct th {
 	unsigned trace;
@@ -283,8 +283,14 @@ static void print_json(struct dump_out *o, struct ltt_reader *r, const struct th
 	dump_out_str(o, "]}\n");
 }
 
-int stats_threads_report(struct ltt_reader *r, struct dump_out *o, const struct tid_list *tids, int json)
+/* Prints per trace its threads (those in a->tids only, when a->tids->n): tid, pid, name, events,
+ * first and last event time, and the events per facility.event; as text, or one JSON object per
+ * trace. */
+static int stats_threads_report(struct ltt_reader *r, const struct stats_args *a)
 {
+	const struct tid_list *tids = a->tids;
+	struct dump_out *o = a->o;
+	int json = a->json;
 	unsigned ntraces = ltt_reader_ntraces(r);
 	struct th_state s = { 0 };
 	struct t2_model *m = NULL;
@@ -329,3 +335,9 @@ int stats_threads_report(struct ltt_reader *r, struct dump_out *o, const struct 
 	t2_model_free(m);
 	return ret;
 }
+
+const struct stats_report stats_report_per_thread = {
+	.option = "per-thread",
+	.flags = STATS_TAKES_LIMITS | STATS_TIME_RANGE,
+	.run = stats_threads_report,
+};

@@ -14,7 +14,7 @@
 #include "toolkit/losses.h"
 #include "toolkit/reader_common.h"
 #include "toolkit/thread_names.h"
-#include "stats_waits.h"
+#include "report.h"
 
 #define WT_TOP 4	/* holders and waiters named per lock */
 
@@ -156,8 +156,10 @@ static void wt_text_who(FILE *out, const char *what, const struct wt_who *w, siz
 	fputc('\n', out);
 }
 
-int stats_waits_report(struct ltt_reader *r, FILE *out, int json)
+static int stats_waits_report(struct ltt_reader *r, const struct stats_args *a)
 {
+	FILE *out = a->out;
+	int json = a->json;
 	struct wt_state s = { 0 };
 	struct thread_names *tn;
 	struct losses loss;
@@ -236,3 +238,8 @@ int stats_waits_report(struct ltt_reader *r, FILE *out, int json)
 	thread_names_free(tn);
 	return rc;
 }
+
+const struct stats_report stats_report_waits = {
+	.option = "waits",
+	.run = stats_waits_report,
+};

@@ -112,8 +112,5 @@ int calls_finish(struct calls_model *m);
 int calls_kind(struct calls_model *m, const struct ltt_event *ev);
 const char *calls_func_name(const struct calls_model *m, long func);
 
-/* ---- calls_stats.c: `ltt stats --functions` (text or JSON on standard output) ---------------------- */
-/* graph: NULL, or a function's name: its callers and callees instead of the table (--graph FUNC). */
-int calls_report(struct ltt_reader *r, int json, const char *graph);
 
 #endif

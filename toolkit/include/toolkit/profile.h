@@ -118,20 +118,4 @@ int prof_is_core(const struct ltt_event *ev, const char *name);
 /* Unsigned field NAME of ev's body (0 when absent). */
 uint64_t prof_field_u64(const struct ltt_event *ev, const char *name);
 
-/* ---- profile_stats.c ----------------------------------------------------------------------------- */
-
-/* What `ltt stats --profile` counts: the samples of these threads (tids, NULL or empty: all), taken
- * from from_ns to to_ns (inclusive), while a region whose label matches region (fnmatch; NULL: any
- * time) was open on the sample's thread. Samples outside are still applied to their thread's stack
- * (each builds on the one before), only not counted. */
-struct prof_limits {
-	const struct tid_list *tids;
-	uint64_t from_ns, to_ns;
-	const char *region;
-};
-
-/* `ltt stats --profile`: flat and cumulative profile per thread and overall, and the hottest stacks,
- * of the samples within lim (NULL: all). */
-int profile_report(struct ltt_reader *r, FILE *out, const struct prof_limits *lim);
-
 #endif

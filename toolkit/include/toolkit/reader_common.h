@@ -37,6 +37,17 @@ int reader_tool_open(struct reader_tool *tool, struct ltt_reader **r, char **pat
  * tool->problems. Returns how many. */
 unsigned reader_tool_not_stopped(struct reader_tool *tool, struct ltt_reader *r);
 
+/* The exit status of a reader command: 1 when it failed (failed nonzero), when the traces had
+ * problems or when some could not be opened (tool->skipped), else 0. */
+static inline int reader_tool_status(const struct reader_tool *tool, int failed)
+{
+	return failed || tool->problems || tool->skipped ? 1 : 0;
+}
+
+/* --threads=N of the commands that decode the CPU tracefiles in threads (dump, export, stats): 0, or
+ * -1 after the line "ltt CMD: --threads=ARG: expected a number from 0 (automatic) to 16". */
+int reader_threads_option(const char *cmd, const char *arg, unsigned *threads);
+
 /* Problem callback: prints "ltt CMD: TRACE/FILE: offset N: what" on stderr. arg is a reader_tool. */
 void reader_tool_problem(void *arg, const struct ltt_problem *p);
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The calls and spans models (toolkit/calls.c, toolkit/spans.c) on synthetic event sequences: each
+/* The calls, spans and regions models (toolkit/calls.c, toolkit/spans.c, toolkit/regions.c with the
+ * Trace2 model's thread names, toolkit/trace2_model.c) on synthetic event sequences: each
  * case is a mktrace script (tests/progs/mktrace.c: events of threads on CPUs, loss records) and the
  * exact answers the model must give: per function, completed calls, the outermost calls' total, the
  * self time, calls cut by a loss, calls left open, exits without their entry; per span, its begin and
@@ -16,6 +17,7 @@
 
 #include "toolkit/calls.h"
 #include "toolkit/losses.h"
+#include "toolkit/regions.h"
 #include "toolkit/spans.h"
 #include "test_tmp.h"
 
@@ -284,6 +286,93 @@ START_TEST(spans_pairs)
 }
 END_TEST
 
+/* ---- regions (toolkit/regions.c) and Trace2's thread names (toolkit/trace2_model.c) ------------------ */
+
+#define ENTER(cpu, t, tid, nest, cat, label) "ev " #cpu " " #t " app.region_enter " #tid " r.c 1 " #nest " " cat " " label " \"\"\n"
+#define LEAVE(cpu, t, tid, nest, cat, label) "ev " #cpu " " #t " app.region_leave " #tid " r.c 2 " #nest " " cat " " label " \"\"\n"
+
+struct regions_case {
+	const char *what;
+	const char *script;
+	/* one row per region as regions_scan gives them (completed in the order they end, then the open
+	 * ones): "THREAD CATEGORY/LABEL dDEPTH #ID^PARENT START+DURATION/SELF" in the script's times, "open"
+	 * or "cut" instead of the times */
+	const char *rows;
+};
+
+static const struct regions_case region_cases[] = {
+	{ "nested: the parent's self time is its duration less its child's",
+	  ENTER(0, 1000, 100, 0, "load", "outer") ENTER(0, 1100, 100, 1, "load", "inner")
+	  LEAVE(0, 1300, 100, 1, "load", "inner") LEAVE(0, 2000, 100, 0, "load", "outer"),
+	  "tid:100 load/inner d1 #2^1 1100+200/200\n"
+	  "tid:100 load/outer d0 #1^0 1000+1000/800\n" },
+	{ "two children: both count in the parent's self time",
+	  ENTER(0, 1000, 100, 0, "a", "p") ENTER(0, 1100, 100, 1, "a", "c") LEAVE(0, 1150, 100, 1, "a", "c")
+	  ENTER(0, 1500, 100, 1, "a", "c") LEAVE(0, 1700, 100, 1, "a", "c") LEAVE(0, 3000, 100, 0, "a", "p"),
+	  "tid:100 a/c d1 #2^1 1100+50/50\n"
+	  "tid:100 a/c d1 #3^1 1500+200/200\n"
+	  "tid:100 a/p d0 #1^0 1000+2000/1750\n" },
+	{ "two threads on two CPUs: regions do not nest across threads",
+	  ENTER(0, 1000, 100, 0, "w", "x") ENTER(1, 1050, 200, 0, "w", "y")
+	  LEAVE(0, 1400, 100, 0, "w", "x") LEAVE(1, 1850, 200, 0, "w", "y"),
+	  "tid:100 w/x d0 #1^0 1000+400/400\n"
+	  "tid:200 w/y d0 #2^0 1050+800/800\n" },
+	{ "a named thread (app.thread_start): its Trace2 name thNN:NAME",
+	  "ev 0 900 app.thread_start 300 r.c 3 1 worker\n"
+	  ENTER(0, 1000, 300, 0, "io", "read") LEAVE(0, 1250, 300, 0, "io", "read"),
+	  "th01:worker io/read d0 #1^0 1000+250/250\n" },
+	{ "still open at the end: completed children first, then the open region",
+	  ENTER(0, 1000, 100, 0, "s", "outer") ENTER(0, 1100, 100, 1, "s", "inner")
+	  LEAVE(0, 1200, 100, 1, "s", "inner"),
+	  "tid:100 s/inner d1 #2^1 1100+100/100\n"
+	  "tid:100 s/outer d0 #1^0 open\n" },
+	{ "a loss while a region is open cuts it; the region after the loss is whole",
+	  ENTER(0, 1000, 100, 0, "l", "a") "lost 0 1500 10 0\n" LEAVE(0, 2000, 100, 0, "l", "a")
+	  ENTER(0, 3000, 100, 0, "l", "b") LEAVE(0, 3400, 100, 0, "l", "b"),
+	  "tid:100 l/a d0 #1^0 cut\n"
+	  "tid:100 l/b d0 #2^0 3000+400/400\n" },
+};
+
+struct region_seen {
+	char rows[1024];
+	uint64_t base;
+};
+
+static int region_row(void *arg, const struct region_row *w)
+{
+	struct region_seen *s = arg;
+	size_t n = strlen(s->rows);
+
+	n += (size_t)snprintf(s->rows + n, sizeof(s->rows) - n, "%s %s/%s d%u #%llu^%llu ", w->thread, w->category,
+			      w->label, w->depth, (unsigned long long)w->id, (unsigned long long)w->parent_id);
+	if (w->open || w->cut)
+		snprintf(s->rows + n, sizeof(s->rows) - n, "%s\n", w->open ? "open" : "cut");
+	else
+		snprintf(s->rows + n, sizeof(s->rows) - n, "%llu+%llu/%llu\n",
+			 (unsigned long long)(w->start_ns - s->base), (unsigned long long)w->dur_ns,
+			 (unsigned long long)w->self_ns);
+	return 0;
+}
+
+START_TEST(regions_rows)
+{
+	const struct regions_case *c = &region_cases[_i];
+	char dir[4096], *path, err[256];
+	struct ltt_reader_options opt = { .flags = LTT_READ_BUILTIN };
+	struct ltt_reader *r;
+	struct region_seen s = { "", 1700000000000000000ull - 1000 };	/* as spans_pairs */
+
+	test_tmp_make(dir, sizeof(dir), "regions");
+	path = make_trace(dir, c->script, "eventdefs/app.xml");
+	ck_assert_msg(!ltt_reader_open(&r, (const char *const *)&path, 1, &opt, err, sizeof(err)), "%s", err);
+	ck_assert_int_eq(regions_scan(r, region_row, &s), 0);
+	ck_assert_msg(!strcmp(s.rows, c->rows), "%s: rows\n%s, expected\n%s", c->what, s.rows, c->rows);
+	ltt_reader_close(r);
+	free(path);
+	test_tmp_remove(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("models");
@@ -293,6 +382,7 @@ int main(void)
 
 	tcase_add_loop_test(tc, calls_totals, 0, (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_loop_test(tc, spans_pairs, 0, (int)(sizeof(span_cases) / sizeof(span_cases[0])));
+	tcase_add_loop_test(tc, regions_rows, 0, (int)(sizeof(region_cases) / sizeof(region_cases[0])));
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

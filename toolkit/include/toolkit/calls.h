@@ -4,8 +4,8 @@
  * calls of minimum-duration mode (func.call), addresses symbolized through core.mapping by the profile
  * model (tools/profile/). Used by `ltt stats --functions` (calls_stats.c), `ltt dump --format=calls`
  * (fmt_calls.c), `ltt sql`'s calls table and the exports' nested slices. */
-#ifndef LTT_TOOLS_CALLS_H
-#define LTT_TOOLS_CALLS_H
+#ifndef LTT_TOOLKIT_CALLS_H
+#define LTT_TOOLKIT_CALLS_H
 
 #include <stddef.h>
 #include <stdint.h>

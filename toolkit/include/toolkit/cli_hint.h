@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* toolkit/cli_hint.h: one line for a command line that does not parse (toolkit/cli_hint.c). */
-#ifndef LTT_TOOLS_CLI_HINT_H
-#define LTT_TOOLS_CLI_HINT_H
+#ifndef LTT_TOOLKIT_CLI_HINT_H
+#define LTT_TOOLKIT_CLI_HINT_H
 
 #include <stddef.h>
 

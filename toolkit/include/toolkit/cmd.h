@@ -3,8 +3,8 @@
  * `const struct ltt_cmd ltt_cmd_NAME`, each tools/COMMAND/fmt_NAME.c one `const struct ltt_dump_format
  * ltt_fmt_NAME`; the Makefile generates the tables from file names (ltt-cmds.h, ltt-fmts.h), which
  * tools/main.c and tools/dump/cmd_dump.c include: the toolkit defines the contracts, never the list. */
-#ifndef LTT_TOOLS_CMD_H
-#define LTT_TOOLS_CMD_H
+#ifndef LTT_TOOLKIT_CMD_H
+#define LTT_TOOLKIT_CMD_H
 
 struct ltt_cmd {
 	const char *name;

@@ -7,8 +7,8 @@
  * trace set, applies the filters and calls begin once, event once per event shown (in merge order),
  * and end once. A format writes with the dump_out_* helpers below (buffered, no stdio per event).
  * Callbacks return 0 or a negative errno (a write error stops the dump). */
-#ifndef LTT_TOOLS_DUMP_FORMAT_H
-#define LTT_TOOLS_DUMP_FORMAT_H
+#ifndef LTT_TOOLKIT_DUMP_FORMAT_H
+#define LTT_TOOLKIT_DUMP_FORMAT_H
 
 #include <stddef.h>
 #include <stdint.h>

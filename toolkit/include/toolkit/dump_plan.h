@@ -6,8 +6,8 @@
  * with a local pointer into room reserved once. Bodies of other shapes (arrays, sequences, nested
  * structs, unions) have no plan: their formats walk them with ltt_value. The output is exactly what
  * the walk writes (tests/e2e/dump_kinds.sh, reader_types.sh). */
-#ifndef LTT_TOOLS_DUMP_PLAN_H
-#define LTT_TOOLS_DUMP_PLAN_H
+#ifndef LTT_TOOLKIT_DUMP_PLAN_H
+#define LTT_TOOLKIT_DUMP_PLAN_H
 
 #include "toolkit/dump_format.h"
 

@@ -3,8 +3,8 @@
  * --profile --tid, ltt sql's tid columns): the event body's top-level integer field named `tid` (the
  * field context="tid" adds, doc/eventdefs.md "Context"; the app, func, kernel and core events carry
  * one). An event without such a field is about no thread: the event header has none. */
-#ifndef LTT_TOOLS_EVENT_TID_H
-#define LTT_TOOLS_EVENT_TID_H
+#ifndef LTT_TOOLKIT_EVENT_TID_H
+#define LTT_TOOLKIT_EVENT_TID_H
 
 #include <stdint.h>
 

@@ -33,8 +33,8 @@
  * Memory must not grow with the number of events: a format keeps bounded state (per thread, per
  * event type, per tracefile, interning tables of bounded size).
  */
-#ifndef LTT_TOOLS_EXPORT_H
-#define LTT_TOOLS_EXPORT_H
+#ifndef LTT_TOOLKIT_EXPORT_H
+#define LTT_TOOLKIT_EXPORT_H
 
 #include <signal.h>
 #include <stddef.h>

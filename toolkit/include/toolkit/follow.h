@@ -3,8 +3,8 @@
  * "Following a live trace"): waits for the trace to appear, opens it with LTT_READ_FOLLOW, looks at it
  * again every 100 ms (new blocks, tracefiles, facilities, chunks), and tells when the recording has
  * ended (stopped, or its process gone without stopping it) so that the reader reads to the end. */
-#ifndef LTT_TOOLS_FOLLOW_H
-#define LTT_TOOLS_FOLLOW_H
+#ifndef LTT_TOOLKIT_FOLLOW_H
+#define LTT_TOOLKIT_FOLLOW_H
 
 #include <stdint.h>
 #include <sys/types.h>

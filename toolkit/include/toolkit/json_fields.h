@@ -5,8 +5,8 @@
  * form that reads back the same (null for NaN and infinities: JSON has none), strings as JSON
  * strings, arrays and sequences as arrays, structs as objects, a union as an object of its selected
  * field. */
-#ifndef LTT_TOOLS_JSON_FIELDS_H
-#define LTT_TOOLS_JSON_FIELDS_H
+#ifndef LTT_TOOLKIT_JSON_FIELDS_H
+#define LTT_TOOLKIT_JSON_FIELDS_H
 
 #include "toolkit/dump_format.h"
 

@@ -6,8 +6,8 @@
  * batch order (a token passed round the ring of workers), so the bytes that reach the output are
  * those the single-thread path writes. Used by `ltt dump --threads`; any command whose output for an
  * event depends on that event only (the per_event formats of dump, export formats alike) can use it. */
-#ifndef LTT_TOOLS_PAR_H
-#define LTT_TOOLS_PAR_H
+#ifndef LTT_TOOLKIT_PAR_H
+#define LTT_TOOLKIT_PAR_H
 
 #include <stdint.h>
 

@@ -5,8 +5,8 @@
  * when the binaries are present (symbolize.c), functions numbered in order of appearance
  * (profile_model.c). Used by `ltt stats --profile` (profile_stats.c) and `ltt dump --format=tracelog`
  * (fmt_tracelog.c); doc/tracelog.md. */
-#ifndef LTT_TOOLS_PROFILE_H
-#define LTT_TOOLS_PROFILE_H
+#ifndef LTT_TOOLKIT_PROFILE_H
+#define LTT_TOOLKIT_PROFILE_H
 
 #include <stddef.h>
 #include <stdint.h>

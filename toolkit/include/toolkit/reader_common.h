@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Helpers shared by the reader commands (dump, stats, check): problem printing, option values. */
-#ifndef LTT_TOOLS_READER_COMMON_H
-#define LTT_TOOLS_READER_COMMON_H
+#ifndef LTT_TOOLKIT_READER_COMMON_H
+#define LTT_TOOLKIT_READER_COMMON_H
 
 #include <stddef.h>
 #include <stdint.h>

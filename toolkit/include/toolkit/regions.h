@@ -6,8 +6,8 @@
  * same thread; a leave whose enter is not in the trace (a flight-recorder snapshot, recording started
  * inside the region) is not counted. Regions still open at the end of the trace (entered, never left:
  * a snapshot taken inside them) follow the tables, with their start and how long before the end. */
-#ifndef LTT_TOOLS_REGIONS_H
-#define LTT_TOOLS_REGIONS_H
+#ifndef LTT_TOOLKIT_REGIONS_H
+#define LTT_TOOLKIT_REGIONS_H
 
 #include <stdio.h>
 

@@ -10,8 +10,8 @@
  * Used by `ltt sql`'s spans table (toolkit/sql/tables_spans.c) and the exports' timeline.
  * Memory: one record per open span (its key copied) and its slot; nothing per closed span. Time: O(1)
  * per event but the slot, O(log open spans). */
-#ifndef LTT_TOOLS_SPANS_H
-#define LTT_TOOLS_SPANS_H
+#ifndef LTT_TOOLKIT_SPANS_H
+#define LTT_TOOLKIT_SPANS_H
 
 #include <stdint.h>
 

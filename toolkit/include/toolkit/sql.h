@@ -6,8 +6,8 @@
  * scan's constraints turned into the reader's filters: the time range into ltt_reader_set_time_range
  * (block seeking), tracefile, cpu and trace into skipped tracefiles, facility and event into hidden
  * types. A problem of the traces is printed once however many scans meet it. */
-#ifndef LTT_TOOLS_SQL_H
-#define LTT_TOOLS_SQL_H
+#ifndef LTT_TOOLKIT_SQL_H
+#define LTT_TOOLKIT_SQL_H
 
 #include <stdint.h>
 

@@ -3,8 +3,8 @@
  * by one pass over the trace set, read by the ltt_rows virtual table (vtab_rows.c) and by
  * `ltt export --format=rows`. A table as long as the trace (regions) is also read one row at a time
  * (the stream functions of its definition), in the same order: memory bounded by the stream. */
-#ifndef LTT_TOOLS_SQL_ROWS_H
-#define LTT_TOOLS_SQL_ROWS_H
+#ifndef LTT_TOOLKIT_SQL_ROWS_H
+#define LTT_TOOLKIT_SQL_ROWS_H
 
 #include "toolkit/sql.h"
 

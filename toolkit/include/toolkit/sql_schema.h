@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The tables of `ltt export --format=rows` and their CREATE TABLE statements (sql_schema.c). */
-#ifndef LTT_TOOLS_SQL_SCHEMA_H
-#define LTT_TOOLS_SQL_SCHEMA_H
+#ifndef LTT_TOOLKIT_SQL_SCHEMA_H
+#define LTT_TOOLKIT_SQL_SCHEMA_H
 
 #include <stdio.h>
 

@@ -3,8 +3,8 @@
  * (core.process, core.thread_start, core.thread_name in the control tracefiles), to show beside the
  * `tid` field of context="tid" events (doc/eventdefs.md "Context"); and the memory map
  * (core.mapping), to name the functions of func events beside their `addr`. */
-#ifndef LTT_TOOLS_THREAD_NAMES_H
-#define LTT_TOOLS_THREAD_NAMES_H
+#ifndef LTT_TOOLKIT_THREAD_NAMES_H
+#define LTT_TOOLKIT_THREAD_NAMES_H
 
 #include <stdint.h>
 

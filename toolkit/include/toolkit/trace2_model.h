@@ -5,8 +5,8 @@
  * thread's name, t_abs (since the process started) and t_rel (within the region, the thread or the
  * child), and the region nesting. Traces are processes; within one, threads are told apart by the
  * tid field every app event carries. Events of other facilities are not part of the view. */
-#ifndef LTT_TOOLS_TRACE2_MODEL_H
-#define LTT_TOOLS_TRACE2_MODEL_H
+#ifndef LTT_TOOLKIT_TRACE2_MODEL_H
+#define LTT_TOOLKIT_TRACE2_MODEL_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Text helpers of the Trace2 dump formats (normal, perf, event): a line writer that knows its
  * column, Trace2's time stamps, its shell-style quoting of argv, and a JSON syntax check. */
-#ifndef LTT_TOOLS_TRACE2_TEXT_H
-#define LTT_TOOLS_TRACE2_TEXT_H
+#ifndef LTT_TOOLKIT_TRACE2_TEXT_H
+#define LTT_TOOLKIT_TRACE2_TEXT_H
 
 #include <stddef.h>
 #include <stdint.h>

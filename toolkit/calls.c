@@ -14,7 +14,7 @@
 #include "common/grow.h"
 
 #include "toolkit/calls.h"
-#include "toolkit/dump_format.h"
+#include "toolkit/dump_out.h"
 #include "toolkit/sched_decode.h"
 
 int calls_init(struct calls_model *m)

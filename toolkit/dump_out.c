@@ -12,7 +12,7 @@
 #include "common/escape_term.h"
 #include "common/escape_xml.h"
 #include "common/io.h"
-#include "toolkit/dump_format.h"
+#include "toolkit/dump_out.h"
 
 int dump_out_flush(struct dump_out *o)
 {

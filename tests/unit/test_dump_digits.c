@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "toolkit/dump_format.h"
+#include "toolkit/dump_out.h"
 
 static void check_u64(uint64_t v)
 {

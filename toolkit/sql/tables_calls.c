@@ -13,7 +13,7 @@
 
 #include "common/grow.h"
 #include "toolkit/calls.h"
-#include "toolkit/dump_format.h"
+#include "toolkit/dump_out.h"
 #include "toolkit/sql_rows.h"
 
 /* The cells of call k (the columns of tables.c); ref: text borrowed from the model (a stream), else

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "toolkit/dump_format.h"
 #include "toolkit/trace2_model.h"
 #include "toolkit/trace2_text.h"
 

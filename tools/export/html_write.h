@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "common/buf.h"
-#include "toolkit/dump_format.h"
+#include "toolkit/dump_out.h"
 #include "html_model.h"
 
 struct hw_loss {

@@ -14,7 +14,7 @@
 
 #include <ltt/reader.h>
 
-#include "toolkit/dump_format.h"
+#include "toolkit/dump_out.h"
 
 #define SVG_STATE_LANES 32	/* threads drawn; the others are counted */
 #define SVG_STATE_H 14		/* height of a state lane, pixels */

@@ -14,7 +14,7 @@
 #include "common/grow.h"
 
 #include "toolkit/calls.h"
-#include "toolkit/dump_format.h"
+#include "toolkit/dump_out.h"
 #include "report.h"
 
 struct caller {

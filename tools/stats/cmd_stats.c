@@ -10,7 +10,7 @@
 #include "common/parse.h"
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
-#include "toolkit/dump_format.h"
+#include "toolkit/dump_out.h"
 #include "toolkit/losses.h"
 #include "toolkit/par.h"
 #include "toolkit/reader_common.h"

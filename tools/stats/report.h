@@ -12,7 +12,7 @@
 
 #include <ltt/reader.h>
 
-#include "toolkit/dump_format.h"
+#include "toolkit/dump_out.h"
 #include "toolkit/event_tid.h"
 
 /* What `ltt stats --profile` counts: the samples of these threads (tids, NULL or empty: all), taken

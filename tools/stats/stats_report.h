@@ -8,7 +8,7 @@
 
 #include <ltt/reader.h>
 
-#include "toolkit/dump_format.h"
+#include "toolkit/dump_out.h"
 #include "stats_select.h"
 
 struct trace_counts {

@@ -9,7 +9,7 @@
 
 #include <ltt/reader.h>
 
-#include "toolkit/dump_format.h"
+#include "toolkit/dump_out.h"
 
 struct select_change {
 	uint64_t time_ns, settle_ns;

@@ -42,7 +42,7 @@
 
 #include <ltt/reader.h>
 
-#include "toolkit/dump_format.h"
+#include "toolkit/dump_out.h"
 
 #define EXPORT_REPORTED (-ECANCELED)	/* the callback printed the error itself */
 

@@ -13,7 +13,7 @@
 
 #include <ltt/reader.h>
 
-#include "toolkit/dump_format.h"
+#include "toolkit/dump_out.h"
 
 struct par_opts {
 	unsigned workers;	/* >= 2 */

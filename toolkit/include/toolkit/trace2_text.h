@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "toolkit/dump_format.h"
+#include "toolkit/dump_out.h"
 #include "toolkit/trace2_model.h"
 
 /* Writes one line into a dump_out, counting its bytes (Trace2 pads by byte count). */

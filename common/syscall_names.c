@@ -208,3 +208,24 @@ int syscall_number(const char *machine, const char *name)
 	}
 	return -1;
 }
+
+/* The number of arguments of each x86_64 system call, by number: a digit per call (6: not known, all the
+ * argument registers). Facts of the kernel, generated once from Linux 6.18's tracefs (the fields after
+ * __syscall_nr in events/syscalls/sys_enter_NAME/format; NAME, else newNAME or NAME64, mapped to its
+ * number by unistd_64.h above):
+ *
+ *   for d in sys_enter_*; do awk '/__syscall_nr/{f=1;next} f&&/field:/{c++} END{print c+0}' $d/format; done */
+static const char nargs_x86_64[] =
+	"333122233632144034433215053333331202213043336633232334555003142133412453321122321122122123"
+	"223331222114030110020002222333311112224322236122232322311122210032652121012562142213666664"
+	"666666035554443332222163362153366166531044342112224144326635415523655453203244345343453433"
+	"651236444646321442442132155455254532142366563453326351336664215646666666666666666666666666"
+	"666666666666666666666666666666666666666666666666666666666666666642643525332234345654342125"
+	"4";
+
+int syscall_nargs(const char *machine, uint32_t nr)
+{
+	if ((!machine || !strcmp(machine, "x86_64")) && nr < sizeof(nargs_x86_64) - 1)
+		return nargs_x86_64[nr] - '0';
+	return 6;
+}

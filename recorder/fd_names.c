@@ -194,6 +194,7 @@ static void put_path(unsigned c, uint32_t pid, uint32_t tid, uint32_t fd, uint8_
 	    (n = link_of(pid, fd, path)) < 0)
 		return;
 	*slot(pid, fd) = ((uint64_t)pid << 32 | fd) + 1;
+	ltt_kernel_pend_flush(c);	/* after the call's entry, were it held for a whole call */
 	pack(&k, &tid, 4);
 	pack(&k, &pid, 4);
 	pack(&k, &fd, 4);
@@ -229,6 +230,7 @@ static void put_open(unsigned c, uint32_t pid, uint32_t tid, int32_t dirfd, uint
 	}
 	path[n > 0 ? n : 0] = 0;
 	path[strnlen(path, FD_PATH_MAX)] = 0;
+	ltt_kernel_pend_flush(c);	/* after the call's entry, were it held for a whole call */
 	pack(&k, &tid, 4);
 	pack(&k, &pid, 4);
 	pack(&k, &dirfd, 4);

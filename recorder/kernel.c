@@ -30,7 +30,7 @@ static const char kernel_xml[] =
 
 static const char *const kernel_names[LTT_K_NEVENTS] = {
 	"syscall_entry", "syscall_exit", "trap_entry", "irq_entry", "irq_exit", "soft_irq", "schedchange",
-	"thread_switch", "process", "state_process", "state_end", "recording", "missing", "run_delay",
+	"thread_switch", "process", "state_process", "state_end", "recording", "missing", "run_delay", "syscall",
 };
 static uint8_t kernel_enabled[LTT_K_NEVENTS];
 
@@ -72,6 +72,7 @@ static const char *const kernel_strings[] = {
 	"process", "system", "clock", "string", "ring_bytes", U32, "drain_ms", U32,
 	"missing", "struct", "tid", U32, "what", "string", "error", I32, "reason", "string",
 	"run_delay", "struct", "tid", U32, "run_delay", U64, "timeslices", U64, "from_start", U8,
+	"syscall", "struct", "tid", U32, "syscall_id", U16, "cycles", U32, "ret", "int64_t", "args", "sequence 0", U64,
 };
 
 struct ltt_kstate ltt_k;

@@ -26,6 +26,7 @@
 #include "profile.h"
 #include "recorder.h"
 #include "threads.h"
+#include "common/syscall_names.h"
 
 #define G_SCHED LTT_KGROUP_SCHED
 const struct ltt_ktp_def ltt_ktp_defs[LTT_KTP_N] = {
@@ -94,23 +95,25 @@ static void get_str(const struct raw *r, const struct ltt_tp_field *f, char *out
 	out[strnlen(out, len)] = 0;
 }
 
-/* Writes kernel event index with payload p into the kernel ring of CPU c at perf time t. */
-static void put(unsigned c, uint64_t t, unsigned index, const struct ltt_kpack *p)
+/* The trace's cycle count of perf time t on CPU c (before the floor of kernel/N). */
+static uint64_t cycles_of(unsigned c, uint64_t t)
+{
+	struct ltt_kconv cv;
+
+	if (!ltt_k.conv_tsc)
+		return t;	/* perf stamped in CLOCK_MONOTONIC, the trace's clock */
+	return ltt_kernel_conv_read(ltt_k.rings[c].page, &cv) ? t : ltt_kernel_tsc_of(&cv, t);
+}
+
+/* Writes kernel event index with payload p into the kernel ring of CPU c at cycle count cyc. */
+static void put_cyc(unsigned c, uint64_t cyc, unsigned index, const struct ltt_kpack *p)
 {
 	struct ltt_kring *kr = &ltt_k.rings[c];
 	struct ltt_ring *r = &ltt_k.rg->rings[ltt_region_kbase(ltt_k.rg) + c];
 	struct ltt_slot s;
-	uint64_t cyc;
 
 	if (!ltt_kpack_ok(p) || !(ltt_event_enabled(ltt_kernel_facility.enabled, index) & LTT_EVENT_ON))
 		return;
-	if (ltt_k.conv_tsc) {
-		struct ltt_kconv cv;
-
-		cyc = ltt_kernel_conv_read(kr->page, &cv) ? t : ltt_kernel_tsc_of(&cv, t);
-	} else {
-		cyc = t;	/* perf stamped in CLOCK_MONOTONIC, the trace's clock */
-	}
 	if (cyc < kr->floor) {
 		cyc = kr->floor;	/* not older than what kernel/N holds (doc/recorder.md) */
 		ltt_k.clamped++;
@@ -125,6 +128,96 @@ static void put(unsigned c, uint64_t t, unsigned index, const struct ltt_kpack *
 	}
 }
 
+/* The same at perf time t. */
+static void put(unsigned c, uint64_t t, unsigned index, const struct ltt_kpack *p)
+{
+	put_cyc(c, cycles_of(c, t), index, p);
+}
+
+/* ---- whole system calls (kernel.syscall, doc/format.md section 13) ------------------------------
+ * A sys_enter is held back per CPU until the CPU's next record: when that is the same thread's
+ * sys_exit of the same call, the two become one kernel.syscall at the exit, carrying the call's
+ * duration and only the arguments the call takes (25 bytes for getppid instead of 84); anything else
+ * (a switch, a wakeup, a fault, a loss, the end of the pass) writes the held entry as it was first. */
+struct kpend {
+	int on;
+	uint32_t tid, nr;
+	uint64_t t;
+	uint64_t args[6];
+};
+static struct kpend pend[LTT_KCPU_MAX];
+
+/* Whether entries and exits may become kernel.syscall: all three selected, and no trigger on the
+ * entry or the exit (it must see them). */
+static int whole_ok(void)
+{
+	uint8_t in = ltt_event_enabled(ltt_kernel_facility.enabled, LTT_K_SYSCALL_ENTRY);
+	uint8_t out = ltt_event_enabled(ltt_kernel_facility.enabled, LTT_K_SYSCALL_EXIT);
+	uint8_t w = ltt_event_enabled(ltt_kernel_facility.enabled, LTT_K_SYSCALL);
+
+	return (in & LTT_EVENT_ON) && (out & LTT_EVENT_ON) && (w & LTT_EVENT_ON) &&
+	       !((in | out) & LTT_EVENT_TRIGGER);
+}
+
+static void pack_entry(struct ltt_kpack *p, uint32_t tid, uint32_t nr, const uint64_t *args)
+{
+	ltt_kpack_u32(p, tid);
+	ltt_kpack_u32(p, nr);
+	for (int i = 0; i < 6; i++)
+		ltt_kpack_u64(p, args[i]);
+}
+
+/* Writes CPU c's held entry, if any, as a kernel.syscall_entry. */
+void ltt_kernel_pend_flush(unsigned c)
+{
+	struct kpend *e = &pend[c];
+	struct ltt_kpack p = { .len = 0 };
+
+	if (!e->on)
+		return;
+	e->on = 0;
+	pack_entry(&p, e->tid, e->nr, e->args);
+	put(c, e->t, LTT_K_SYSCALL_ENTRY, &p);
+}
+
+/* The exit of thread tid's call nr at t, returning ret: 1 when it made a kernel.syscall with CPU c's
+ * held entry, 0 when the exit is to be written as such (the held entry written first). */
+static int pend_exit(unsigned c, uint32_t tid, uint32_t nr, uint64_t t, int64_t ret)
+{
+	struct kpend *e = &pend[c];
+	struct ltt_kpack p = { .len = 0 };
+	uint64_t a, b;
+	int n;
+
+	if (!e->on)
+		return 0;
+	if (e->tid != tid || e->nr != nr || nr > UINT16_MAX || t < e->t) {
+		ltt_kernel_pend_flush(c);
+		return 0;
+	}
+	a = cycles_of(c, e->t);
+	b = cycles_of(c, t);
+	if (b < a || b - a > UINT32_MAX || a < ltt_k.rings[c].floor) {
+		ltt_kernel_pend_flush(c);
+		return 0;
+	}
+	e->on = 0;
+#if defined(__x86_64__)
+	n = syscall_nargs("x86_64", nr);
+#else
+	n = 6;	/* the numbers of arguments are known for x86_64 only: every register */
+#endif
+	ltt_kpack_u32(&p, tid);
+	ltt_kpack_u16(&p, (uint16_t)nr);
+	ltt_kpack_u32(&p, (uint32_t)(b - a));
+	ltt_kpack_u64(&p, (uint64_t)ret);
+	ltt_kpack_u8(&p, (uint8_t)n);
+	for (int i = 0; i < n; i++)
+		ltt_kpack_u64(&p, e->args[i]);
+	put_cyc(c, b, LTT_K_SYSCALL, &p);
+	return 1;
+}
+
 /* What a sample of tracepoint kind k on CPU c becomes. tid: the thread it ran in. */
 static void sample(unsigned c, unsigned k, uint32_t pid, uint32_t tid, uint64_t t, const struct raw *r)
 {
@@ -134,6 +227,8 @@ static void sample(unsigned c, unsigned k, uint32_t pid, uint32_t tid, uint64_t 
 	uint64_t args[6];
 	unsigned index;
 
+	if (k != LTT_KTP_SYS_EXIT)
+		ltt_kernel_pend_flush(c);	/* a record between: the held entry is written as such, first */
 	/* process scope: the process's threads only (inherit_thread keeps children out; older kernels
 	 * without it copy the events into children, dropped here) */
 	if (!ltt_k.system && pid != ltt_k.pid && k != LTT_KTP_FORK)
@@ -153,16 +248,23 @@ static void sample(unsigned c, unsigned k, uint32_t pid, uint32_t tid, uint64_t 
 		index = LTT_K_SYSCALL_ENTRY;
 		if (pid == ltt_k.pid)	/* duration triggers: the program's calls (flight_duration.c) */
 			ltt_trigger_sys_enter(tid, (uint32_t)get_int(r, &f[0]), t);
-		ltt_kpack_u32(&p, tid);
-		ltt_kpack_u32(&p, (uint32_t)get_int(r, &f[0]));
 		for (int i = 0; i < 6; i++) {
-			uint64_t a = 0;
-
+			args[i] = 0;
 			if (f[1].off >= 0 && (uint32_t)f[1].off + 8u * (unsigned)(i + 1) <= r->len)
-				memcpy(&a, r->p + f[1].off + 8 * i, 8);
-			ltt_kpack_u64(&p, a);
-			args[i] = a;
+				memcpy(&args[i], r->p + f[1].off + 8 * i, 8);
 		}
+		if (whole_ok()) {	/* held until the CPU's next record (pend_exit) */
+			struct kpend *e = &pend[c];
+
+			e->on = 1;
+			e->tid = tid;
+			e->nr = (uint32_t)get_int(r, &f[0]);
+			e->t = t;
+			memcpy(e->args, args, sizeof(args));
+			ltt_fd_syscall(c, pid, tid, 0, e->nr, args, 0);	/* fd names (fd_names.c) */
+			return;
+		}
+		pack_entry(&p, tid, (uint32_t)get_int(r, &f[0]), args);
 		put(c, t, index, &p);
 		ltt_fd_syscall(c, pid, tid, 0, (uint32_t)get_int(r, &f[0]), args, 0);	/* fd names (fd_names.c) */
 		return;
@@ -170,6 +272,10 @@ static void sample(unsigned c, unsigned k, uint32_t pid, uint32_t tid, uint64_t 
 		index = LTT_K_SYSCALL_EXIT;
 		if (pid == ltt_k.pid)
 			ltt_trigger_sys_exit(tid, (uint32_t)get_int(r, &f[0]), t);
+		if (pend_exit(c, tid, (uint32_t)get_int(r, &f[0]), t, get_int(r, &f[1]))) {
+			ltt_fd_syscall(c, pid, tid, 1, (uint32_t)get_int(r, &f[0]), NULL, get_int(r, &f[1]));
+			return;
+		}
 		ltt_kpack_u32(&p, tid);
 		ltt_kpack_u32(&p, (uint32_t)get_int(r, &f[0]));
 		ltt_kpack_u64(&p, (uint64_t)get_int(r, &f[1]));
@@ -459,6 +565,8 @@ static void record(unsigned c, const char *rec, uint32_t size)
 	uint64_t t;
 
 	memcpy(&h, rec, sizeof(h));
+	if (h.type != PERF_RECORD_SAMPLE)
+		ltt_kernel_pend_flush(c);
 	if (h.type == PERF_RECORD_SAMPLE && size >= sizeof(h) + 28) {
 		const char *q = rec + sizeof(h);
 		struct raw r;
@@ -546,6 +654,7 @@ static uint64_t drain_ring(unsigned c)
 		record(c, rec, h.size);
 		tail += h.size;
 	}
+	ltt_kernel_pend_flush(c);	/* a call still running, or its exit not yet in perf's ring */
 	/* Release: done reading the records before the kernel may overwrite them. */
 	__atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
 	return done;

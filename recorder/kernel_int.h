@@ -85,5 +85,8 @@ void ltt_kernel_missing(const char *what, int err, const char *reason);
 int ltt_kernel_drain_start(void);	/* the thread, waiting for go */
 void ltt_kernel_drain_go(void);		/* the rings are mapped: start draining */
 void ltt_kernel_drain_stop(void);	/* drains what is left and joins */
+/* Writes CPU c's system call entry held for a whole call (kernel.syscall), if any: whoever writes
+ * into kernel/c on the drain thread between a call's entry and exit calls it first (fd_names.c). */
+void ltt_kernel_pend_flush(unsigned c);
 
 #endif

@@ -103,7 +103,7 @@ static inline int row_eq(struct row_key a, struct row_key b)
 LTT_MAP_DEFINE(rowmap, struct row_key, size_t, row_hash, row_eq)
 LTT_MAP_DEFINE(strset, const char *, char *, ltt_hash_str, ltt_eq_str)
 
-enum io_ev { E_NONE, E_ENTRY, E_EXIT, E_STATE, E_PATH, E_OPEN };
+enum io_ev { E_NONE, E_ENTRY, E_EXIT, E_WHOLE, E_STATE, E_PATH, E_OPEN };
 
 struct io_model {
 	struct io_hooks hooks;
@@ -129,7 +129,8 @@ static int ev_kind(const struct ltt_event_type *ty)
 	if (!ty || ty->builtin || !ty->facility || !ty->name)
 		return E_NONE;
 	if (!strcmp(ty->facility, "kernel"))
-		return !strcmp(ty->name, "syscall_entry") ? E_ENTRY : !strcmp(ty->name, "syscall_exit") ? E_EXIT : E_NONE;
+		return !strcmp(ty->name, "syscall_entry") ? E_ENTRY : !strcmp(ty->name, "syscall_exit") ? E_EXIT
+			: !strcmp(ty->name, "syscall") ? E_WHOLE : E_NONE;
 	if (!strcmp(ty->facility, "fd"))
 		return !strcmp(ty->name, "state") ? E_STATE : !strcmp(ty->name, "path") ? E_PATH
 			: !strcmp(ty->name, "open") ? E_OPEN : E_NONE;
@@ -462,7 +463,8 @@ int io_model_event(struct io_model *m, struct sched_model *sm, const struct ltt_
 	if (kind == E_NONE || ltt_event_body(ev, &body))
 		return 0;
 	switch (kind) {
-	case E_ENTRY: {
+	case E_ENTRY:
+	case E_WHOLE: {	/* a whole call (kernel.syscall, doc/format.md section 13): its entry, then its exit */
 		struct tid_key tk = { trace, (uint32_t)fu(&body, "tid") };
 		struct io_pend *p = pendmap_put(&m->pend, tk, NULL);
 
@@ -471,6 +473,12 @@ int io_model_event(struct io_model *m, struct sched_model *sm, const struct ltt_
 		p->open = 1;
 		p->nr = (uint32_t)fu(&body, "syscall_id");
 		p->entry_ns = ev->time_ns;
+		if (kind == E_WHOLE) {
+			uint64_t cyc = fu(&body, "cycles"), cps = ev->trace->cycles_per_second;
+			uint64_t dur = cps ? (uint64_t)((unsigned __int128)cyc * 1000000000u / cps) : cyc;
+
+			p->entry_ns = ev->time_ns > dur ? ev->time_ns - dur : 0;
+		}
 		free(p->path);
 		p->path = NULL;
 		memset(p->args, 0, sizeof(p->args));
@@ -481,6 +489,8 @@ int io_model_event(struct io_model *m, struct sched_model *sm, const struct ltt_
 				if (!ltt_value_element(&v, i, &e))
 					p->args[i] = ltt_value_uint(&e);
 			}
+		if (kind == E_WHOLE)
+			return on_exit_call(m, sm, ev, tk.tid, p->nr, fi(&body, "ret"));
 		return 0;
 	}
 	case E_EXIT:

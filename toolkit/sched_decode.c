@@ -14,7 +14,8 @@ enum dk {
 	DK_NONE = 0,
 	/* the kernel facility */
 	DK_K_SYS_ENTRY, DK_K_SYS_EXIT, DK_K_TRAP, DK_K_IRQ_ENTRY, DK_K_IRQ_EXIT, DK_K_SOFTIRQ,
-	DK_K_SCHEDCHANGE, DK_K_THREAD_SWITCH, DK_K_PROCESS, DK_K_STATE_PROCESS, DK_K_RUN_DELAY, DK_LOST,
+	DK_K_SCHEDCHANGE, DK_K_THREAD_SWITCH, DK_K_PROCESS, DK_K_STATE_PROCESS, DK_K_RUN_DELAY, DK_K_SYSCALL,
+	DK_LOST,
 	/* the 2004 core facility */
 	DK_C_SYS_ENTRY, DK_C_SYS_EXIT, DK_C_TRAP_ENTRY, DK_C_TRAP_EXIT, DK_C_IRQ_ENTRY, DK_C_IRQ_EXIT,
 	DK_C_SCHEDCHANGE, DK_C_SOFT_IRQ, DK_C_PROCESS, DK_C_PROCESS_FORK, DK_C_PROCESS_EXIT,
@@ -41,6 +42,7 @@ static const struct {
 } dk_names[] = {
 	{ "kernel", "syscall_entry", DK_K_SYS_ENTRY },
 	{ "kernel", "syscall_exit", DK_K_SYS_EXIT },
+	{ "kernel", "syscall", DK_K_SYSCALL },
 	{ "kernel", "trap_entry", DK_K_TRAP },
 	{ "kernel", "irq_entry", DK_K_IRQ_ENTRY },
 	{ "kernel", "irq_exit", DK_K_IRQ_EXIT },
@@ -153,7 +155,7 @@ static const struct dk_slot *slot_of(struct sched_decoder *d, const struct ltt_e
 	d->tab[i].type = ev->type;
 	d->tab[i].kind = classify(ev->type);
 	d->tab[i].yield_nr = UINT32_MAX;
-	if (d->tab[i].kind == DK_K_SYS_ENTRY || d->tab[i].kind == DK_C_SYS_ENTRY)
+	if (d->tab[i].kind == DK_K_SYS_ENTRY || d->tab[i].kind == DK_C_SYS_ENTRY || d->tab[i].kind == DK_K_SYSCALL)
 		for (uint32_t nr = 0; nr < 1024; nr++) {
 			const char *n = sched_syscall_name(ev->trace, nr);
 
@@ -251,6 +253,17 @@ int sched_decode(struct sched_decoder *d, const struct ltt_event *ev, struct sch
 		o->nr = (uint32_t)fu(&b, "syscall_id", 0);
 		o->yield = o->nr == s->yield_nr;
 		break;
+	case DK_K_SYSCALL: {	/* a whole call at its exit, `cycles` long (doc/format.md section 13) */
+		uint64_t cyc = fu(&b, "cycles", 0), cps = ev->trace->cycles_per_second;
+		uint64_t dur = cps ? (uint64_t)((unsigned __int128)cyc * 1000000000u / cps) : cyc;
+
+		o->kind = SCHED_EV_SYSCALL_EXIT;
+		o->nr = (uint32_t)fu(&b, "syscall_id", 0);
+		o->yield = o->nr == s->yield_nr;
+		o->ret = fi(&b, "ret");
+		o->entry_ns = ev->time_ns > dur ? ev->time_ns - dur : 1;
+		break;
+	}
 	case DK_K_SYS_EXIT:
 		o->ret = fi(&b, "ret");
 		/* fall through */

@@ -678,6 +678,16 @@ int sched_model_feed(struct sched_model *m, const struct sched_ev *e)
 
 	if (err)
 		return err;
+	if (e->kind == SCHED_EV_SYSCALL_EXIT && e->entry_ns) {	/* a whole call: its entry first */
+		struct sched_ev in = *e;
+
+		in.kind = SCHED_EV_SYSCALL_ENTRY;
+		in.time_ns = e->entry_ns;
+		in.entry_ns = 0;
+		if ((rc = sched_model_feed(m, &in)))
+			return rc;
+		prev = c ? c->pub.last_ns : 0;
+	}
 	if (e->cpu >= 0 && (!m->first_ns || e->time_ns < m->first_ns))
 		m->first_ns = e->time_ns;
 	if (e->cpu >= 0 && e->time_ns > m->last_ns)

@@ -67,7 +67,7 @@ static void text_value(struct dump_out *o, const struct ltt_value *v)
 
 static int is_syscall(const struct ltt_event_type *ty)
 {
-	return !strcmp(ty->facility, "kernel") && !strncmp(ty->name, "syscall_", 8);
+	return !strcmp(ty->facility, "kernel") && !strncmp(ty->name, "syscall", 7);
 }
 
 /* A body whose uint field `tid` (context="tid", doc/eventdefs.md) gets the thread's name beside it:

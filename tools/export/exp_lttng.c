@@ -332,8 +332,21 @@ static int lt_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 		if (!name || k.nr >= LT_MAX_SYSCALL)
 			return 0;	/* a call the trace's machine does not name: no LTTng event for it */
 		if (k.tid != SCHED_TID_NONE && k.tid != s->cur &&
-		    (rc = lt_switch(t, s, k.cpu, ev->time_ns, s->cur, 0, k.tid, NULL, NULL)))
+		    (rc = lt_switch(t, s, k.cpu, k.entry_ns ? k.entry_ns : ev->time_ns, s->cur, 0, k.tid, NULL, NULL)))
 			return rc;
+		if (k.entry_ns) {	/* a whole call (kernel.syscall): its entry first, at its time */
+			const struct lt_args *a = lt_syscall_args(name);
+
+			if ((rc = lt_room(t, s, k.cpu, 12 + 8 * 6 + 256)))
+				return rc;
+			lt_header(t, s, LT_EV_SYSCALL + 2 * k.nr, k.entry_ns);
+			for (unsigned i = 0; a && i < a->n; i++)
+				if (a->is_str[i])
+					put_str(s, "");
+				else
+					put_u64(s, lt_arg(ev, a->arg[i]));
+			t->names.used_sys[k.nr] |= 1;
+		}
 		if ((rc = lt_room(t, s, k.cpu, 12 + 8 * 6 + 256)))
 			return rc;
 		id = LT_EV_SYSCALL + 2 * k.nr + (k.kind == SCHED_EV_SYSCALL_EXIT);

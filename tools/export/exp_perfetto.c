@@ -630,7 +630,10 @@ static int pf_child(struct ltt_export_ctx *ctx, const struct tl_event *e)
 /* A system call as a slice of its thread's track (name: its entry; NULL: its exit). Lane bit 1 of
  * user[1]: a call is open (an exit without its entry, a call in progress when the trace began, ends
  * nothing). */
-static int pf_syscall(struct ltt_export_ctx *ctx, const struct ltt_event *ev, const char *name)
+/* A system call's slice on its thread's lane: begins (name) or ends (NULL) at time at; a whole call
+ * (kernel.syscall) also ends at end_at (0: not). */
+static int pf_syscall(struct ltt_export_ctx *ctx, const struct ltt_event *ev, const char *name, uint64_t at,
+		      uint64_t end_at)
 {
 	struct pf *f = ctx->priv;
 	struct tl_event e;
@@ -643,25 +646,34 @@ static int pf_syscall(struct ltt_export_ctx *ctx, const struct ltt_event *ev, co
 	l = e.lane;
 	if (__builtin_expect(!l->user[0] || l->renamed || l->proc->renamed, 0) && (ret = pf_lane(ctx, l)))
 		return ret;
-	if (ev->time_ns > f->last_ns)
-		f->last_ns = ev->time_ns;
+	if (at > f->last_ns)
+		f->last_ns = at;
 	if (!name && !(l->user[1] & 1))
 		return 0;
 	if (name) {
 		if (l->user[1] & 1) {	/* an entry without its exit: the call ends here */
 			pb_end(&f->ev, pf_simple(f, LANE_UUID(l), TYPE_SLICE_END));
-			if ((ret = pf_flush_packet(ctx, ev->time_ns, PK_TIMED)))
+			if ((ret = pf_flush_packet(ctx, at, PK_TIMED)))
 				return ret;
 		}
 		m = pf_simple(f, LANE_UUID(l), TYPE_SLICE_BEGIN);
 		pf_event_name(f, name);
 		pb_end(&f->ev, m);
 		l->user[1] |= 1;
+		if (end_at) {
+			if ((ret = pf_flush_packet(ctx, at, PK_TIMED)))
+				return ret;
+			pb_end(&f->ev, pf_simple(f, LANE_UUID(l), TYPE_SLICE_END));
+			l->user[1] &= ~1ull;
+			at = end_at;
+			if (at > f->last_ns)
+				f->last_ns = at;
+		}
 	} else {
 		pb_end(&f->ev, pf_simple(f, LANE_UUID(l), TYPE_SLICE_END));
 		l->user[1] &= ~1ull;
 	}
-	return pf_flush_packet(ctx, ev->time_ns, PK_TIMED);
+	return pf_flush_packet(ctx, at, PK_TIMED);
 }
 
 static int pf_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
@@ -687,7 +699,9 @@ static int pf_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 	if (ret == PF_SCHED_SKIP)
 		return 0;
 	if (ret == PF_SCHED_SYSCALL_ENTRY || ret == PF_SCHED_SYSCALL_EXIT)
-		return pf_syscall(ctx, ev, ret == PF_SCHED_SYSCALL_ENTRY ? kname : NULL);
+		return pf_syscall(ctx, ev, ret == PF_SCHED_SYSCALL_ENTRY ? kname : NULL, ev->time_ns, 0);
+	if (ret == PF_SCHED_SYSCALL_WHOLE)	/* kernel.syscall: the slice from its entry to its exit */
+		return pf_syscall(ctx, ev, kname, pf_sched_entry_ns(f->sched), ev->time_ns);
 	ret = timeline_event(f->tl, ev, &e);
 	if (ret < 0)
 		return ret;

@@ -51,6 +51,7 @@ struct pf_sched {
 	struct sched_decoder *d;
 	struct thr_map t;	/* by tid */
 	uint64_t switches;
+	uint64_t entry_ns;	/* the last whole call's entry */
 	char name[64];
 };
 
@@ -221,8 +222,9 @@ int pf_sched_event(struct pf_sched *s, const struct ltt_event *ev, struct pb *bo
 		if (k.tid == SCHED_TID_NONE)	/* 2004: the CPU's thread, which the timeline does not know */
 			return PF_SCHED_SKIP;
 		*tid = k.tid;
-		if (k.kind == SCHED_EV_SYSCALL_EXIT)
+		if (k.kind == SCHED_EV_SYSCALL_EXIT && !k.entry_ns)
 			return PF_SCHED_SYSCALL_EXIT;
+		s->entry_ns = k.entry_ns;
 		{
 			const char *n = sched_syscall_name(ev->trace, k.nr);
 
@@ -232,10 +234,15 @@ int pf_sched_event(struct pf_sched *s, const struct ltt_event *ev, struct pb *bo
 				snprintf(s->name, sizeof(s->name), "syscall_%u", k.nr);
 		}
 		*name = s->name;
-		return PF_SCHED_SYSCALL_ENTRY;
+		return k.entry_ns ? PF_SCHED_SYSCALL_WHOLE : PF_SCHED_SYSCALL_ENTRY;
 	default:
 		return PF_SCHED_SKIP;
 	}
+}
+
+uint64_t pf_sched_entry_ns(const struct pf_sched *s)
+{
+	return s->entry_ns;
 }
 
 uint64_t pf_sched_switches(const struct pf_sched *s)

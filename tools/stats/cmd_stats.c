@@ -5,8 +5,10 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/escape_term.h"
+#include "common/format.h"
 #include "common/parse.h"
 #include "toolkit/cli_hint.h"
 #include "toolkit/cmd.h"
@@ -41,13 +43,26 @@ int stats_counts_alloc(struct ltt_reader *r, struct trace_counts *tc)
 static int count_all(struct ltt_reader *r, struct trace_counts *tc, unsigned threads)
 {
 	const struct ltt_tracefile_info *last_tf = NULL;
-	uint64_t *row = NULL;
+	uint64_t *row = NULL, *bytes = NULL, *tf_bytes = NULL;
 	struct ltt_event ev;
 	int ret;
 
 	if (stats_counts_alloc(r, tc))
 		return -ENOMEM;
-	threads = par_default_workers(r, threads);
+	for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {
+		const struct ltt_trace_info *t = ltt_reader_trace(r, i);
+		const char *mode = ltt_trace_attr(t, "ltt_mode");
+
+		if (!mode || strcmp(mode, "flight"))
+			continue;
+		/* a snapshot (ring-sized): bytes per event and per stream, read in one pass */
+		tc[i].bytes = calloc(tc[i].nids, sizeof(uint64_t));
+		tc[i].tf_bytes = calloc(t->ntracefiles ? t->ntracefiles : 1, sizeof(uint64_t));
+		if (!tc[i].bytes || !tc[i].tf_bytes)
+			return -ENOMEM;
+		threads = 1;
+	}
+	threads = threads == 1 ? 1 : par_default_workers(r, threads);
 	if (threads > 1) {	/* the CPU tracefiles by block ranges in threads, when that is exact */
 		unsigned *nids = calloc(ltt_reader_ntraces(r), sizeof(*nids));
 		uint64_t **n = calloc(ltt_reader_ntraces(r), sizeof(*n));
@@ -70,9 +85,16 @@ static int count_all(struct ltt_reader *r, struct trace_counts *tc, unsigned thr
 			while (k < t->ntracefiles && t->tracefiles[k] != ev.tracefile)
 				k++;
 			row = tc[t->index].n + (size_t)k * tc[t->index].nids;
+			bytes = tc[t->index].bytes;
+			tf_bytes = tc[t->index].tf_bytes ? tc[t->index].tf_bytes + k : NULL;
 			last_tf = ev.tracefile;
 		}
 		row[ev.id]++;
+		if (bytes) {
+			bytes[ev.id] += LTT_FMT_HEADER + ev.size;
+			if (ev.type && !ev.type->builtin)
+				*tf_bytes += LTT_FMT_HEADER + ev.size;
+		}
 		if (__builtin_expect(ev.type && !ev.type->builtin && ev.tracefile->cpu < 0, 0))
 			select_note(&tc[ev.trace->index].rules, &ev);
 	}
@@ -238,6 +260,7 @@ void stats_print_text(struct dump_out *o, struct ltt_reader *r, const struct tra
 			}
 			dump_out_char(o, '\n');
 		}
+		stats_history_text(o, t, &tc[i]);
 	}
 }
 
@@ -332,6 +355,7 @@ void stats_print_json(struct dump_out *o, struct ltt_reader *r, const struct tra
 		}
 		dump_out_char(o, '}');
 		select_print_json(o, t, (struct select_log *)&tc[i].rules);
+		stats_history_json(o, t, &tc[i]);
 		dump_out_str(o, "}\n");
 	}
 }
@@ -544,6 +568,8 @@ out:
 	if (tc)
 		for (unsigned i = 0; i < ltt_reader_ntraces(r); i++) {
 			free(tc[i].n);
+			free(tc[i].bytes);
+			free(tc[i].tf_bytes);
 			select_free(&tc[i].rules);
 		}
 	free(tc);

@@ -11,5 +11,7 @@
 const char *syscall_name(const char *machine, uint32_t nr);
 /* The number of system call name on machine (NULL: x86_64), or -1 when not known. */
 int syscall_number(const char *machine, const char *name);
+/* How many arguments system call nr takes on machine (NULL: x86_64): 0 to 6; 6 when not known. */
+int syscall_nargs(const char *machine, uint32_t nr);
 
 #endif

@@ -78,6 +78,9 @@ struct sched_ev {
 	uint32_t nr;			/* system call, interrupt, soft interrupt or trap number */
 	int yield;			/* SYSCALL_ENTRY: the call is sched_yield (the trace's machine's) */
 	int64_t ret;			/* SYSCALL_EXIT */
+	uint64_t entry_ns;		/* SYSCALL_EXIT: nonzero, a whole call (kernel.syscall) that entered
+					 * at entry_ns, its entry not a separate event: a consumer takes
+					 * both from this one (sched_model_feed does) */
 	const char *comm;		/* THREAD, EXEC, FORK, SWITCH next (may be NULL) */
 	const char *prev_comm;		/* SWITCH (may be NULL) */
 	uint64_t run_delay, timeslices;	/* RUN_DELAY: cumulative ns runnable, switch-ins */

@@ -174,6 +174,35 @@ START_TEST(map_reserve)
 }
 END_TEST
 
+LTT_MAP_DEFINE(bmap, struct ltt_bytes_key, int, ltt_bytes_key_hash, ltt_bytes_key_eq)
+
+/* Byte keys: found by content whatever their pointer, told apart by length; an empty key is a key. */
+START_TEST(map_bytes_keys)
+{
+	static const char a[] = "abcabc", b[] = "abcxyz";
+	const uint64_t frames[3] = { 7, 8, 9 }, same[3] = { 7, 8, 9 };
+	struct bmap m = { 0 };
+	int added, *v;
+
+	*bmap_put(&m, ltt_bytes_key(a, 3), &added) = 1;
+	ck_assert_int_eq(added, 1);
+	bmap_put(&m, ltt_bytes_key(b, 3), &added);	/* "abc" again, at another address */
+	ck_assert_int_eq(added, 0);
+	*bmap_put(&m, ltt_bytes_key(a, 6), &added) = 2;
+	ck_assert_int_eq(added, 1);
+	*bmap_put(&m, ltt_bytes_key(a, 0), &added) = 3;
+	ck_assert_int_eq(added, 1);
+	*bmap_put(&m, ltt_bytes_key(frames, sizeof(frames)), &added) = 4;
+	ck_assert_uint_eq(m.count, 4);
+	ck_assert_ptr_nonnull(v = bmap_find(&m, ltt_bytes_key(same, sizeof(same))));
+	ck_assert_int_eq(*v, 4);
+	ck_assert_int_eq(*bmap_find(&m, ltt_bytes_key(b + 3, 0)), 3);
+	ck_assert_int_eq(*bmap_find(&m, ltt_bytes_key("abcabc", 6)), 2);
+	ck_assert_ptr_null(bmap_find(&m, ltt_bytes_key(b, 6)));
+	bmap_free(&m);
+}
+END_TEST
+
 START_TEST(hash_functions)
 {
 	/* exact values: a change of the hash is a conscious one */
@@ -197,6 +226,7 @@ int main(void)
 	tcase_add_test(tc, map_counts_and_finds);
 	tcase_add_test(tc, map_strings);
 	tcase_add_test(tc, map_reserve);
+	tcase_add_test(tc, map_bytes_keys);
 	tcase_add_test(tc, hash_functions);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

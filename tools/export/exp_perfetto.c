@@ -45,24 +45,8 @@ enum {
 
 /* ---- bounded interning tables ------------------------------------------------------------------ */
 
-/* A string of n bytes (not NUL-terminated when looked up; owned by the table once put). */
-struct pf_str {
-	uint64_t hash;
-	size_t n;
-	const char *s;
-};
-
-static inline uint64_t pf_str_hash(struct pf_str k)
-{
-	return k.hash;
-}
-
-static inline int pf_str_eq(struct pf_str a, struct pf_str b)
-{
-	return a.hash == b.hash && a.n == b.n && !memcmp(a.s, b.s, a.n);
-}
-
-LTT_MAP_DEFINE(pf_strs, struct pf_str, uint32_t, pf_str_hash, pf_str_eq)	/* -> iid */
+/* strings (n bytes, not NUL-terminated when looked up; a copy owned by the table once put) -> iid */
+LTT_MAP_DEFINE(pf_strs, struct ltt_bytes_key, uint32_t, ltt_bytes_key_hash, ltt_bytes_key_eq)
 
 struct pf_intern {
 	uint32_t field;		/* InternedData field of the table */
@@ -79,7 +63,7 @@ static void intern_free(struct pf_intern *t)
 {
 	for (size_t i = 0; i < t->map.size; i++)
 		if (t->map.slot[i].used)
-			free((void *)t->map.slot[i].key.s);
+			free((void *)t->map.slot[i].key.p);
 	pf_strs_free(&t->map);
 }
 
@@ -87,7 +71,7 @@ static void intern_free(struct pf_intern *t)
  * s inline. *is_new (may be NULL) tells whether it was added now. */
 static uint64_t intern_new(struct pf_intern *t, struct pb *in, const char *s, size_t n, int *is_new)
 {
-	struct pf_str k = {.hash = ltt_hash_bytes(0, s, n), .n = n, .s = s};
+	struct ltt_bytes_key k = ltt_bytes_key(s, n);
 	uint32_t *iid;
 	char *copy;
 
@@ -97,7 +81,7 @@ static uint64_t intern_new(struct pf_intern *t, struct pb *in, const char *s, si
 		return *iid;
 	if (t->map.count >= PF_INTERN_MAX || !(copy = strndup(s, n)))
 		return 0;
-	k.s = copy;
+	k.p = copy;
 	if (!(iid = pf_strs_put(&t->map, k, NULL))) {
 		free(copy);
 		return 0;

@@ -33,25 +33,9 @@ struct pfs_map {
 	char *path;
 };
 
-/* A callstack: its frame iids, bottom first (owned by the table once put). */
-struct pfs_stack {
-	uint64_t hash;
-	uint32_t n;
-	const uint64_t *frames;
-};
-
-static inline uint64_t pfs_stack_hash(struct pfs_stack k)
-{
-	return k.hash;
-}
-
-static inline int pfs_stack_eq(struct pfs_stack a, struct pfs_stack b)
-{
-	return a.hash == b.hash && a.n == b.n && (!a.n || !memcmp(a.frames, b.frames, 8ull * a.n));
-}
-
 LTT_MAP_DEFINE(pfs_frames, uint64_t, uint64_t, ltt_hash_u64, ltt_eq_u64)	/* ip*2 + top -> frame iid */
-LTT_MAP_DEFINE(pfs_stacks, struct pfs_stack, uint64_t, pfs_stack_hash, pfs_stack_eq)	/* -> callstack iid */
+/* callstacks (their frame iids, bottom first; a copy owned by the table once put) -> callstack iid */
+LTT_MAP_DEFINE(pfs_stacks, struct ltt_bytes_key, uint64_t, ltt_bytes_key_hash, ltt_bytes_key_eq)
 
 struct prof_pf {
 	struct prof_model m;
@@ -87,7 +71,7 @@ void prof_pf_free(struct prof_pf *s)
 	pfs_frames_free(&s->fr);
 	for (size_t i = 0; i < s->cs.size; i++)
 		if (s->cs.slot[i].used)
-			free((void *)s->cs.slot[i].key.frames);
+			free((void *)s->cs.slot[i].key.p);
 	pfs_stacks_free(&s->cs);
 	prof_model_free(&s->m);
 	free(s);
@@ -192,7 +176,7 @@ static int64_t frame_of(struct prof_pf *s, uint64_t ip, int top, struct pb *in)
 /* The callstack iid of frames[0..n) (bottom first), interned the first time; 0 when full. */
 static int64_t callstack_of(struct prof_pf *s, const uint64_t *frames, uint32_t n, struct pb *in)
 {
-	struct pfs_stack k = {.hash = ltt_hash_bytes(0, frames, 8ull * n), .n = n, .frames = frames};
+	struct ltt_bytes_key k = ltt_bytes_key(frames, 8ull * n);
 	uint64_t *iid, *copy;
 	size_t o;
 
@@ -203,7 +187,7 @@ static int64_t callstack_of(struct prof_pf *s, const uint64_t *frames, uint32_t 
 	if (!(copy = malloc(8ull * (n ? n : 1))))
 		return -ENOMEM;
 	memcpy(copy, frames, 8ull * n);
-	k.frames = copy;
+	k.p = copy;
 	if (!(iid = pfs_stacks_put(&s->cs, k, NULL))) {
 		free(copy);
 		return -ENOMEM;

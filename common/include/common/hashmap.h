@@ -81,6 +81,29 @@ static inline int ltt_eq_str(const char *a, const char *b)
 	return !strcmp(a, b);
 }
 
+/* A key of n bytes at p (hash: ltt_bytes_key's), for maps of strings with a length or arrays: looked
+ * up with the caller's bytes, put with a copy the map's user owns (free it before name_free). */
+struct ltt_bytes_key {
+	uint64_t hash;
+	size_t n;
+	const void *p;
+};
+
+static inline struct ltt_bytes_key ltt_bytes_key(const void *p, size_t n)
+{
+	return (struct ltt_bytes_key){ .hash = ltt_hash_bytes(0, p, n), .n = n, .p = p };
+}
+
+static inline uint64_t ltt_bytes_key_hash(struct ltt_bytes_key k)
+{
+	return k.hash;
+}
+
+static inline int ltt_bytes_key_eq(struct ltt_bytes_key a, struct ltt_bytes_key b)
+{
+	return a.hash == b.hash && a.n == b.n && (!a.n || !memcmp(a.p, b.p, a.n));
+}
+
 #define LTT_MAP_DEFINE(name, key_t, val_t, hash, eq)                                                   \
 	struct name##_slot {                                                                           \
 		key_t key;                                                                             \

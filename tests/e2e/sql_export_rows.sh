@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # ltt export --format=rows: JSON Lines of ltt sql's tables, host and trace on every row, integer
 # ts_ns, fields as a JSON string holding ltt dump --format=json's object; each table's rows equal
-# ltt sql's (same values, same order); --table checked; --schema's columns match the rows' keys.
+# ltt sql's (same values, same order), the per-type tables (FACILITY_EVENT) too; --table checked; --schema's columns match the rows' keys.
 set -u
 : "${BUILD:?}" "${SRCDIR:?}" "${LTT:?}"
 G="$SRCDIR/tests/golden/reader"
@@ -55,9 +55,21 @@ for spec in "app regions" "app threads" "app processes" "app traces" "ty lost" "
 	[ "$cols" = "$keys " ] || { echo "$2: schema columns '$cols', row keys '$keys'"; fail=1; }
 done
 
-"$LTT" export --format=rows --table nope ty 2> err; rc=$?
-[ $rc = 2 ] && [ "$(cat err)" = "ltt export: --table nope: expected events or another table of ltt sql (regions, spans, threads, ...)" ] ||
-	{ echo "--table nope: exit $rc"; cat err; fail=1; }
+# a per-type table (FACILITY_EVENT, "any table of ltt sql"): the rows of ltt sql, every typed column
+for t in types_scalars types_nested types_text types_empty; do
+	"$LTT" export --format=rows --table "$t" -o "ty-$t.jsonl" ty 2> err || { echo "export --table $t failed"; cat err; fail=1; }
+	"$LTT" sql ty --format=json -e "SELECT * FROM $t" | jq -c '{host: "mktrace", trace: .trace} + del(.trace)' > want.jsonl
+	jq -c . "ty-$t.jsonl" > got.jsonl
+	[ "$(wc -l < want.jsonl)" = "$("$LTT" dump --event "types.${t#types_}" ty | wc -l)" ] || { echo "$t: rows"; fail=1; }
+	cmp -s want.jsonl got.jsonl || { echo "ty --table $t differs from ltt sql:"; diff want.jsonl got.jsonl | head; fail=1; }
+done
+"$LTT" export --format=rows --table types_nope -o nope.jsonl ty 2> err; rc=$?
+[ $rc = 1 ] && [ "$(cat err)" = "ltt export: --table types_nope: no such table in these traces (ltt sql --tables TRACE... lists them)" ] ||
+	{ echo "--table types_nope: exit $rc"; cat err; fail=1; }
+[ ! -e nope.jsonl ] && [ "$(ls -a | grep -c '^\.nope')" = 0 ] || { echo "--table types_nope left a file"; ls -a; fail=1; }
+"$LTT" export --format=rows --table 'no pe' ty 2> err; rc=$?
+[ $rc = 2 ] && [ "$(cat err)" = "ltt export: --table no pe: expected events, another table of ltt sql (regions, spans, threads, ...) or a per-type table FACILITY_EVENT (ltt sql --tables TRACE lists them)" ] ||
+	{ echo "--table 'no pe': exit $rc"; cat err; fail=1; }
 "$LTT" export --format=chrome-json --table events ty 2> err; rc=$?
 [ $rc = 2 ] && [ "$(cat err)" = "ltt export: --table is an option of --format=rows only" ] || { echo "--table with chrome-json: exit $rc"; cat err; fail=1; }
 "$LTT" sql --schema clickhouse | grep -q '^) ENGINE = MergeTree ORDER BY (host, ts_ns);$' || { echo "clickhouse schema"; fail=1; }

@@ -11,25 +11,41 @@
  * those tables, in ltt sql's folder, and reaches the export driver through its contract
  * (toolkit/export.h). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "toolkit/cmd.h"
 #include "toolkit/export.h"
+#include "toolkit/sql.h"
 #include "toolkit/sql_schema.h"
 
 static const struct export_option rows_options[] = { { "table" }, { NULL } };
 static const char *rows_table = "events";
+static int rows_typed; /* rows_table names a per-type table (FACILITY_EVENT), known once the traces open */
 
 static int rows_option(unsigned i, const char *value)
 {
 	struct sql_export_table t;
 
 	(void)i;
+	rows_typed = 0;
 	if (sql_export_table(value, &t)) {
-		ltt_tool_error("export", "--table %s: expected events or another table of ltt sql (regions, spans, threads, ...)",
-			       value);
-		return -1;
+		/* a per-type table of ltt sql: a name of letters, digits and '_' (toolkit/colname.h) */
+		if (!*value ||
+		    strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+			    strlen(value)) {
+			ltt_tool_error(
+				"export",
+				"--table %s: expected events, another table of ltt sql (regions, spans, "
+				"threads, ...) or a per-type table FACILITY_EVENT (ltt sql --tables TRACE lists them)",
+				value);
+			return -1;
+		}
+		rows_table = value;
+		rows_typed = 1;
+		return 0;
 	}
 	rows_table = t.name;
 	return 0;
@@ -181,6 +197,99 @@ static int other_table(struct ltt_export_ctx *ctx, struct rows *w)
 	return rc;
 }
 
+/* A per-type table (FACILITY_EVENT): its rows are ltt sql's, read through a session of ltt sql's
+ * tables on the driver's catalog (SELECT * FROM the table), every column written after host and trace
+ * with its SQLite type: integers, reals, text, NULL as null. */
+static int typed_table(struct ltt_export_ctx *ctx, struct rows *w)
+{
+	struct sql_ctx sc = { .tool = { .cmd = "export", .silent = 1 } };
+	const char *decl, *table = NULL;
+	sqlite3_stmt *st = NULL;
+	char *q = NULL, num[40];
+	int rc = EXPORT_REPORTED, ncols;
+
+	sc.catalog = ctx->reader;
+	if (sql_session_init(&sc))
+		goto out; /* said */
+	for (unsigned i = 0; i < sc.ntypes && !table; i++)
+		if (!strcasecmp(sql_type_table(&sc, i, &decl), rows_table))
+			table = sql_type_table(&sc, i, &decl);
+	if (!table) {
+		ltt_tool_error(
+			"export",
+			"--table %s: no such table in these traces (ltt sql --tables TRACE... lists them)",
+			rows_table);
+		goto out;
+	}
+	q = sqlite3_mprintf("SELECT * FROM \"%w\"", table);
+	if (!q || sqlite3_prepare_v2(sc.db, q, -1, &st, NULL) != SQLITE_OK) {
+		ltt_tool_error("export", "--table %s: %s", table,
+			       q ? sqlite3_errmsg(sc.db) : "out of memory");
+		goto out;
+	}
+	ncols = sqlite3_column_count(st);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *trace = NULL;
+		unsigned ti = 0;
+
+		for (int c = 0; c < ncols; c++)
+			if (!strcmp(sqlite3_column_name(st, c), "trace"))
+				trace = (const char *)sqlite3_column_text(st, c);
+		for (unsigned i = 0; i < ctx->ntraces; i++)
+			if (trace && !strcmp(ltt_reader_trace(ctx->reader, i)->path, trace))
+				ti = i;
+		dump_out_mem(ctx->out, w->head[ti], w->head_len[ti]);
+		for (int c = 0; c < ncols; c++) {
+			const char *name = sqlite3_column_name(st, c);
+
+			if (!strcmp(name, "trace"))
+				continue;
+			dump_out_char(ctx->out, ',');
+			dump_out_json_string(ctx->out, name, strlen(name));
+			dump_out_char(ctx->out, ':');
+			switch (sqlite3_column_type(st, c)) {
+			case SQLITE_INTEGER:
+				dump_out_i64(ctx->out, sqlite3_column_int64(st, c));
+				break;
+			case SQLITE_FLOAT:
+				snprintf(num, sizeof(num), "%.17g", sqlite3_column_double(st, c));
+				dump_out_str(ctx->out, num);
+				break;
+			case SQLITE_TEXT:
+				dump_out_json_string(ctx->out, (const char *)sqlite3_column_text(st, c),
+						     (size_t)sqlite3_column_bytes(st, c));
+				break;
+			default:
+				dump_out_str(ctx->out, "null");
+				break;
+			}
+		}
+		dump_out_mem(ctx->out, "}\n", 2);
+		if (ctx->out->error)
+			break;
+	}
+	if (ctx->out->error)
+		rc = ctx->out->error;
+	else if (rc != SQLITE_DONE) {
+		ltt_tool_error("export", "--table %s: %s", table, sqlite3_errmsg(sc.db));
+		rc = EXPORT_REPORTED;
+	} else
+		rc = 0;
+out:
+	sqlite3_finalize(st);
+	sqlite3_free(q);
+	sc.catalog = NULL; /* the driver's */
+	sql_session_free(&sc);
+	/* the driver's own pass then only reports problems */
+	for (unsigned i = 0; i < ctx->ntraces; i++) {
+		const struct ltt_trace_info *t = ltt_reader_trace(ctx->reader, i);
+
+		for (unsigned k = 0; k < t->nevent_types; k++)
+			ltt_reader_hide_event_type(ctx->reader, t->event_types[k], 1);
+	}
+	return rc;
+}
+
 static int rows_end(struct ltt_export_ctx *ctx, int failed);
 static int rows_setup(struct ltt_export_ctx *ctx);
 
@@ -200,7 +309,10 @@ static int rows_setup(struct ltt_export_ctx *ctx)
 	if (!w)
 		return -ENOMEM;
 	ctx->priv = w;
-	sql_export_table(rows_table, &w->table);
+	if (rows_typed)
+		w->table.name = rows_table;
+	else
+		sql_export_table(rows_table, &w->table);
 	w->head = calloc(ctx->ntraces, sizeof(*w->head));
 	w->head_len = calloc(ctx->ntraces, sizeof(*w->head_len));
 	if (!w->head || !w->head_len)
@@ -215,7 +327,7 @@ static int rows_setup(struct ltt_export_ctx *ctx)
 		if (!w->head[i])
 			return -ENOMEM;
 	}
-	return w->table.def ? other_table(ctx, w) : 0;
+	return rows_typed ? typed_table(ctx, w) : w->table.def ? other_table(ctx, w) : 0;
 }
 
 static struct rows_type *rows_type(const struct ltt_event *ev)
@@ -280,7 +392,7 @@ static int rows_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 	uint32_t tid;
 	char *p;
 
-	if (w->table.def || ev->type->builtin)
+	if (w->table.def || rows_typed || ev->type->builtin)
 		return 0;
 	rt = rows_type(ev);
 	if (!rt || rows_tf(w, ev->tracefile, &tfj, &tfl))

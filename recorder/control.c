@@ -483,6 +483,8 @@ int ltt_stop(void)
 	ltt_consumer_stop();
 	if (!(rg->flags & LTT_REGION_OVERWRITE))
 		ltt_loss_report(ltt_cur.path, rg);	/* what was lost, once, said (issue 34) */
+	else
+		ltt_loss_report_kept(ltt_cur.path, rg); /* flight mode: what the kept history lost */
 	ltt_blocking_stop(stop_verbose());
 	if (rg->flags & LTT_REGION_OVERWRITE) {
 		ltt_flight_stop();	/* the snapshot at exit (recorder/flight_control.c) */

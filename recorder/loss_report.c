@@ -23,6 +23,15 @@ static void cause_text(char *buf, size_t len, size_t *n, unsigned c, uint64_t co
 		return;
 	switch (c) {
 	case LTT_LOST_CAUSE_BUFFER_FULL:
+		if (rg->flags & LTT_REGION_OVERWRITE) { /* flight mode: only the control rings fill */
+			w = snprintf(
+				buf + *n, len - *n,
+				"%s%" PRIu64 " buffer_full (the control rings, which a flight "
+				"recorder does not overwrite, were full of thread and process records: LTT_BLOCKS / "
+				"ltt record --blocks larger would have kept them)",
+				*n ? "; " : "", count);
+			break;
+		}
 		w = snprintf(buf + *n, len - *n, "%s%" PRIu64 " buffer_full (the program wrote faster than the "
 			     "consumer could empty the rings, %" PRIu32 " rings of %" PRIu64 " KiB: a larger LTT_BUFFER_SIZE, "
 			     "or LTT_BLOCKS / ltt record --blocks, would have kept them)", *n ? "; " : "", count,
@@ -51,15 +60,16 @@ static void cause_text(char *buf, size_t len, size_t *n, unsigned c, uint64_t co
 		*n += (size_t)w;
 }
 
-void ltt_loss_report(const char *path, const struct ltt_region *rg)
+/* The line: "lost PATH: N events lost[ where]: causes", to ltt record or on stderr. */
+static void say(const char *path, const struct ltt_region *rg, const struct ltt_losses_said *sp,
+		const char *where)
 {
-	struct ltt_losses_said s;
+	struct ltt_losses_said s = *sp;
 	uint64_t total = 0;
 	char causes[1536], line[PATH_MAX + 1700];
 	size_t n = 0;
 	int w;
 
-	ltt_consumer_losses(&s);
 	for (unsigned c = 0; c < LTT_LOST_CAUSES; c++)
 		total += s.lost[c];
 	if (!total && !s.unwritten && !s.failed)
@@ -78,8 +88,8 @@ void ltt_loss_report(const char *path, const struct ltt_region *rg)
 			     "info/write-losses: free space would have kept them)", n ? "; " : "", s.failed);
 		n += w > 0 ? (size_t)w : 0;
 	}
-	w = snprintf(line, sizeof(line), "lost %s: %" PRIu64 " events lost: %s\n", path,
-		     total + s.unwritten + s.failed, causes);
+	w = snprintf(line, sizeof(line), "lost %s: %" PRIu64 " events lost%s: %s\n", path,
+		     total + s.unwritten + s.failed, where, causes);
 	if (w <= 0)
 		return;
 	if ((size_t)w >= sizeof(line))
@@ -87,4 +97,40 @@ void ltt_loss_report(const char *path, const struct ltt_region *rg)
 	if (ltt_record_report(line) == 1)
 		return;	/* ltt record says it */
 	fprintf(stderr, "ltt: %s", line + 5);
+}
+
+void ltt_loss_report(const char *path, const struct ltt_region *rg)
+{
+	struct ltt_losses_said s;
+
+	ltt_consumer_losses(&s);
+	say(path, rg, &s, "");
+}
+
+/* Flight mode: the drops the kept history reports (the events_lost records of every complete block
+ * the rings hold, and the drops not yet reported in a block), what the snapshot at exit counts. Drops
+ * reported in blocks already overwritten went with them (each earlier snapshot counted its own). */
+void ltt_loss_report_kept(const char *path, const struct ltt_region *rg)
+{
+	struct ltt_losses_said s;
+
+	memset(&s, 0, sizeof(s));
+	for (unsigned i = 0; i < rg->nrings; i++) {
+		const struct ltt_ring *r = &rg->rings[i];
+		uint64_t top = ltt_ring_head_seq(r) + 1, kept = 0;
+
+		if (!ltt_ring_block_opened(r, top - 1))
+			top--; /* the head block not opened: its slot still holds the block before */
+		/* the last `blocks` blocks opened, one per slot (older ones were overwritten) */
+		for (uint64_t seq = top; seq > 0 && kept < rg->blocks; kept++) {
+			seq--;
+			if (ltt_ring_block_complete(r, seq))
+				ltt_block_drops(ltt_ring_block(r, seq), rg->block_size, s.lost);
+		}
+		for (unsigned c = 0; c < LTT_LOST_CAUSES; c++)
+			s.lost[c] += ltt_read(&r->lost[c]);
+	}
+	say(path, rg, &s,
+	    " in the history the rings kept at stop (what a snapshot then holds; each snapshot "
+	    "counts its own: ltt stats)");
 }

@@ -142,6 +142,9 @@ void ltt_consumer_losses(struct ltt_losses_said *out);
 /* loss_report.c: after a discard-mode trace stopped, one line saying what it lost, its causes and the
  * settings that would have kept it: on stderr, or to `ltt record` (LTT_RECORD_REPORT) which says it. */
 void ltt_loss_report(const char *path, const struct ltt_region *rg);
+/* Flight mode, at stop (the rings closed, not yet released): the same line for the drops the rings'
+ * kept history reports. */
+void ltt_loss_report_kept(const char *path, const struct ltt_region *rg);
 /* control.c: appends line (with its newline) to the file LTT_RECORD_REPORT names; 0 when there is
  * none (not run by `ltt record`), 1 when written. */
 int ltt_record_report(const char *line);

@@ -2,6 +2,7 @@
 /* Buffered output of `ltt dump` (toolkit/dump_format.h). */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -205,4 +206,17 @@ void dump_out_csv_field(struct dump_out *o, const char *s, size_t n, int quote)
 	dump_out_char(o, '"');
 	dump_out_csv_body(o, s, n);
 	dump_out_char(o, '"');
+}
+
+void dump_out_printf(struct dump_out *o, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		dump_out_mem(o, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 }

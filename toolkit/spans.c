@@ -271,6 +271,27 @@ static void fill_common(struct span_ev *out, const struct ltt_event *ev, const s
 	out->trace = ev->trace->index;
 }
 
+/* What a span event says of the open span o: its key, id, slot, begin and thread. */
+static void fill_open(struct span_ev *out, const struct span_open *o)
+{
+	out->key = o->key;
+	out->id = o->id;
+	out->slot = o->slot;
+	out->begin_ns = o->begin_ns;
+	out->has_tid = o->has_tid;
+	out->tid = o->tid;
+}
+
+/* An open span as the open ones are listed (SPAN_BEGIN, the user's value). */
+static struct span_ev open_ev(const struct span_open *o)
+{
+	struct span_ev e = { .kind = SPAN_BEGIN, .fac = o->fac, .decl = o->decl, .trace = o->trace,
+			     .user_val = o->user };
+
+	fill_open(&e, o);
+	return e;
+}
+
 static int span_begin(struct span_model *m, const struct ltt_event *ev, const struct ltt_span_desc *d,
 		      const char *key, size_t klen, uint64_t h, struct span_ev *out)
 {
@@ -310,12 +331,7 @@ static int span_begin(struct span_model *m, const struct ltt_event *ev, const st
 	m->nopen++;
 	fill_common(out, ev, d);
 	out->kind = SPAN_BEGIN;
-	out->key = o->key;
-	out->id = o->id;
-	out->slot = o->slot;
-	out->begin_ns = o->begin_ns;
-	out->has_tid = o->has_tid;
-	out->tid = o->tid;
+	fill_open(out, o);
 	out->user = &o->user;
 	return SPAN_BEGIN;
 }
@@ -352,12 +368,7 @@ static int span_end(struct span_model *m, const struct ltt_event *ev, const stru
 	slot_give(slots_of(m, trace, d), o->slot);	/* it exists, with room: the begin made it */
 	m->done = o;
 	out->kind = SPAN_END;
-	out->key = o->key;
-	out->id = o->id;
-	out->slot = o->slot;
-	out->begin_ns = o->begin_ns;
-	out->has_tid = o->has_tid;
-	out->tid = o->tid;
+	fill_open(out, o);
 	out->user_val = o->user;
 	out->cut = o->epoch != epoch_of(m, trace);
 	o->user = NULL;
@@ -391,22 +402,14 @@ int span_model_open_next(struct span_model *m, void **cursor, struct span_ev *ou
 	if (!o)
 		return 0;
 	*cursor = o;
-	*out = (struct span_ev){
-		.kind = SPAN_BEGIN, .fac = o->fac, .decl = o->decl, .trace = o->trace, .key = o->key,
-		.id = o->id, .slot = o->slot, .begin_ns = o->begin_ns, .has_tid = o->has_tid,
-		.tid = o->tid, .user_val = o->user,
-	};
+	*out = open_ev(o);
 	return 1;
 }
 
 int span_model_open_each(struct span_model *m, int (*fn)(void *arg, const struct span_ev *sp), void *arg)
 {
 	for (struct span_open *o = m->first; o; o = o->next) {
-		struct span_ev e = {
-			.kind = SPAN_BEGIN, .fac = o->fac, .decl = o->decl, .trace = o->trace, .key = o->key,
-			.id = o->id, .slot = o->slot, .begin_ns = o->begin_ns, .has_tid = o->has_tid,
-			.tid = o->tid, .user_val = o->user,
-		};
+		struct span_ev e = open_ev(o);
 		int r = fn(arg, &e);
 
 		if (r)

@@ -167,19 +167,6 @@ static int svg_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 	return 0;
 }
 
-static void outf(struct dump_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void outf(struct dump_out *o, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		dump_out_mem(o, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
-}
 
 /* A duration in its unit: "1.5 ms", "2 min". */
 static void fmt_duration(char *buf, size_t len, double ns)
@@ -238,7 +225,7 @@ static unsigned draw_level(struct dump_out *o, const struct svg_lane *l, unsigne
 		c = end + 1;
 		n++;
 		if (write)
-			outf(o, "<rect x=\"%u\" y=\"%d\" width=\"%u\" height=\"%d\" fill=\"%s\"/>\n",
+			dump_out_printf(o, "<rect x=\"%u\" y=\"%d\" width=\"%u\" height=\"%d\" fill=\"%s\"/>\n",
 			     SVG_LABEL_W + start, y, end - start + 1, SVG_LEVEL_H - 1, level_fill[lv]);
 	}
 	return n;
@@ -254,26 +241,26 @@ static void draw_lane(struct svg *s, struct dump_out *o, const struct tl_lane *t
 		snprintf(name, sizeof(name), "%s (%u)", tl->name, tl->tid);
 	else
 		snprintf(name, sizeof(name), "%s", tl->name);
-	outf(o, "<line x1=\"0\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>\n", y - 3, SVG_LABEL_W + SVG_PW, y - 3);
-	outf(o, "<text x=\"4\" y=\"%d\"%s>", y + 10, tl->is_thread ? "" : " fill=\"#666\"");
+	dump_out_printf(o, "<line x1=\"0\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>\n", y - 3, SVG_LABEL_W + SVG_PW, y - 3);
+	dump_out_printf(o, "<text x=\"4\" y=\"%d\"%s>", y + 10, tl->is_thread ? "" : " fill=\"#666\"");
 	dump_out_xml_text(o, name, strlen(name));
 	dump_out_str(o, "</text>\n");
 	if (tl->proc && s->tl && timeline_nprocs(s->tl) > 1) {
-		outf(o, "<text x=\"4\" y=\"%d\" font-size=\"9\" fill=\"#888\">", y + 21);
+		dump_out_printf(o, "<text x=\"4\" y=\"%d\" font-size=\"9\" fill=\"#888\">", y + 21);
 		dump_out_xml_text(o, tl->proc->name, strlen(tl->proc->name));
-		outf(o, " [%u]</text>\n", tl->proc->pid);
+		dump_out_printf(o, " [%u]</text>\n", tl->proc->pid);
 	}
 	/* density: one path, a column per pixel, height by log of the count */
 	for (unsigned c = 0; c < SVG_PW; c++)
 		if (l->count[c] > max)
 			max = l->count[c];
-	outf(o, "<path fill=\"#777\" d=\"M%d %d", SVG_LABEL_W, y + SVG_DENS_H);
+	dump_out_printf(o, "<path fill=\"#777\" d=\"M%d %d", SVG_LABEL_W, y + SVG_DENS_H);
 	for (unsigned c = 0; c < SVG_PW; c++) {
 		int h = l->count[c] ? 1 + (int)((SVG_DENS_H - 1) * log1p(l->count[c]) / log1p(max)) : 0;
 
-		outf(o, "V%dh1", y + SVG_DENS_H - h);
+		dump_out_printf(o, "V%dh1", y + SVG_DENS_H - h);
 	}
-	outf(o, "V%dZ\"/>\n", y + SVG_DENS_H);
+	dump_out_printf(o, "V%dZ\"/>\n", y + SVG_DENS_H);
 	for (unsigned lv = 0; lv < SVG_LEVELS; lv++) {
 		int ly = y + SVG_DENS_H + 2 + (int)lv * SVG_LEVEL_H;
 
@@ -285,7 +272,7 @@ static void draw_lane(struct svg *s, struct dump_out *o, const struct tl_lane *t
 
 			if ((ce - cb + 1) < chars * 6 + 4 || !chars)
 				continue;	/* the label does not fit */
-			outf(o, "<text x=\"%u\" y=\"%d\" font-size=\"9\" fill=\"white\">", SVG_LABEL_W + cb + 2,
+			dump_out_printf(o, "<text x=\"%u\" y=\"%d\" font-size=\"9\" fill=\"white\">", SVG_LABEL_W + cb + 2,
 			     ly + SVG_LEVEL_H - 3);
 			dump_out_xml_text(o, t->label, strlen(t->label));
 			dump_out_str(o, "</text>\n");
@@ -333,7 +320,7 @@ static int svg_end(struct ltt_export_ctx *ctx, int failed)
 	if ((err = svg_states_finish(s->st, s->last_ns)) < 0)
 		goto out;
 	H = SVG_TOP_Y + nl * SVG_LANE_H + svg_states_height(s->st) + 30;
-	outf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	dump_out_printf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
 	     "font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"%u\" height=\"%u\" fill=\"white\"/>\n",
 	     W, H, W, H, W, H);
@@ -346,13 +333,13 @@ static int svg_end(struct ltt_export_ctx *ctx, int failed)
 	path = ltt_reader_trace(ctx->reader, 0)->path;
 	dump_out_xml_text(o, path, strlen(path));
 	if (ctx->ntraces > 1)
-		outf(o, " and %u more traces", ctx->ntraces - 1);
-	outf(o, "</text>\n<text x=\"4\" y=\"32\">from %s.%09llu UTC, %s, %llu events", when,
+		dump_out_printf(o, " and %u more traces", ctx->ntraces - 1);
+	dump_out_printf(o, "</text>\n<text x=\"4\" y=\"32\">from %s.%09llu UTC, %s, %llu events", when,
 	     (unsigned long long)(s->t0 % 1000000000u), buf, (unsigned long long)s->events);
 	if (s->lost_total)
-		outf(o, ", <tspan fill=\"#d00\">%llu lost</tspan>", (unsigned long long)s->lost_total);
+		dump_out_printf(o, ", <tspan fill=\"#d00\">%llu lost</tspan>", (unsigned long long)s->lost_total);
 	if (timeline_nlanes(s->tl) > nl)
-		outf(o, " (%u more lanes, %llu events, not drawn)", timeline_nlanes(s->tl) - nl,
+		dump_out_printf(o, " (%u more lanes, %llu events, not drawn)", timeline_nlanes(s->tl) - nl,
 		     (unsigned long long)s->hidden_events);
 	dump_out_str(o, "</text>\n");
 	/* time axis and grid */
@@ -361,15 +348,15 @@ static int svg_end(struct ltt_export_ctx *ctx, int failed)
 		int x = SVG_LABEL_W + (int)(t / s->px_ns);
 
 		fmt_duration(buf, sizeof(buf), t);
-		outf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%u\" stroke=\"#eee\"/>\n"
+		dump_out_printf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%u\" stroke=\"#eee\"/>\n"
 		     "<text x=\"%d\" y=\"%d\" font-size=\"9\" text-anchor=\"middle\">+%s</text>\n",
 		     x, SVG_TOP_Y - 18, x, H - 24, x, SVG_TOP_Y - 22, buf);
 	}
 	/* lost-event marks */
-	outf(o, "<text x=\"4\" y=\"%d\" fill=\"#d00\">lost events</text>\n", SVG_TOP_Y - 8);
+	dump_out_printf(o, "<text x=\"4\" y=\"%d\" fill=\"#d00\">lost events</text>\n", SVG_TOP_Y - 8);
 	for (unsigned c = 0; c < SVG_PW; c++)
 		if (s->lost[c])
-			outf(o, "<rect x=\"%u\" y=\"%d\" width=\"2\" height=\"8\" fill=\"#d00\"><title>%llu lost</title></rect>\n",
+			dump_out_printf(o, "<rect x=\"%u\" y=\"%d\" width=\"2\" height=\"8\" fill=\"#d00\"><title>%llu lost</title></rect>\n",
 			     SVG_LABEL_W + c, SVG_TOP_Y - 16, (unsigned long long)s->lost[c]);
 	/* threads first, then the tracefile lanes, each in the order first seen */
 	for (int pass = 0, row = 0; pass < 2; pass++)

@@ -37,19 +37,6 @@ struct svg_states {
 	unsigned group;			/* columns per bar group (set by svg_states_height) */
 };
 
-static void outf(struct dump_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void outf(struct dump_out *o, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		dump_out_mem(o, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
-}
 
 /* A finished interval: its lane's totals and columns. */
 static int on_interval(void *arg, const struct sched_interval *iv)
@@ -220,7 +207,7 @@ static unsigned bars(const struct svg_states *s, const struct st_lane *l, unsign
 				h[k] = BAR_H - used;
 			n++;
 			if (o)
-				outf(o, "<rect x=\"%u\" y=\"%d\" width=\"%u\" height=\"%u\" fill=\"%s\"/>\n", x0 + start,
+				dump_out_printf(o, "<rect x=\"%u\" y=\"%d\" width=\"%u\" height=\"%u\" fill=\"%s\"/>\n", x0 + start,
 				     y + (int)(BAR_H - used - h[k]), (c > s->pw ? s->pw : c) - start, h[k], cat_fill[k]);
 			used += h[k];
 		}
@@ -252,14 +239,14 @@ void svg_states_draw(struct svg_states *s, struct dump_out *o, int x0, int y)
 
 	if (!s->nlanes)
 		return;
-	outf(o, "<text x=\"4\" y=\"%d\" font-weight=\"bold\">thread states (kernel events)", y + 12);
+	dump_out_printf(o, "<text x=\"4\" y=\"%d\" font-weight=\"bold\">thread states (kernel events)", y + 12);
 	if (s->hidden)
-		outf(o, " (%" PRIu64 " more threads, not drawn)", s->hidden);
+		dump_out_printf(o, " (%" PRIu64 " more threads, not drawn)", s->hidden);
 	dump_out_str(o, "</text>\n");
 	for (int k = 0; k < NCAT; k++) {	/* the legend */
 		const char *name = cat_name[k];
 
-		outf(o, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
+		dump_out_printf(o, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
 		     "<text x=\"%d\" y=\"%d\" font-size=\"10\">%s</text>\n", x, y + 18, cat_fill[k], x + 13, y + 27, name);
 		x += 13 + 7 * (int)strlen(name) + 12;
 	}
@@ -280,10 +267,10 @@ void svg_states_draw(struct svg_states *s, struct dump_out *o, int x0, int y)
 			snprintf(name, sizeof(name), "thread of %" PRIu32 " (%" PRIu32 ")", t->pid, l->tid);
 		else
 			snprintf(name, sizeof(name), "thread %" PRIu32, l->tid);
-		outf(o, "<g class=\"states\" data-trace=\"%u\" data-tid=\"%" PRIu32 "\"", l->trace, l->tid);
+		dump_out_printf(o, "<g class=\"states\" data-trace=\"%u\" data-tid=\"%" PRIu32 "\"", l->trace, l->tid);
 		for (int k = 0; k < SCHED_NSTATES; k++)
 			if (l->n[k])
-				outf(o, " data-%s-ns=\"%" PRIu64 "\" data-%s-n=\"%" PRIu64 "\"",
+				dump_out_printf(o, " data-%s-ns=\"%" PRIu64 "\" data-%s-n=\"%" PRIu64 "\"",
 				     sched_state_name((enum sched_state)k), l->ns[k], sched_state_name((enum sched_state)k),
 				     l->n[k]);
 		dump_out_str(o, "><title>");
@@ -291,10 +278,10 @@ void svg_states_draw(struct svg_states *s, struct dump_out *o, int x0, int y)
 		dump_out_char(o, ':');
 		for (int k = 0; k < SCHED_NSTATES; k++)
 			if (l->n[k])
-				outf(o, " %s %s (%" PRIu64 ")", sched_state_name((enum sched_state)k),
+				dump_out_printf(o, " %s %s (%" PRIu64 ")", sched_state_name((enum sched_state)k),
 				     reader_format_duration(d, sizeof(d), l->ns[k]), l->n[k]);
 		dump_out_str(o, "</title>\n");
-		outf(o, "<text x=\"4\" y=\"%d\" font-size=\"10\">", ly + 10);
+		dump_out_printf(o, "<text x=\"4\" y=\"%d\" font-size=\"10\">", ly + 10);
 		dump_out_xml_text(o, name, strlen(name));
 		dump_out_str(o, " states</text>\n");
 		bars(s, l, s->group, o, x0, ly);

@@ -29,42 +29,13 @@ static int is_ring_name(const char *n)
 	       !strcmp(n + len - sl, LTT_SHM_SUFFIX);
 }
 
-/* The one ring file of a dead process in dir (into path): 0, or 1 after an error line. */
-static int only_dead(const char *dir, char *path, size_t len)
+/* Calls fn for each ring file of dir that recover_probe reads (readdir's order): 0, or 1 after an
+ * error line when dir cannot be read. */
+static int each_ring(const char *dir, void (*fn)(void *arg, const char *path, const struct recover_file_info *fi),
+		     void *arg)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	unsigned n = 0;
-
-	if (!d) {
-		ltt_tool_error("recover", "%s: %s", dir, strerror(errno));
-		return 1;
-	}
-	while ((e = readdir(d))) {
-		struct recover_file_info fi;
-		char p[4096];
-
-		if (!is_ring_name(e->d_name))
-			continue;
-		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
-		if (recover_probe(p, &fi) || fi.state != RECOVER_DEAD)
-			continue;
-		if (!n++)
-			snprintf(path, len, "%s", p);
-	}
-	closedir(d);
-	if (n == 1)
-		return 0;
-	ltt_tool_error("recover", "%s: %u ring files of dead processes; name one (ltt recover --list %s)", dir, n,
-		       dir);
-	return 1;
-}
-
-static int list(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	unsigned n = 0;
 
 	if (!d) {
 		ltt_tool_error("recover", "%s: %s", dir, strerror(errno));
@@ -77,16 +48,57 @@ static int list(const char *dir)
 		if (!is_ring_name(e->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (recover_probe(path, &fi))
-			continue;
-		if (fi.state == RECOVER_BAD)
-			printf("%s\tbad\t%s\n", path, fi.why);
-		else
-			printf("%s\t%s\tpid %d\t%s\t%u cpus x %u blocks x %u bytes\n", path, state_names[fi.state],
-			       fi.pid, fi.program, fi.ncpu, fi.blocks, fi.block_size);
-		n++;
+		if (!recover_probe(path, &fi))
+			fn(arg, path, &fi);
 	}
 	closedir(d);
+	return 0;
+}
+
+struct dead {
+	char *path;
+	size_t len;
+	unsigned n;
+};
+
+static void dead_one(void *arg, const char *path, const struct recover_file_info *fi)
+{
+	struct dead *x = arg;
+
+	if (fi->state == RECOVER_DEAD && !x->n++)
+		snprintf(x->path, x->len, "%s", path);
+}
+
+/* The one ring file of a dead process in dir (into path): 0, or 1 after an error line. */
+static int only_dead(const char *dir, char *path, size_t len)
+{
+	struct dead x = { path, len, 0 };
+
+	if (each_ring(dir, dead_one, &x))
+		return 1;
+	if (x.n == 1)
+		return 0;
+	ltt_tool_error("recover", "%s: %u ring files of dead processes; name one (ltt recover --list %s)", dir, x.n,
+		       dir);
+	return 1;
+}
+
+static void list_one(void *arg, const char *path, const struct recover_file_info *fi)
+{
+	if (fi->state == RECOVER_BAD)
+		printf("%s\tbad\t%s\n", path, fi->why);
+	else
+		printf("%s\t%s\tpid %d\t%s\t%u cpus x %u blocks x %u bytes\n", path, state_names[fi->state],
+		       fi->pid, fi->program, fi->ncpu, fi->blocks, fi->block_size);
+	++*(unsigned *)arg;
+}
+
+static int list(const char *dir)
+{
+	unsigned n = 0;
+
+	if (each_ring(dir, list_one, &n))
+		return 1;
 	if (!n)
 		fprintf(stderr, "ltt recover: no ring files in %s\n", dir);
 	return 0;

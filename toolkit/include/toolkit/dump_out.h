@@ -192,6 +192,8 @@ void dump_out_xml_text(struct dump_out *o, const char *s, size_t n);
 void dump_out_csv_field(struct dump_out *o, const char *s, size_t n, int quote);
 /* Terminal text (common/escape_term.h): a string of the trace (a thread name...) in a text format. */
 void dump_out_term(struct dump_out *o, const char *s, size_t n);
+/* printf into o, for what is not on a hot path: at most 511 bytes a call (more is cut). */
+void dump_out_printf(struct dump_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* An unsigned integer of `bytes` bytes (1 to 8) at q in a payload of byte order be: for formats that
  * read flat structs straight from the payload. */

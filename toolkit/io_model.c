@@ -11,6 +11,7 @@
 #include "common/hashmap.h"
 #include "toolkit/io_model.h"
 #include "toolkit/sched_decode.h"
+#include "toolkit/thread_table.h"
 
 /* What a system call does to fds, from its name on the trace's machine. */
 enum io_class {
@@ -64,18 +65,6 @@ static inline int fd_eq(struct fd_key a, struct fd_key b)
 }
 LTT_MAP_DEFINE(fdmap, struct fd_key, uint64_t, fd_hash, fd_eq)	/* -> handle index + 1; 0: closed */
 
-struct tid_key {
-	unsigned trace;
-	uint32_t tid;
-};
-static inline uint64_t tid_hash(struct tid_key k)
-{
-	return ltt_hash64((uint64_t)k.trace << 32 | k.tid);
-}
-static inline int tid_eq(struct tid_key a, struct tid_key b)
-{
-	return a.trace == b.trace && a.tid == b.tid;
-}
 struct io_pend {
 	int open;		/* an entry is pending */
 	uint32_t nr;
@@ -84,7 +73,7 @@ struct io_pend {
 	char *path;		/* fd.open's name for this entry (owned) */
 	int32_t dirfd;
 };
-LTT_MAP_DEFINE(pendmap, struct tid_key, struct io_pend, tid_hash, tid_eq)
+LTT_MAP_DEFINE(pendmap, struct tt_key, struct io_pend, tt_key_hash, tt_key_eq)
 
 struct row_key {
 	unsigned trace;
@@ -362,7 +351,7 @@ static int on_exit_call(struct io_model *m, struct sched_model *sm, const struct
 			uint32_t nr, int64_t ret)
 {
 	unsigned trace = ev->trace->index;
-	struct tid_key tk = { trace, tid };
+	struct tt_key tk = { trace, tid };
 	struct io_pend *p = pendmap_find(&m->pend, tk);
 	enum io_class k = classify(m, ev, nr);
 	uint32_t pid = pid_of(sm, trace, tid);
@@ -465,7 +454,7 @@ int io_model_event(struct io_model *m, struct sched_model *sm, const struct ltt_
 	switch (kind) {
 	case E_ENTRY:
 	case E_WHOLE: {	/* a whole call (kernel.syscall, doc/format.md section 13): its entry, then its exit */
-		struct tid_key tk = { trace, (uint32_t)fu(&body, "tid") };
+		struct tt_key tk = { trace, (uint32_t)fu(&body, "tid") };
 		struct io_pend *p = pendmap_put(&m->pend, tk, NULL);
 
 		if (!p)
@@ -497,7 +486,7 @@ int io_model_event(struct io_model *m, struct sched_model *sm, const struct ltt_
 		return on_exit_call(m, sm, ev, (uint32_t)fu(&body, "tid"), (uint32_t)fu(&body, "syscall_id"),
 				    fi(&body, "ret"));
 	case E_OPEN: {
-		struct tid_key tk = { trace, (uint32_t)fu(&body, "tid") };
+		struct tt_key tk = { trace, (uint32_t)fu(&body, "tid") };
 		struct io_pend *p = pendmap_find(&m->pend, tk);
 
 		m->named = 1;

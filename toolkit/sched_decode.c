@@ -4,11 +4,13 @@
  * model's current thread of cpu/N). Field meanings: doc/format.md section 13 (kernel) and the 2004
  * trace's eventdefs/core.xml. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "toolkit/sched_decode.h"
 #include "common/syscall_names.h"
+#include "toolkit/thread_table.h"
 
 enum dk {
 	DK_NONE = 0,
@@ -463,18 +465,46 @@ int sched_read_history(struct ltt_reader *r, struct sched_model *m)
 	return 0;
 }
 
+/* What the model did not learn of a thread's process and name, from the one thread table (a thread
+ * made behind libltt's interposer, named by no event the model reads). */
+static void sched_identity(struct sched_model *m, const struct thread_table *tt)
+{
+	struct sched_thread **th;
+	size_t n = sched_model_threads(m, &th);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct tt_thread *t = thread_table_find(tt, th[i]->trace, th[i]->tid);
+		const char *name = tt_name_at(t, UINT64_MAX);
+
+		if (!t)
+			continue;
+		if (th[i]->pid == SCHED_TID_NONE && t->pid != TT_NONE)
+			th[i]->pid = t->pid;
+		if (!th[i]->comm[0] && name)
+			snprintf(th[i]->comm, sizeof(th[i]->comm), "%s", name);
+	}
+}
+
 int sched_scan(struct ltt_reader *r, struct sched_model *m,
 	       int (*other)(void *arg, const struct ltt_event *ev, const struct sched_ev *kev), void *arg)
 {
 	struct sched_decoder *d;
 	struct ltt_event ev;
 	struct sched_ev k;
+	struct thread_table *tt;
 	uint64_t last = 0;
 	int rc;
 
 	if ((rc = sched_read_history(r, m)) || (rc = sched_decoder_new(&d)))
 		return rc;
+	if ((rc = thread_table_new(&tt))) {
+		sched_decoder_free(d);
+		thread_table_free(tt);
+		return rc;
+	}
 	while ((rc = ltt_reader_next(r, &ev)) == 1) {
+		if ((rc = thread_table_event(tt, &ev)))
+			break;
 		rc = sched_decode(d, &ev, &k);
 		if (rc < 0)
 			break;
@@ -487,5 +517,8 @@ int sched_scan(struct ltt_reader *r, struct sched_model *m,
 	sched_decoder_free(d);
 	if (rc == 0)
 		rc = sched_model_finish(m, last);
+	if (rc == 0)
+		sched_identity(m, tt);
+	thread_table_free(tt);
 	return rc;
 }

@@ -38,7 +38,7 @@ done
 got=$("$LTT" sql --format=json -e "SELECT label FROM regions" "$dir/trace" |
 	jq -r --arg l "$label" 'select(.label == $l) | .label' | wc -l)
 [ "$got" = 4 ] || { echo "sql: the worker's label, $got lines, want 4 (two regions, two lines each)"; fail=1; }
-got=$("$LTT" sql --format=json -e "SELECT name FROM threads" "$dir/trace" | jq -r --arg t "$thread" 'select(.name | endswith($t)) | "x"')
+got=$("$LTT" sql --format=json -e "SELECT trace2_name AS name FROM threads" "$dir/trace" | jq -r --arg t "$thread" 'select(.name | endswith($t)) | "x"')
 [ "$got" = x ] || { echo "sql: the thread name not read back: '$got'"; fail=1; }
 
 "$LTT" dump --format=json "$dir/trace" > "$dir/dump.json" || { echo "ltt dump --format=json failed"; fail=1; }

@@ -50,7 +50,7 @@ for spec in "app regions" "app threads" "app processes" "app traces" "ty lost" "
 	[ -s want.jsonl ] || { echo "$1 $2: no rows"; fail=1; }
 	cmp -s want.jsonl got.jsonl || { echo "$1 --table $2 differs from ltt sql:"; diff want.jsonl got.jsonl | head; fail=1; }
 	# the keys are the columns of ltt sql --schema sqlite, in order
-	cols=$("$LTT" sql --schema sqlite | sed -n "/^CREATE TABLE $2 (/,/^);/p" | sed -n 's/^    \([a-z_]*\) .*/\1/p' | tr '\n' ' ')
+	cols=$("$LTT" sql --schema sqlite | sed -n "/^CREATE TABLE $2 (/,/^);/p" | sed -n 's/^    \([a-z_0-9]*\) .*/\1/p' | tr '\n' ' ')
 	keys=$(head -n 1 "$1-$2.jsonl" | jq -r 'keys_unsorted | join(" ")')
 	[ "$cols" = "$keys " ] || { echo "$2: schema columns '$cols', row keys '$keys'"; fail=1; }
 done

@@ -47,7 +47,7 @@ T=trace
 [ "$(sq "SELECT count(*) FROM regions WHERE depth > 0 AND parent_id IS NULL")" = 0 ] || { echo "nested region without parent"; fail=1; }
 [ "$(sq "SELECT count(DISTINCT id) = count(*) FROM regions")" = 1 ] || { echo "ids not unique"; fail=1; }
 # threads: the three of the regions, named as stats names them
-[ "$(sq "SELECT group_concat(name, ' ') FROM (SELECT DISTINCT r.thread AS name FROM regions r JOIN threads t ON t.tid = r.tid AND t.name = r.thread ORDER BY 1)")" = \
+[ "$(sq "SELECT group_concat(name, ' ') FROM (SELECT DISTINCT r.thread AS name FROM regions r JOIN threads t ON t.tid = r.tid AND t.trace2_name = r.thread ORDER BY 1)")" = \
 	"main th01:preload_thread th02:preload_thread" ] || { echo "threads:"; "$LTT" sql trace -e 'SELECT * FROM threads'; fail=1; }
 [ "$(sq "SELECT count(*) FROM processes WHERE sid IS NOT NULL AND pid > 0")" = 1 ] || { echo "processes:"; "$LTT" sql trace -e 'SELECT * FROM processes'; fail=1; }
 # msg: ltt_region_enter_printf's message (app_golden.c: ".git/index", "src/"), NULL for the others

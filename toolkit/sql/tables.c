@@ -27,9 +27,9 @@ const struct sql_rows_def sql_rows_defs[] = {
 	      sql_regions_open, sql_regions_next, sql_regions_close),
 	TABLE("threads", sql_fill_threads,
 	      "CREATE TABLE threads(trace TEXT, tid INTEGER, pid INTEGER, name TEXT, start_ns INTEGER, "
-	      "end_ns INTEGER, events INTEGER)",
-	      ("trace", "tid", "pid", "name", "start_ns", "end_ns", "events"),
-	      ("TEXT", "INTEGER", "INTEGER", "TEXT", "INTEGER", "INTEGER", "INTEGER")),
+	      "end_ns INTEGER, events INTEGER, process TEXT, trace2_name TEXT, names TEXT)",
+	      ("trace", "tid", "pid", "name", "start_ns", "end_ns", "events", "process", "trace2_name", "names"),
+	      ("TEXT", "INTEGER", "INTEGER", "TEXT", "INTEGER", "INTEGER", "INTEGER", "TEXT", "TEXT", "TEXT")),
 	TABLE("processes", sql_fill_processes,
 	      "CREATE TABLE processes(trace TEXT, pid INTEGER, ppid INTEGER, name TEXT, sid TEXT, exe TEXT, "
 	      "ts_ns INTEGER)",

@@ -9,10 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/buf.h"
+#include "common/escape_json.h"
 #include "toolkit/losses.h"
 #include "toolkit/regions.h"
 #include "toolkit/trace2_model.h"
 #include "toolkit/sql_rows.h"
+#include "toolkit/thread_table.h"
 
 struct regions_fill {
 	struct sql_ctx *ctx;
@@ -130,28 +133,89 @@ static int thread_types(const struct ltt_event_type *ty, void *arg)
 	return !ty->builtin;
 }
 
+/* trace, tid, pid, name, start_ns, end_ns, events, process, trace2_name, names: the thread table's
+ * (toolkit/thread_table.h) threads that events are about (their top-level tid). */
+static int thread_cells(struct sql_ctx *ctx, const struct thread_table *tt, const struct tt_thread *t,
+			struct sql_cell *c)
+{
+	struct ltt_buf b = LTT_BUF_INIT;
+	const char *name = tt_name_at(t, UINT64_MAX), *proc;
+	char *names;
+	int rc;
+
+	if (sql_cell_text(&c[0], ctx->names[t->trace]))
+		return -ENOMEM;
+	sql_cell_int(&c[1], t->tid);
+	if (t->pid != TT_NONE)
+		sql_cell_int(&c[2], t->pid);
+	if (name && sql_cell_text(&c[3], name))
+		return -ENOMEM;
+	sql_cell_int(&c[4], (int64_t)t->first_ns);
+	sql_cell_int(&c[5], (int64_t)t->last_ns);
+	sql_cell_int(&c[6], (int64_t)t->events);
+	proc = t->pid != TT_NONE ? thread_table_process_name(tt, t->trace, t->pid) : NULL;
+	if (proc && sql_cell_text(&c[7], proc))
+		return -ENOMEM;
+	if (t->trace2 && sql_cell_text(&c[8], t->trace2))
+		return -ENOMEM;
+	if (!t->nnames)
+		return 0;
+	ltt_buf_putc(&b, '[');
+	for (size_t k = 0; k < t->nnames; k++) {
+		if (k)
+			ltt_buf_putc(&b, ',');
+		ltt_json_to_buf(&b, t->names[k].name, strlen(t->names[k].name));
+	}
+	ltt_buf_putc(&b, ']');
+	if (!(names = ltt_buf_detach(&b, NULL)))
+		return -ENOMEM;
+	rc = sql_cell_text(&c[9], names);
+	free(names);
+	return rc ? -ENOMEM : 0;
+}
+
+int sql_fill_threads(struct sql_ctx *ctx, struct sql_rows *rows)
+{
+	struct thread_table *tt;
+	struct tt_thread **th;
+	struct sql_filter flt;
+	struct ltt_reader *r;
+	struct ltt_event ev;
+	size_t n;
+	int rc;
+
+	sql_filter_init(&flt);
+	flt.keep = thread_types;
+	if ((rc = thread_table_new(&tt))) {
+		thread_table_free(tt);
+		return rc;
+	}
+	rc = sql_reader_open(ctx, &flt, &r);
+	if (rc || !r) {
+		thread_table_free(tt);
+		return rc;
+	}
+	while ((rc = ltt_reader_next(r, &ev)) == 1)
+		if ((rc = thread_table_event(tt, &ev)))
+			break;
+	sql_reader_close(ctx, r);
+	n = thread_table_threads(tt, &th);
+	for (size_t i = 0; !rc && i < n; i++) {
+		struct sql_cell *c;
+
+		if (!th[i]->events)
+			continue;	/* named by another's event only (a switch's other side) */
+		rc = (c = sql_rows_add(rows)) ? thread_cells(ctx, tt, th[i], c) : -ENOMEM;
+	}
+	thread_table_free(tt);
+	return rc;
+}
+
 static int fill_text(struct sql_cell *c, const char *s)
 {
 	free(c->s);
 	c->s = NULL;
 	return sql_cell_text(c, s);
-}
-
-/* The row of (trace, tid), added when new (rows are few: a linear search from the end). */
-static struct sql_cell *thread_row(struct sql_ctx *ctx, struct sql_rows *rows, unsigned trace, int64_t tid)
-{
-	struct sql_cell *c;
-
-	for (size_t i = rows->n; i-- > 0; ) {
-		c = rows->cells + i * rows->ncols;
-		if (c[1].i == tid && !strcmp(c[0].s, ctx->names[trace]))
-			return c;
-	}
-	c = sql_rows_add(rows);
-	if (!c || sql_cell_text(&c[0], ctx->names[trace]))
-		return NULL;
-	sql_cell_int(&c[1], tid);
-	return c;
 }
 
 static int str_field(const struct ltt_event *ev, const char *name, const char **s, int64_t *n)
@@ -169,67 +233,6 @@ static int str_field(const struct ltt_event *ev, const char *name, const char **
 		return 1;
 	}
 	return 0;
-}
-
-int sql_fill_threads(struct sql_ctx *ctx, struct sql_rows *rows)
-{
-	struct sql_filter flt;
-	struct ltt_reader *r;
-	struct t2_model *m;
-	struct ltt_event ev;
-	struct t2_event e;
-	int rc;
-
-	sql_filter_init(&flt);
-	flt.keep = thread_types;
-	rc = t2_model_new(&m);
-	if (rc)
-		return rc;
-	rc = sql_reader_open(ctx, &flt, &r);
-	if (rc || !r) {
-		t2_model_free(m);
-		return rc;
-	}
-	while ((rc = ltt_reader_next(r, &ev)) == 1) {
-		const char *name = NULL;
-		int64_t tid, pid;
-		struct sql_cell *c;
-		int core = !strcmp(ev.type->facility, "core");
-
-		if (!sql_event_tid(&ev, &tid))
-			continue;
-		if (!(c = thread_row(ctx, rows, ev.trace->index, tid))) {
-			rc = -ENOMEM;
-			break;
-		}
-		if (c[4].type != SQLITE_INTEGER)
-			sql_cell_int(&c[4], (int64_t)ev.time_ns);
-		sql_cell_int(&c[5], (int64_t)ev.time_ns);
-		sql_cell_int(&c[6], c[6].i + 1);
-		/* the Trace2 name ("main", "th01:name") when the app facility names the thread, else
-		 * core's (the kernel's name of the thread) */
-		if (core && (!strcmp(ev.type->name, "thread_start") || !strcmp(ev.type->name, "thread_name")) &&
-		    c[3].i != 2 && str_field(&ev, "name", &name, NULL)) {
-			if (fill_text(&c[3], name)) {
-				rc = -ENOMEM;
-				break;
-			}
-			c[3].i = 1;
-		}
-		if (core && str_field(&ev, "pid", NULL, &pid))
-			sql_cell_int(&c[2], pid);
-		if (!strcmp(ev.type->facility, "app") && t2_model_event(m, &ev, &e) == 1 &&
-		    (strncmp(e.thread, "tid:", 4) || !c[3].s)) {
-			if (fill_text(&c[3], e.thread)) {
-				rc = -ENOMEM;
-				break;
-			}
-			c[3].i = strncmp(e.thread, "tid:", 4) ? 2 : 0;
-		}
-	}
-	sql_reader_close(ctx, r);
-	t2_model_free(m);
-	return rc;
 }
 
 /* ---- processes ----------------------------------------------------------------------------------- */

@@ -97,7 +97,8 @@ static enum tt_kind classify(const struct ltt_event_type *ty)
 			return T_KPROCESS;
 		if (!strcmp(n, "schedchange"))
 			return T_SCHEDCHANGE;
-		if (!strcmp(n, "syscall_entry") || !strcmp(n, "syscall_exit") || !strcmp(n, "thread_switch") ||
+		if (!strcmp(n, "syscall_entry") || !strcmp(n, "syscall_exit") || !strcmp(n, "syscall") ||
+		    !strcmp(n, "thread_switch") ||
 		    !strcmp(n, "run_delay") || !strcmp(n, "trap_entry"))
 			return T_KOWN;
 		return T_KOTHER;	/* irq, soft_irq: the interrupted thread, not its own event */

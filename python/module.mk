@@ -32,6 +32,15 @@ $(PY_PKG)/%.py: python/ltt/%.py
 all: $(PY_EXT) $(PY_FILES)
 check: $(PY_EXT) $(PY_FILES)
 
+# What python/ltt_build.py (the package's PEP 517 backend: pip install ./python) builds; `make wheel`
+# packs it as $(BUILD)/dist/ltt-VERSION-cp38-abi3-PLATFORM.whl, installable by pip into any CPython 3.8+
+# of a machine with the shared libraries it links (ldd; Debian 12: libdw1 libsqlite3-0 libarchive13
+# libxml2 libssl3), no compiler needed.
+.PHONY: python-module wheel
+python-module: $(PY_EXT) $(PY_FILES)
+wheel: $(PY_EXT) $(PY_FILES)
+	LTT_PREBUILT=1 LTT_BUILD=$(abspath $(BUILD)) $(PYTHON) python/ltt_build.py wheel $(BUILD)/dist
+
 PY_SITE = $(if $(filter /usr/local,$(PREFIX)),$(PREFIX)/lib/python$(PY_VERSION)/dist-packages,$(PREFIX)/lib/python3/dist-packages)
 .PHONY: install-python
 install: install-python

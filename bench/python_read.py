@@ -15,6 +15,7 @@ import time
 
 def ltt_mode(mode, path):
     import ltt
+    import numpy  # noqa: F401 (imported before the clock starts, as in a notebook: ltt imports it lazily)
     if mode == "pandas":
         import pandas  # noqa: F401 (imported before the clock starts, as in a notebook)
     t = ltt.open(path, event="bench.int3")

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Rows of the Python module (issue 27; sourced by bench/run.sh, uses its measure). They read the int3
 # trace of the reading rows ($LTT_READ; with BENCH_ONLY selecting only these rows it is recorded here
-# the same way) with Debian's python3 and the module built in $BUILD/python, timed inside the
+# the same way) with Debian's python3 and the module built in $BUILD/python (the abi3 build every
+# CPython 3.8+ imports; NumPy imported before the clock, as in a notebook), timed inside the
 # interpreter (bench/python_read.py; the cpu column: the same rate by the process's CPU time):
 #   py-bt2      the peer: babeltrace2's Python bindings (python3-bt2) on ltt's CTF export of the same
 #               trace, the first PY_BT2_EVENTS (default 200000) int3 events, their fields read

@@ -26,15 +26,8 @@ static int ev_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
 	(void)argc;
 	(void)argv;
 	(void)err;
-	rc = sqlite3_declare_vtab(db, sql_events_decl);
-	if (rc != SQLITE_OK)
+	if (!(t = sql_vtab_declare(db, sql_events_decl, sizeof(*t), &rc)))
 		return rc;
-	/* it only reads the traces: usable in the user's views with trusted_schema off (sql_guard.c) */
-	sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
-	t = sqlite3_malloc(sizeof(*t));
-	if (!t)
-		return SQLITE_NOMEM;
-	memset(t, 0, sizeof(*t));
 	t->ctx = aux;
 	*out = &t->base;
 	return SQLITE_OK;

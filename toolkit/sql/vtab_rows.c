@@ -101,15 +101,8 @@ static int rows_connect(sqlite3 *db, void *aux, int argc, const char *const *arg
 		*err = sqlite3_mprintf("ltt_rows: no such table");
 		return SQLITE_ERROR;
 	}
-	rc = sqlite3_declare_vtab(db, def->decl);
-	if (rc != SQLITE_OK)
+	if (!(t = sql_vtab_declare(db, def->decl, sizeof(*t), &rc)))
 		return rc;
-	/* it only reads the traces: usable in the user's views with trusted_schema off (sql_guard.c) */
-	sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
-	t = sqlite3_malloc(sizeof(*t));
-	if (!t)
-		return SQLITE_NOMEM;
-	memset(t, 0, sizeof(*t));
 	t->ctx = ctx;
 	t->def = def;
 	t->rows.ncols = def->ncols;

@@ -58,6 +58,23 @@ int sql_cursor_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
 	return SQLITE_OK;
 }
 
+void *sql_vtab_declare(sqlite3 *db, const char *decl, size_t size, int *rc)
+{
+	void *t;
+
+	*rc = sqlite3_declare_vtab(db, decl);
+	if (*rc != SQLITE_OK)
+		return NULL;
+	sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
+	t = sqlite3_malloc64(size);
+	if (!t) {
+		*rc = SQLITE_NOMEM;
+		return NULL;
+	}
+	memset(t, 0, size);
+	return t;
+}
+
 int sql_vtab_disconnect(sqlite3_vtab *vt)
 {
 	sqlite3_free(vt);

@@ -149,6 +149,10 @@ int sql_cursor_filter(struct sql_cursor *c, struct sql_ctx *ctx, int idx_num, co
 int sql_cursor_next(sqlite3_vtab_cursor *cur);
 int sql_cursor_eof(sqlite3_vtab_cursor *cur);
 int sql_cursor_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid);
+/* xConnect's half: declares the table (decl), marks it innocuous (it only reads the traces: usable in
+ * the user's views with trusted_schema off, sql_guard.c) and returns its struct of size bytes, zeroed
+ * (sqlite3_malloc'ed); NULL with *rc the SQLite error. */
+void *sql_vtab_declare(sqlite3 *db, const char *decl, size_t size, int *rc);
 /* xDisconnect of a table that owns nothing but its sqlite3_malloc'ed self. */
 int sql_vtab_disconnect(sqlite3_vtab *vt);
 

@@ -3,6 +3,7 @@
  * LTT_FUNCTIONS_MIN_NS), switching the hooks on and off with the trace, and the threads' shadow
  * stacks (doc/recorder.md "Function tracing"). The hooks are in func_hooks.c and func_x86_64.S. */
 #include <errno.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,14 @@ int ltt_func_env(char *why, size_t n)
 		return rc;
 	if (rc)
 		env.min_ns = x;
+	if ((rc = ltt_func_args_env(why, n)) < 0)
+		return rc;
+	if (env.min_ns && ltt_func_args_wanted()) {
+		snprintf(why, n,
+			 "LTT_FUNCTIONS_ARGS and LTT_FUNCTIONS_RETVAL do not go with LTT_FUNCTIONS_MIN_NS "
+			 "(a call is recorded at its exit there, its arguments gone)");
+		return -EINVAL;
+	}
 	if (!v || !*v || !strcmp(v, "0"))
 		return 0;
 	env.enabled = 1;
@@ -69,21 +78,25 @@ void ltt_func_start(int maps_recorded)
 	if (!env.enabled)
 		return;
 	ltt_facility_register(&ltt_facility_func);
-	if (env.rules) {
+	if (env.rules || ltt_func_args_wanted()) {
 		int n = ltt_func_rules_build();
 
-		if (n < 0) {
+		/* (the symbols are read for the argument specs too) */
+		if (n >= 0 && ltt_func_args_wanted())
+			ltt_func_args_ready();
+		if (n < 0 && env.rules) {
 			ltt_warn("LTT_FUNCTIONS: cannot read the symbols of the program; no function traced");
 			return;
 		}
 		/* uftrace refuses a filter that matches nothing: say it (functions of libraries loaded
 		 * later are not in the table, and count as matching no rule) */
-		if (!n)
+		if (!n && env.rules)
 			ltt_warn("LTT_FUNCTIONS=%s: no function of the program or its libraries matches these rules; "
 				 "no function will be recorded", secure_getenv("LTT_FUNCTIONS") ?: "");
 	}
 	ltt_func_cfg.max_depth = env.max_depth;
 	ltt_func_cfg.rules = env.rules;
+	ltt_func_cfg.args = ltt_func_args_wanted();
 	/* ns to cycles, rounded up: a call of exactly the minimum passes */
 	ltt_func_cfg.min_cycles = env.min_ns ? (uint64_t)(((unsigned __int128)env.min_ns * cps + 999999999u) /
 							 1000000000u) : 0;

@@ -271,6 +271,9 @@ static NOINST void cyg_enter(struct ltt_func_thread *t, void *fn, void *site, ui
 	if (ltt_likely(s != NULL)) {
 		uint64_t a = (uint64_t)(uintptr_t)fn;
 
+		if (ltt_unlikely(ltt_func_cfg.args))
+			ltt_func_args_cyg(a); /* the values are not at this hook: said once */
+
 		/* entries beyond the stack (not kept) end where the last kept frame is: at or above
 		 * it, they were left by a longjmp */
 		if (ltt_unlikely(t->depth > LTT_FUNC_STACK) && pos >= pos_of(&s[LTT_FUNC_STACK - 1]))
@@ -352,7 +355,7 @@ void __cyg_profile_func_exit(void *fn, void *site)
 
 /* self: the hook's call site in the function (its first instruction with __fentry__); slot: where
  * the function's return address is (its position). Called with tracing on. */
-NOINST void ltt_func_pg_entry(uint64_t self, uint64_t *slot)
+NOINST void ltt_func_pg_entry(uint64_t self, uint64_t *slot, const uint64_t *regs)
 {
 	struct ltt_func_thread *t = &ltt_func_self;
 	struct ltt_func_frame *s;
@@ -382,6 +385,8 @@ NOINST void ltt_func_pg_entry(uint64_t self, uint64_t *slot)
 			f->ret = *slot;
 			f->slot = at | LTT_FUNC_F_PG;
 			f->slot |= func_entry(t, f);
+			if (ltt_unlikely(ltt_func_cfg.args) && (f->slot & LTT_FUNC_F_REC))
+				f->slot |= ltt_func_args_entry(self, regs, slot);
 			t->depth++;
 			*slot = (uint64_t)(uintptr_t)ltt_func_pg_return;
 		}
@@ -389,8 +394,9 @@ NOINST void ltt_func_pg_entry(uint64_t self, uint64_t *slot)
 	guard_drop(t);
 }
 
-/* sp: the stack pointer after the function returned (its slot + 8). Returns where it returns to. */
-NOINST uint64_t ltt_func_pg_exit(uint64_t sp)
+/* sp: the stack pointer after the function returned (its slot + 8); regs: its return value registers
+ * (rax, xmm0 at 2). Returns where it returns to. */
+NOINST uint64_t ltt_func_pg_exit(uint64_t sp, const uint64_t *regs)
 {
 	struct ltt_func_thread *t = &ltt_func_self;
 	struct ltt_func_frame *s = t->stack;
@@ -407,9 +413,12 @@ NOINST uint64_t ltt_func_pg_exit(uint64_t sp)
 		struct ltt_func_frame *f = &s[t->depth - 1];
 
 		t->depth--;
-		func_exit(t, f);
 		if ((f->slot & LTT_FUNC_F_PG) && pos_of(f) == at) {
 			uint64_t ret = f->ret;
+
+			if (ltt_unlikely(f->slot & LTT_FUNC_F_RET))
+				ltt_func_args_return(f->addr, regs);
+			func_exit(t, f);
 
 			barrier();
 			t->guard = guard;
@@ -418,6 +427,7 @@ NOINST uint64_t ltt_func_pg_exit(uint64_t sp)
 			return ret;
 		}
 		/* below: a frame left by longjmp, closed on the way */
+		func_exit(t, f);
 	}
 	/* A replaced return address with no frame: cannot go on (never seen; would be a bug). */
 	static const char msg[] = "ltt: function tracing: a return through ltt_func_pg_return with no "

@@ -25,6 +25,7 @@ struct ltt_func_frame {
 };
 #define LTT_FUNC_F_REC	1u	/* recorded (or held, minimum-duration mode): counts in rec_depth */
 #define LTT_FUNC_F_PG	2u	/* -pg: the return address was replaced */
+#define LTT_FUNC_F_RET	4u	/* -pg, recorded: its return value is recorded (LTT_FUNCTIONS_RETVAL) */
 #define LTT_FUNC_F_MASK	7u
 
 /* A thread's state: initial-exec TLS (one %fs-relative access); the frames are mapped at the thread's
@@ -50,6 +51,7 @@ struct ltt_func_config {
 	uint32_t max_depth;	/* recorded calls open on a thread at most (LTT_FUNCTIONS_DEPTH) */
 	uint64_t min_cycles;	/* 0, or the minimum duration in cycles (LTT_FUNCTIONS_MIN_NS) */
 	int rules;		/* LTT_FUNCTIONS is a rule list (func_select.c), not "1" */
+	int args;		/* argument or return value specs were given (func_args.c) */
 };
 
 #pragma GCC visibility push(hidden)
@@ -86,9 +88,45 @@ void ltt_func_rules_free(void);
 /* 1 when the function at addr is selected (a cache of one entry per address; no allocation). */
 int ltt_func_selected(uint64_t addr);
 
+/* In an array of n elements of stride bytes sorted by the uint64_t each begins with (a start address):
+ * how many begin at or before addr (the last of them is the candidate holding addr). No allocation:
+ * hooks call it. */
+static inline __attribute__((no_instrument_function)) size_t ltt_func_upper(const void *base, size_t n,
+									    size_t stride, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t start;
+
+		__builtin_memcpy(&start, (const char *)base + mid * stride, 8);
+		if (start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* func_args.c: arguments and return values (LTT_FUNCTIONS_ARGS, LTT_FUNCTIONS_RETVAL). */
+int ltt_func_args_env(char *why, size_t n); /* 0, or -EINVAL with why */
+int ltt_func_args_wanted(void);		    /* specs were given */
+void ltt_func_args_reset(void);		    /* before the symbols are read again */
+void ltt_func_args_symbol(uint64_t start, uint64_t size, const char *name); /* each function symbol */
+void ltt_func_args_ready(void); /* after the last: sorts, says which spec matched none */
+/* A recorded -pg entry of addr: its func.args if a spec names it; LTT_FUNC_F_RET when its return
+ * value is wanted. regs: func_x86_64.S's saved registers (rdi rsi rdx rcx r8 r9 at 0-5, xmm0-7 from
+ * 8, 16 bytes apart), ret_slot: the function's return address (its stack arguments above). */
+unsigned ltt_func_args_entry(uint64_t addr, const uint64_t *regs, const uint64_t *ret_slot);
+/* Its return (a frame with LTT_FUNC_F_RET): func.retval. regs: rax at 0, xmm0 at 2. */
+void ltt_func_args_return(uint64_t addr, const uint64_t *regs);
+/* A -finstrument-functions entry of addr with specs given: says once that its values are not seen. */
+void ltt_func_args_cyg(uint64_t addr);
+
 /* func_hooks.c: the -pg hooks' C halves (func_x86_64.S calls them with the registers saved). */
-void ltt_func_pg_entry(uint64_t self, uint64_t *slot);
-uint64_t ltt_func_pg_exit(uint64_t sp);
+void ltt_func_pg_entry(uint64_t self, uint64_t *slot, const uint64_t *regs);
+uint64_t ltt_func_pg_exit(uint64_t sp, const uint64_t *regs);
 void ltt_func_pg_return(void);	/* func_x86_64.S: where a replaced return address points */
 /* func_x86_64.S's vfork(): the parent's return (ret: the system call's), after its child exec'd or
  * exited; gives vfork()'s result (errno set). */

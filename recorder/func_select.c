@@ -41,6 +41,7 @@ static int unmatched;			/* the decision for a name no rule matches */
 static struct fsym *syms;		/* sorted by start */
 static size_t nsyms, cap;
 static uint64_t cache[CACHE_SLOTS];	/* addr << 1 | decision; 0: free */
+static int args_wanted;			/* func_args.c matches the symbols too */
 
 int ltt_func_rules_set(const char *text, char *why, size_t n)
 {
@@ -78,6 +79,8 @@ static int add(uint64_t start, uint64_t size, const char *name)
 	syms[nsyms].end = start + (size ? size : 1);
 	syms[nsyms].sel = name_selected(name);
 	nsyms++;
+	if (args_wanted)
+		ltt_func_args_symbol(start, size, name);
 	return 0;
 }
 
@@ -166,6 +169,8 @@ int ltt_func_rules_build(void)
 	size_t k = 0;
 
 	ltt_func_rules_free();
+	args_wanted = ltt_func_args_wanted();
+	ltt_func_args_reset();
 	dl_iterate_phdr(object_cb, NULL);
 	qsort(syms, nsyms, sizeof(*syms), by_start);
 	/* aliases (one address, several names): selected when any name is */
@@ -197,16 +202,8 @@ void ltt_func_rules_free(void)
 
 __attribute__((no_instrument_function)) static uint32_t lookup(uint64_t addr)
 {
-	size_t lo = 0, hi = nsyms;
+	size_t lo = ltt_func_upper(syms, nsyms, sizeof(*syms), addr);
 
-	while (lo < hi) {	/* the last start <= addr */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (syms[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo && addr < syms[lo - 1].end)
 		return syms[lo - 1].sel;
 	return (uint32_t)unmatched;

@@ -67,6 +67,7 @@ mcount:
 	movq	200(%rsp), %rdi		/* our return address: the call site in the function */
 	subq	$5, %rdi		/* the call instruction */
 	leaq	8(%rbp), %rsi		/* the function's return address */
+	movq	%rsp, %rdx		/* the saved registers (its arguments) */
 	call	ltt_func_pg_entry
 	RESTORE_ARGS
 	ret
@@ -87,6 +88,7 @@ __fentry__:
 	movq	208(%rsp), %rdi		/* our return address: the function's first instruction + 5 */
 	subq	$5, %rdi
 	leaq	216(%rsp), %rsi		/* the function's return address, just above ours */
+	movq	%rsp, %rdx		/* the saved registers (its arguments) */
 	call	ltt_func_pg_entry
 	RESTORE_ARGS
 	addq	$8, %rsp
@@ -110,6 +112,7 @@ ltt_func_pg_return:
 	movdqu	%xmm0, 16(%rsp)
 	movdqu	%xmm1, 32(%rsp)
 	leaq	64(%rsp), %rdi
+	movq	%rsp, %rsi		/* the return value: rax at 0, xmm0 at 16 */
 	call	ltt_func_pg_exit
 	movq	%rax, 56(%rsp)
 	movq	0(%rsp), %rax

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/argspec.h"
+#include "common/buf.h"
 #include "common/grow.h"
 
 #include "toolkit/calls.h"
@@ -27,6 +29,10 @@ int calls_init(struct calls_model *m)
 void calls_free(struct calls_model *m)
 {
 	for (size_t i = 0; i < m->nth; i++) {
+		for (size_t k = 0; k < m->th[i].n; k++) {
+			free(m->th[i].fr[k].args);
+			free(m->th[i].fr[k].retval);
+		}
 		free(m->th[i].fr);
 		free(m->th[i].done);
 		free(m->th[i].open);
@@ -47,15 +53,15 @@ const char *calls_func_name(const struct calls_model *m, long func)
 
 int calls_kind(struct calls_model *m, const struct ltt_event *ev)
 {
-	static const char *const names[4] = { "entry", "exit", "call", "open" };
+	static const char *const names[6] = { "entry", "exit", "call", "open", "args", "retval" };
 	const struct ltt_event_type *ty = ev->type;
 
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < 6; k++)
 		if (m->types[k] == ty)
 			return k + 1;
 	if (ty->builtin || strcmp(ty->facility, "func"))
 		return 0;
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < 6; k++)
 		if (!strcmp(ty->name, names[k])) {
 			m->types[k] = ty;
 			return k + 1;
@@ -81,11 +87,21 @@ static int pop(struct calls_model *m, struct call_thread *t, uint64_t ns, int un
 {
 	struct call_frame *f = &t->fr[--t->n];
 	struct call c = {
-		.trace = t->trace, .tid = t->tid, .depth = (uint32_t)t->n, .func = f->func,
+		.trace = t->trace,
+		.tid = t->tid,
+		.depth = (uint32_t)t->n,
+		.func = f->func,
 		.parent = t->n ? t->fr[t->n - 1].func : -1,
-		.start_ns = f->start_ns, .dur_ns = ns > f->start_ns ? ns - f->start_ns : 0,
-		.unfinished = unfinished, .outermost = 1, .cut = f->cut, .before = f->before,
+		.start_ns = f->start_ns,
+		.dur_ns = ns > f->start_ns ? ns - f->start_ns : 0,
+		.unfinished = unfinished,
+		.outermost = 1,
+		.cut = f->cut,
+		.before = f->before,
+		.args = f->args,
+		.retval = f->retval,
 	};
+	int ret;
 
 	if (f->before)
 		c.dur_ns = 0;	/* entered before the trace: not known */
@@ -119,7 +135,68 @@ static int pop(struct calls_model *m, struct call_thread *t, uint64_t ns, int un
 		t->fr[t->n - 1].child_ns += c.dur_ns;
 		t->fr[t->n - 1].child_off += c.off_ns;
 	}
-	return m->on_call ? m->on_call(m->arg, &c) : 0;
+	ret = m->on_call ? m->on_call(m->arg, &c) : 0;
+	free(f->args);
+	free(f->retval);
+	f->args = f->retval = NULL;
+	return ret;
+}
+
+/* The values of a func.args or func.retval (after tid and addr: types, values, strs; doc/format.md)
+ * as uftrace's replay prints them, "3, 4": malloc'ed, NULL when malformed (-ENOMEM in *err). */
+static char *values_text(const struct ltt_event *ev, int *err)
+{
+	const unsigned char *p = (const unsigned char *)ev->payload + 12,
+			    *end = (const unsigned char *)ev->payload + ev->size;
+	const unsigned char *types, *vals;
+	const char *str;
+	unsigned n, nv, ns;
+	struct ltt_buf b = LTT_BUF_INIT;
+	char one[LTT_ARG_STR_MAX * 4 + 64];
+
+	if (p >= end)
+		return NULL;
+	n = *p++;
+	if ((size_t)(end - p) < n + 1u)
+		return NULL;
+	types = p;
+	p += n;
+	nv = *p++;
+	if (nv != n || (size_t)(end - p) < 8u * nv + 1)
+		return NULL;
+	vals = p;
+	p += 8u * nv;
+	ns = *p++;
+	str = (const char *)p;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t v = dump_get_uint(vals + 8 * i, 8, ev->big_endian);
+		const char *s = NULL;
+
+		if (LTT_ARG_T_FMT(types[i]) == LTT_ARG_S && v && !(types[i] & LTT_ARG_T_BAD)) {
+			const char *z =
+				ns ? memchr(str, 0, (size_t)(end - (const unsigned char *)str)) : NULL;
+
+			if (!z) {
+				ltt_buf_free(&b);
+				return NULL;
+			}
+			s = str;
+			str = z + 1;
+			ns--;
+		}
+		ltt_arg_print(one, sizeof(one), types[i], v, s);
+		if (i)
+			ltt_buf_puts(&b, ", ");
+		ltt_buf_puts(&b, one);
+	}
+	if (!n)
+		ltt_buf_puts(&b, "");
+	if (b.nomem) {
+		*err = -ENOMEM;
+		ltt_buf_free(&b);
+		return NULL;
+	}
+	return ltt_buf_detach(&b, NULL);
 }
 
 /* Keeps a core.mapping (0), or -ENOMEM. */
@@ -244,7 +321,7 @@ int calls_event(struct calls_model *m, const struct ltt_event *ev)
 	kind = calls_kind(m, ev);
 	if (!kind)
 		return 0;
-	if (ev->size < (kind == CALLS_CALL ? 20u : kind == CALLS_OPEN ? 16u : 12u))
+	if (ev->size < (kind == CALLS_CALL ? 20u : kind == CALLS_OPEN ? 16u : kind >= CALLS_ARGS ? 15u : 12u))
 		return 1;	/* not the layout of eventdefs/func.xml: not ours to read */
 	m->events++;
 	tid = (uint32_t)dump_get_uint(ev->payload, 4, ev->big_endian);
@@ -269,6 +346,24 @@ int calls_event(struct calls_model *m, const struct ltt_event *ev)
 		if (LTT_GROW_FROM(t->open, t->nopen + 1, t->capopen, 64))
 			return -ENOMEM;
 		t->open[t->nopen++] = addr;
+		return 1;
+	}
+	if (kind == CALLS_ARGS || kind == CALLS_RETVAL) {
+		/* the values of the call on top (its entry just before, its exit just after) */
+		struct call_frame *f = t->n ? &t->fr[t->n - 1] : NULL;
+		char **to, *text;
+		int err = 0;
+
+		if (!f || f->addr != addr || f->before)
+			return 1;
+		to = kind == CALLS_ARGS ? &f->args : &f->retval;
+		if (!(text = values_text(ev, &err)))
+			return err ? err : 1;
+		free(*to);
+		*to = text;
+		if (kind == CALLS_ARGS && m->on_args &&
+		    (ret = m->on_args(m->arg, tid, (uint32_t)t->n - 1, text)))
+			return ret;
 		return 1;
 	}
 	if (kind == CALLS_ENTRY) {
@@ -376,12 +471,22 @@ static int join_open(struct calls_model *m, struct call_thread *t)
 	for (k = 0; k < i; k++) {
 		struct call_frame *f = &t->fr[k];
 		struct call c = {
-			.trace = t->trace, .tid = t->tid, .depth = (uint32_t)k, .func = f->func,
-			.parent = k ? t->fr[k - 1].func : -1, .start_ns = f->start_ns, .cut = 1,
+			.trace = t->trace,
+			.tid = t->tid,
+			.depth = (uint32_t)k,
+			.func = f->func,
+			.parent = k ? t->fr[k - 1].func : -1,
+			.start_ns = f->start_ns,
+			.cut = 1,
+			.args = f->args,
 		};
 
 		m->cut++;
-		if (m->on_call && (ret = m->on_call(m->arg, &c)))
+		ret = m->on_call ? m->on_call(m->arg, &c) : 0;
+		free(f->args);
+		free(f->retval);
+		f->args = f->retval = NULL;
+		if (ret)
 			return ret;
 	}
 	nn = j + (t->n - i);

@@ -69,11 +69,11 @@ const struct sql_rows_def sql_rows_defs[] = {
 	PUSHED("calls", sql_fill_calls,
 	      "CREATE TABLE calls(ts_ns INTEGER, dur_ns INTEGER, tid INTEGER, function TEXT, depth INTEGER, "
 	      "self_ns INTEGER, caller TEXT, unfinished INTEGER, trace TEXT, cut INTEGER, off_cpu_ns INTEGER, "
-	      "blocked_ns INTEGER)",
+	      "blocked_ns INTEGER, args TEXT, retval TEXT)",
 	      ("ts_ns", "dur_ns", "tid", "function", "depth", "self_ns", "caller", "unfinished", "trace", "cut",
-	       "off_cpu_ns", "blocked_ns"),
+	       "off_cpu_ns", "blocked_ns", "args", "retval"),
 	      ("INTEGER", "INTEGER", "INTEGER", "TEXT", "INTEGER", "INTEGER", "TEXT", "INTEGER", "TEXT",
-	       "INTEGER", "INTEGER", "INTEGER"),
+	       "INTEGER", "INTEGER", "INTEGER", "TEXT", "TEXT"),
 	      sql_calls_open, sql_calls_next, sql_calls_close, 2),
 	STREAMED("spans", sql_fill_spans,
 	      "CREATE TABLE spans(ts_ns INTEGER, end_ns INTEGER, dur_ns INTEGER, tid INTEGER, end_tid INTEGER, "

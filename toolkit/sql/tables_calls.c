@@ -55,6 +55,10 @@ static int call_cells(struct sql_ctx *ctx, struct ltt_reader *r, const struct ca
 		else if (sql_cell_text(cell, text[i]))
 			return -ENOMEM;
 	}
+	/* func.args, func.retval as uftrace prints them (NULL when not recorded): copied, the model's
+	 * text goes with its frame */
+	if ((k->args && sql_cell_text(&c[12], k->args)) || (k->retval && sql_cell_text(&c[13], k->retval)))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -135,7 +139,16 @@ static int queue_call(void *arg, const struct call *k)
 		return 0;
 	if (LTT_GROW_FROM(st->q, st->qn + 1, st->qcap, 64))
 		return -ENOMEM;
-	st->q[st->qn++] = *k;
+	st->q[st->qn] = *k;
+	/* the model frees a call's values when on_call returns: the queue keeps copies */
+	st->q[st->qn].args = k->args ? strdup(k->args) : NULL;
+	st->q[st->qn].retval = k->retval ? strdup(k->retval) : NULL;
+	if ((k->args && !st->q[st->qn].args) || (k->retval && !st->q[st->qn].retval)) {
+		free((char *)st->q[st->qn].args);
+		free((char *)st->q[st->qn].retval);
+		return -ENOMEM;
+	}
+	st->qn++;
 	return 0;
 }
 
@@ -169,6 +182,7 @@ int sql_calls_next(void *stream, struct sql_cell *c)
 {
 	struct calls_stream *st = stream;
 	struct ltt_event ev;
+	struct call *k;
 	int rc;
 
 	while (st->qhead == st->qn) {
@@ -194,7 +208,12 @@ int sql_calls_next(void *stream, struct sql_cell *c)
 		if ((rc = calls_event(&st->m, &ev)) < 0)
 			return rc;
 	}
-	return call_cells(st->ctx, st->r, &st->m, &st->q[st->qhead++], c, 1) ? -ENOMEM : 1;
+	k = &st->q[st->qhead++];
+	rc = call_cells(st->ctx, st->r, &st->m, k, c, 1);
+	free((char *)k->args);
+	free((char *)k->retval);
+	k->args = k->retval = NULL;
+	return rc ? -ENOMEM : 1;
 }
 
 void sql_calls_close(void *stream)
@@ -206,6 +225,10 @@ void sql_calls_close(void *stream)
 	if (st->model)
 		calls_free(&st->m);
 	sql_reader_close(st->ctx, st->r);
+	for (size_t i = st->qhead; i < st->qn; i++) {
+		free((char *)st->q[i].args);
+		free((char *)st->q[i].retval);
+	}
 	free(st->q);
 	free(st);
 }

@@ -24,6 +24,7 @@ struct pending {		/* a thread's entry not printed yet: a leaf if its exit comes 
 	uint32_t tid, depth;
 	long func;
 	int held;
+	char *args; /* its arguments (func.args), malloc'ed, or NULL */
 };
 
 struct cf {
@@ -64,12 +65,39 @@ static void put_line(struct cf *c, const uint64_t *dur, uint32_t tid, uint32_t d
 	c->shown++;
 }
 
+/* "(ARGS)" then tail into buf: a call's arguments and what follows them on its line. */
+static const char *with_args(char *buf, size_t n, const char *args, const char *retval, const char *tail)
+{
+	snprintf(buf, n, "(%s)%s%s%s", args ? args : "", retval ? " = " : "", retval ? retval : "", tail);
+	return buf;
+}
+
 static void flush_pending(struct cf *c, struct pending *p)
 {
+	char buf[4096];
+
 	if (p->held) {
-		put_line(c, NULL, p->tid, p->depth, "", calls_func_name(&c->m, p->func), "() {");
+		put_line(c, NULL, p->tid, p->depth, "", calls_func_name(&c->m, p->func),
+			 with_args(buf, sizeof(buf), p->args, NULL, " {"));
 		p->held = 0;
 	}
+	free(p->args);
+	p->args = NULL;
+}
+
+static int on_args(void *arg, uint32_t tid, uint32_t depth, const char *args)
+{
+	struct cf *c = arg;
+	struct pending *p = pending_of(c, tid);
+
+	if (!p)
+		return -ENOMEM;
+	if (p->held && p->depth == depth) {
+		free(p->args);
+		if (!(p->args = strdup(args)))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 static int on_enter(void *arg, uint32_t tid, uint32_t depth, long func, uint64_t start_ns)
@@ -90,18 +118,25 @@ static int on_call(void *arg, const struct call *k)
 	struct cf *c = arg;
 	struct pending *p = pending_of(c, k->tid);
 	const char *name = calls_func_name(&c->m, k->func);
+	char buf[4096], close[8192];
 
 	if (!p)
 		return -ENOMEM;
 	if (p->held && p->depth == k->depth && p->func == k->func && !k->unfinished) {
 		p->held = 0;
-		put_line(c, &k->dur_ns, k->tid, k->depth, "", name, "();");
+		free(p->args);
+		p->args = NULL;
+		put_line(c, &k->dur_ns, k->tid, k->depth, "", name,
+			 with_args(buf, sizeof(buf), k->args, k->retval, ";"));
 		return 0;
 	}
 	if (k->cut) {	/* no duration: which entry this exit ends is not known (toolkit/losses.h) */
 		if (p->held && p->depth == k->depth && p->func == k->func) {
 			p->held = 0;
-			put_line(c, NULL, k->tid, k->depth, "", name, "(); /* cut by a loss */");
+			free(p->args);
+			p->args = NULL;
+			put_line(c, NULL, k->tid, k->depth, "", name,
+				 with_args(buf, sizeof(buf), k->args, NULL, "; /* cut by a loss */"));
 			return 0;
 		}
 		flush_pending(c, p);
@@ -111,6 +146,11 @@ static int on_call(void *arg, const struct call *k)
 	flush_pending(c, p);
 	if (k->before) {	/* from a snapshot's open calls: its entry (and so its duration) not in the trace */
 		put_line(c, NULL, k->tid, k->depth, "} /* ", name, " (unfinished, entered before the trace) */");
+		return 0;
+	}
+	if (k->retval) { /* uftrace: "} = 7;" then the name in a comment */
+		snprintf(close, sizeof(close), "} = %s; /* ", k->retval);
+		put_line(c, &k->dur_ns, k->tid, k->depth, close, name, " */");
 		return 0;
 	}
 	put_line(c, &k->dur_ns, k->tid, k->depth, "} /* ", name, k->unfinished ? " (unfinished) */" : " */");
@@ -132,6 +172,7 @@ static int cf_begin(struct ltt_dump_ctx *ctx)
 	c->o = ctx->out;
 	c->m.on_enter = on_enter;
 	c->m.on_call = on_call;
+	c->m.on_args = on_args;
 	c->m.arg = c;
 	ctx->priv = c;
 	dump_out_str(ctx->out, "#     DURATION       TID   | FUNCTION\n");
@@ -168,7 +209,7 @@ static int cf_end(struct ltt_dump_ctx *ctx)
 		return 0;
 	ret = calls_finish(&c->m);
 	for (size_t i = 0; i < c->np; i++)
-		flush_pending(c, &c->p[i]);
+		flush_pending(c, &c->p[i]); /* frees its args too */
 	if (!c->shown)
 		dump_out_str(ctx->out, "# no func events (record with LTT_FUNCTIONS=1 or ltt record --functions)\n");
 	if (losses_format_text(&c->m.loss, buf + 2, sizeof(buf) - 2, "calls", c->m.cut)) {

@@ -19,6 +19,7 @@
 
 #include <ltt/reader.h>
 
+#include "common/argspec.h"
 #include "common/perf_page.h"
 #include "common/settings.h"
 #include "toolkit/cli_hint.h"
@@ -108,6 +109,65 @@ static int check_settings(const struct settings *st)
 			return 2;
 		}
 	}
+	return 0;
+}
+
+/* -A and -R joined by ';' (each option one spec or a list), as LTT_FUNCTIONS_ARGS and _RETVAL take. */
+struct spec_list {
+	char text[LTT_ARG_LIST_MAX + 1];
+	size_t len;
+};
+
+static int add_spec(struct spec_list *l, const char *spec)
+{
+	size_t n = strlen(spec);
+
+	if (l->len + n + 1 > LTT_ARG_LIST_MAX) {
+		ltt_tool_error("record", "-A/-R: the specs take more than %d bytes", LTT_ARG_LIST_MAX);
+		return -1;
+	}
+	if (l->len)
+		l->text[l->len++] = ';';
+	memcpy(l->text + l->len, spec, n + 1);
+	l->len += n;
+	return 0;
+}
+
+/* The specs checked by libltt's parser (common/argspec.h) and set; refused without --functions, with
+ * --functions-min-ns, and on a program whose hooks are -finstrument-functions' only (the values are
+ * not at its hooks: recorder/func_args.c). 0, or 2 said. */
+static int check_specs(struct settings *st, const char *funcs, const char *prog, const struct spec_list *a,
+		       const struct spec_list *r)
+{
+	char why[512];
+
+	if (!funcs) {
+		ltt_tool_error("record", "-A/--argument and -R/--retval go with --functions");
+		return 2;
+	}
+	if (setting(st, "LTT_FUNCTIONS_MIN_NS")) {
+		ltt_tool_error("record",
+			       "-A/--argument and -R/--retval do not go with --functions-min-ns (a call "
+			       "is recorded at its exit there, its arguments gone)");
+		return 2;
+	}
+	if ((a->len && ltt_argspec_parse(a->text, 0, NULL, NULL, why, sizeof(why))) ||
+	    (r->len && ltt_argspec_parse(r->text, 1, NULL, NULL, why, sizeof(why)))) {
+		int bad_a = a->len && ltt_argspec_parse(a->text, 0, NULL, NULL, why, sizeof(why));
+
+		ltt_tool_error("record", "%s %s", bad_a ? "-A" : "-R", why);
+		return 2;
+	}
+	if (prog && preload_hooks(prog) == PRELOAD_HOOK_CYG) {
+		ltt_tool_error("record", "-A, -R: %s is built with -finstrument-functions, whose hooks run after "
+			       "the compiler moved the arguments and before it sets the return value: they cannot be "
+			       "recorded there; build it with -pg (or -pg -mfentry)", prog);
+		return 2;
+	}
+	if (a->len)
+		set(st, "-A", "LTT_FUNCTIONS_ARGS", a->text);
+	if (r->len)
+		set(st, "-R", "LTT_FUNCTIONS_RETVAL", r->text);
 	return 0;
 }
 
@@ -216,7 +276,7 @@ static int run(int argc, char **argv)
 		{ "blocks", required_argument, NULL, 'n' },
 		{ "cpu-sample", required_argument, NULL, 'C' },
 		{ "stack-sample", required_argument, NULL, 'S' },
-		{ "rotate-size", required_argument, NULL, 'R' },
+		{ "rotate-size", required_argument, NULL, 0x100 },
 		{ "rotate-seconds", required_argument, NULL, 'T' },
 		{ "max-size", required_argument, NULL, 'M' },
 		{ "flush-ms", required_argument, NULL, 'F' },
@@ -228,11 +288,14 @@ static int run(int argc, char **argv)
 		{ "kernel", optional_argument, NULL, 'K' },
 		{ "system", no_argument, NULL, 'Y' },
 		{ "kernel-buffer", required_argument, NULL, 'B' },
-		{ "any-binary", no_argument, NULL, 'A' },
+		{ "any-binary", no_argument, NULL, 0x101 },
+		{ "argument", required_argument, NULL, 'A' },
+		{ "retval", required_argument, NULL, 'R' },
 		{ "blocking", optional_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct settings st = { .n = 0 };
+	struct spec_list argspec = { 0 }, retspec = { 0 };
 	const char *out = "ltt-traces/", *funcs = NULL, *kernel = NULL, *needs;
 	char lib[PATH_MAX];
 	int system_scope = 0;
@@ -247,7 +310,7 @@ static int run(int argc, char **argv)
 	FILE *f;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:o:m:b:n:e:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:m:b:n:e:A:R:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'm': set(&st, "--mode", "LTT_MODE", optarg); break;
@@ -255,7 +318,7 @@ static int run(int argc, char **argv)
 		case 'n': set(&st, "--blocks", "LTT_BLOCKS", optarg); break;
 		case 'C': set(&st, "--cpu-sample", "LTT_CPU_SAMPLE_MS", optarg); break;
 		case 'S': set(&st, "--stack-sample", "LTT_STACK_SAMPLE_HZ", optarg); break;
-		case 'R': set(&st, "--rotate-size", "LTT_ROTATE_SIZE", optarg); break;
+		case 0x100: set(&st, "--rotate-size", "LTT_ROTATE_SIZE", optarg); break;
 		case 'T': set(&st, "--rotate-seconds", "LTT_ROTATE_SECONDS", optarg); break;
 		case 'M': set(&st, "--max-size", "LTT_MAX_SIZE", optarg); break;
 		case 'F': set(&st, "--flush-ms", "LTT_FLUSH_MS", optarg); break;
@@ -267,7 +330,9 @@ static int run(int argc, char **argv)
 		case 'K': kernel = optarg ? optarg : "sched,syscalls"; break;
 		case 'Y': system_scope = 1; break;
 		case 'B': set(&st, "--kernel-buffer", "LTT_KERNEL_BUFFER", optarg); break;
-		case 'A': any = 1; break;
+		case 0x101: any = 1; break;
+		case 'A': if (add_spec(&argspec, optarg)) return 2; break;
+		case 'R': if (add_spec(&retspec, optarg)) return 2; break;
 		case 'L': set(&st, "--blocking", "LTT_BLOCKING", optarg ? optarg : "1000"); break;	/* LTT_BLOCKING_DEFAULT_MS */
 		default:
 			return ltt_cli_option_error("record", ltt_cmd_record.usage, c, argc, argv, longopts);
@@ -290,6 +355,11 @@ static int run(int argc, char **argv)
 		set(&st, "--functions", "LTT_KERNEL", "switch");
 	if (system_scope)
 		set(&st, "--system", "LTT_KERNEL_SCOPE", "system");
+	/* -A, -R: LTT_FUNCTIONS_ARGS, LTT_FUNCTIONS_RETVAL */
+	if (argspec.len || retspec.len) {
+		if ((rc = check_specs(&st, funcs, argv[optind < argc ? optind : 0], &argspec, &retspec)))
+			return rc;
+	}
 	if ((rc = check_settings(&st)))
 		return rc;
 	if ((setting(&st, "LTT_ROTATE_SIZE") || setting(&st, "LTT_ROTATE_SECONDS")) && setting(&st, "LTT_MODE") &&
@@ -421,7 +491,7 @@ const struct ltt_cmd ltt_cmd_record = {
 	.summary = "run a program linked with libltt (or any program, --any-binary) and record a trace of it",
 	.usage = "usage: ltt record [-o|--output DIR] [--mode discard|flight] [--block-size N] [--blocks N] [--cpu-sample MS] "
 		 "[--stack-sample HZ] [--rotate-size N] [--rotate-seconds N] [--max-size N] [--flush-ms N] [--events RULES] [--waits] "
-		 "[--functions[=RULES] [--functions-depth N] [--functions-min-ns NS]] [--kernel[=LIST]] [--system] [--kernel-buffer N] [--any-binary] "
+		 "[--functions[=RULES] [--functions-depth N] [--functions-min-ns NS] [-A|--argument SPEC]... [-R|--retval SPEC]...] [--kernel[=LIST]] [--system] [--kernel-buffer N] [--any-binary] "
 		 "[--blocking[=MS]] -- PROGRAM ARGS...\n"
 		 "\n"
 		 "Runs PROGRAM with LTT_TRACE=DIR (default ./ltt-traces/) and LTT_MODE,\n"
@@ -465,6 +535,10 @@ const struct ltt_cmd ltt_cmd_record = {
 		 "      --functions-depth N  record calls at most N deep (LTT_FUNCTIONS_DEPTH)\n"
 		 "      --functions-min-ns NS  record only calls of at least NS ns, each as one func.call at its\n"
 		 "                        exit (LTT_FUNCTIONS_MIN_NS; ltt stats --functions, ltt dump --format=calls)\n"
+		 "  -A, --argument SPEC   record arguments, uftrace's syntax (LTT_FUNCTIONS_ARGS):\n"
+		 "                        'fadd@arg1/i32,arg2/i32', 'greet@arg1/s', 'f@fparg1'; FMT i, u, x with\n"
+		 "                        8/16/32/64, s, c, f; repeatable; -pg builds (ltt dump --format=calls)\n"
+		 "  -R, --retval SPEC     record return values: 'fadd@retval/i32' (LTT_FUNCTIONS_RETVAL)\n"
 		 "      --kernel[=LIST]   also record the kernel's events of the program's threads (LTT_KERNEL):\n"
 		 "                        a comma list of sched, syscalls, irq, faults, switch; alone: sched,syscalls.\n"
 		 "                        Without root or CAP_PERFMON only the threads' own context switches;\n"

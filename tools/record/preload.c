@@ -76,7 +76,14 @@ int preload_hooks(const char *prog)
 	static const char *const hooks[] = { "mcount", "__fentry__", "__cyg_profile_func_enter" };
 	static const size_t len[] = { 7, 11, 25 };	/* with their NUL */
 
-	return prog_holds(prog, hooks, len, 3);
+	int pg = prog_holds(prog, hooks, len, 2), cyg;
+
+	if (pg < 0)
+		return pg;
+	cyg = prog_holds(prog, hooks + 2, len + 2, 1);
+	if (cyg < 0)
+		return cyg;
+	return (pg ? PRELOAD_HOOK_PG : 0) | (cyg ? PRELOAD_HOOK_CYG : 0);
 }
 
 int preload_library(char *out, size_t n, char *why, size_t whylen)

@@ -12,7 +12,10 @@
  * read. */
 int preload_linked(const char *prog);
 /* Whether prog calls a function-tracing hook (mcount, __fentry__, __cyg_profile_func_enter: built with
- * -pg, -pg -mfentry or -finstrument-functions): 1, 0, or a negative errno. */
+ * -pg, -pg -mfentry or -finstrument-functions): which (PRELOAD_HOOK_PG | PRELOAD_HOOK_CYG), 0 for none,
+ * or a negative errno. */
+#define PRELOAD_HOOK_PG	 1 /* mcount or __fentry__ (also in a program linked with libltt.a) */
+#define PRELOAD_HOOK_CYG 2 /* __cyg_profile_func_enter */
 int preload_hooks(const char *prog);
 /* The libltt.so beside this ltt (BINDIR/../lib/libltt.so.1, as built and as installed) into out:
  * 0, or -ENOENT with why set. */

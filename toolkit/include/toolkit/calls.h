@@ -35,6 +35,9 @@ struct call {
 	int before;		/* unfinished, entered before the trace shows its thread: its entry is not
 				 * in the trace, only in a snapshot's open calls (func.open); start_ns is
 				 * the thread's first event, dur_ns and self_ns are 0 (not known) */
+	const char *args;	/* its arguments as uftrace's replay prints them ("3, 4": func.args), NULL
+				 * when none were recorded */
+	const char *retval;	/* its return value ("7": func.retval), NULL when none was recorded */
 };
 
 struct call_frame {
@@ -45,6 +48,7 @@ struct call_frame {
 	uint64_t child_off;		/* off-CPU time of its callees */
 	int cut;		/* open when events of its trace were lost */
 	int before;		/* from a snapshot's open calls, entered before the trace (struct call) */
+	char *args, *retval;	/* struct call's, malloc'ed (owned by the frame), or NULL */
 };
 
 struct call_done {		/* minimum-duration mode: whole calls of a thread, kept until the end */
@@ -71,7 +75,7 @@ struct call_thread {		/* one thread of one trace */
 	int out;		/* 0 on the CPU (or not known), 1 out runnable, 2 out blocked */
 };
 
-enum { CALLS_ENTRY = 1, CALLS_EXIT, CALLS_CALL, CALLS_OPEN };
+enum { CALLS_ENTRY = 1, CALLS_EXIT, CALLS_CALL, CALLS_OPEN, CALLS_ARGS, CALLS_RETVAL };
 
 struct calls_map {		/* a core.mapping: names functions of binaries that are missing */
 	uint64_t start, end, offset;
@@ -85,11 +89,13 @@ struct calls_model {
 	struct calls_map *maps;
 	size_t nmaps, capmaps;
 	/* what a func event type is (event types compared by pointer, then by name) */
-	const struct ltt_event_type *types[4];
+	const struct ltt_event_type *types[6];
 	/* the consumer's callbacks: a call that begins (entry/exit mode; NULL: not wanted), a call that
 	 * ends */
 	int (*on_enter)(void *arg, uint32_t tid, uint32_t depth, long func, uint64_t start_ns);
 	int (*on_call)(void *arg, const struct call *c);
+	/* the arguments of the call on_enter just began (func.args; NULL: not wanted) */
+	int (*on_args)(void *arg, uint32_t tid, uint32_t depth, const char *args);
 	void *arg;
 	uint64_t events, unmatched;	/* func events read; exits whose entry the trace does not hold */
 	uint64_t cut;			/* calls cut by a loss (struct call.cut) */
@@ -108,7 +114,8 @@ int calls_event(struct calls_model *m, const struct ltt_event *ev);
  * a snapshot's open calls (func.open), those of the list, outermost first, whatever the events kept;
  * frames the events left open that the list does not hold (their exit lost) are reported cut. */
 int calls_finish(struct calls_model *m);
-/* Whether ev is a func event: CALLS_ENTRY, CALLS_EXIT, CALLS_CALL, CALLS_OPEN or 0. */
+/* Whether ev is a func event: CALLS_ENTRY, CALLS_EXIT, CALLS_CALL, CALLS_OPEN, CALLS_ARGS, CALLS_RETVAL
+ * or 0. */
 int calls_kind(struct calls_model *m, const struct ltt_event *ev);
 const char *calls_func_name(const struct calls_model *m, long func);
 

@@ -207,21 +207,51 @@ static int out_lost(struct out *o, const struct ltt_ring *r, char *scratch, uint
 
 /* ---- CPU rings ------------------------------------------------------------------------------------- */
 
-static void copy_cpu_ring(struct out *o, struct ltt_ring *r, char *scratch, uint64_t deadline)
+/* A CPU ring sealed for the snapshot: blocks first .. end - 1 are its history. */
+struct sealed {
+	uint64_t first, end;
+	int on;		/* sealed before the copies began */
+};
+/* Per ring of the region, for the snapshot being written (snapshots are serialized: flight_control.c's
+ * lock; a ring past SEAL_MAX is sealed just before its copy, as before the one cut). */
+#define SEAL_MAX 4096u
+static struct sealed sealed_rings[SEAL_MAX];
+
+/* Holds and seals ring r (CPU or kernel). Every ring is sealed before any is copied, so that the
+ * snapshot is one cut in time across CPUs: an event recorded after its ring was sealed is in no
+ * block of this snapshot, and its ring is held until copied, so its writer drops it and the drop is
+ * counted (out_lost: buffer_full) instead of the event being kept in a ring sealed later than
+ * another (a thread that moved from a CPU sealed early to one sealed late then had events after
+ * the cut on one CPU while its earlier ones on the other were in no snapshot, uncounted). */
+static void seal_cpu_ring(struct ltt_ring *r, struct sealed *s)
 {
-	uint32_t bs = r->block_size;
-	uint64_t n = (uint64_t)r->slot_mask + 1, end, first, pend_blocks, pend_events;
+	uint64_t n = (uint64_t)r->slot_mask + 1;
 
 	/* F1: hold every block before sealing, so that no opener whose CAS follows our flush's CAS (B6)
 	 * overwrites anything; ring.c's slot_free() reads snap_hold after write_off. */
 	ltt_set(&r->snap_hold, 1);
 	ltt_smp_mb();
 	ltt_ring_flush(r, 0);
-	end = ltt_ring_head_seq(r);	/* blocks < end are sealed; block end is not retained */
-	first = end > n ? end - n : 0;
+	s->end = ltt_ring_head_seq(r);	/* blocks < end are sealed; block end is not retained */
+	s->first = s->end > n ? s->end - n : 0;
+	s->on = 1;
 	/* Narrows the hold (F1 still: blocks >= first stay protected; nothing below first is in the
 	 * ring any more, so releasing them needs no ordering). */
-	ltt_set(&r->snap_hold, first + 1);
+	ltt_set(&r->snap_hold, s->first + 1);
+}
+
+static void copy_cpu_ring(struct out *o, struct ltt_ring *r, struct sealed *sl, char *scratch,
+			  uint64_t deadline)
+{
+	uint32_t bs = r->block_size;
+	uint64_t end, first, pend_blocks, pend_events;
+
+	if (!sl->on)
+		seal_cpu_ring(r, sl);
+	sl->on = 0;
+	end = sl->end;
+	first = sl->first;
+
 	/* F2: blocks < first were overwritten by openers of blocks < end, all past their CAS; wait
 	 * for their accounting. ring.c adds overwritten_events before overwritten_blocks (both full
 	 * barriers), so once the block count is reached the event count is complete. */
@@ -446,28 +476,44 @@ int ltt_snapshot_write(char *out, size_t outlen, char *scratch, uint64_t wait_ns
 		copy_control_ring(&o, r, scratch, deadline);
 		rc = out_close(&o);
 	}
-	for (unsigned i = 0; i < rg->ncpu && !rc; i++) {
+	/* one cut: every CPU and kernel ring sealed before any is copied (seal_cpu_ring) */
+	for (unsigned i = 0; i < rg->nrings && i < SEAL_MAX; i++) {
+		sealed_rings[i].on = 0;
+		if (i < rg->ncpu || i >= ltt_region_kbase(rg))
+			seal_cpu_ring(&rg->rings[i], &sealed_rings[i]);
+	}
+	for (unsigned i = 0; i < rg->ncpu; i++) {
 		char name[32];
 		struct sbuf bn = { name, 0, sizeof(name), 0 };
 		struct out o = { dfd, name, -1, 0 };
 
 		sb_str(&bn, "cpu/");
 		sb_u64(&bn, i, 1);
-		copy_cpu_ring(&o, &rg->rings[i], scratch, deadline);
-		rc = out_close(&o);
+		if (!rc) {
+			copy_cpu_ring(&o, &rg->rings[i], i < SEAL_MAX ? &sealed_rings[i] : &(struct sealed){ 0 },
+				      scratch, deadline);
+			rc = out_close(&o);
+		} else {
+			ltt_set(&rg->rings[i].snap_hold, 0);	/* not copied: released */
+		}
 	}
 	/* kernel/N (doc/format.md section 13): copied as the CPU rings are */
 	if (!rc && rg->nrings > ltt_region_kbase(rg) && mkdirat(dfd, "kernel", LTT_TRACE_DIR_MODE))
 		rc = -errno;
-	for (unsigned i = ltt_region_kbase(rg); i < rg->nrings && !rc; i++) {
+	for (unsigned i = ltt_region_kbase(rg); i < rg->nrings; i++) {
 		char name[32];
 		struct sbuf bn = { name, 0, sizeof(name), 0 };
 		struct out o = { dfd, name, -1, 0 };
 
 		sb_str(&bn, "kernel/");
 		sb_u64(&bn, i - ltt_region_kbase(rg), 1);
-		copy_cpu_ring(&o, &rg->rings[i], scratch, deadline);
-		rc = out_close(&o);
+		if (!rc) {
+			copy_cpu_ring(&o, &rg->rings[i], i < SEAL_MAX ? &sealed_rings[i] : &(struct sealed){ 0 },
+				      scratch, deadline);
+			rc = out_close(&o);
+		} else {
+			ltt_set(&rg->rings[i].snap_hold, 0);	/* not copied: released */
+		}
 	}
 	close(dfd);
 	if (!rc && rename(part, fin))

@@ -37,3 +37,57 @@ measure flight-nosnap "$FR" "no snapshot" us - run_flight none
 measure flight-ltt-snapshot "$FR" "ltt snapshot PID every 250 ms (libltt's thread)" us flight-nosnap run_flight ltt
 measure flight-kill-usr2 "$FR" "kill -USR2 PID every 250 ms (passed on by the program's thread)" us flight-nosnap \
 	run_flight kill
+
+# Seconds of kernel history per MiB (issue 36 point 4; doc/flight-recorder.md "Memory per second of
+# history"): a program pinned to CPU 1 under `ltt record --mode flight --kernel=sched,syscalls` with
+# 16 x 64 KiB blocks per ring; the figure is ltt stats' seconds_per_mib of its kernel stream in the
+# snapshot at exit (the seconds kernel/1 holds per MiB of its kept blocks; the ring must have wrapped).
+# The peer row records every call as syscall_entry + syscall_exit (LTT_EVENTS=-kernel.syscall: the
+# encoding before whole calls) on the same load, in the same run. Loads: bench_getppid (a system call
+# loop) and bench_flight (a 1 ms sleep loop: each iteration a blocking call, a switch out and in, 4 s,
+# rings of 2 x 64 KiB so that they wrap).
+KH_N=1000000
+[ "$QUICK" = 1 ] && KH_N=300000
+
+# run_khist LOAD ENCODING: one run; LOAD getppid or sleep, ENCODING whole or pair
+run_khist() {
+	case $1 in
+	getppid) kp=$B/bench_getppid kb=16; set -- "$1" "$2" "$KH_N" ;;
+	sleep) kp=$B/bench_flight kb=2; set -- "$1" "$2" 4 ;;
+	esac
+	[ -x "$kp" ] || { RUN_ERR="$(basename "$kp") not built (see $B/build.log)"; return; }
+	command -v taskset > /dev/null || { RUN_ERR="taskset not installed"; return; }
+	[ "$(id -u)" = 0 ] || { RUN_ERR="needs root (the sched and syscall tracepoints)"; return; }
+	kl=$1 ke=$2
+	shift 2
+	rm -rf "$W/kh"
+	ev=
+	[ "$ke" = pair ] && ev=-kernel.syscall
+	LTT_EVENTS=$ev taskset -c 1 "$LTT" record --mode flight --block-size 65536 --blocks $kb --kernel=sched,syscalls \
+		-o "$W/kh" -- "$kp" "$@" > "$T/out" 2> "$T/err" || { RUN_ERR="$kl failed: $(tail -n 1 "$T/err")"; return; }
+	"$LTT" stats --format=json "$W/kh/snapshot-0001" > "$T/kh.json" 2> "$T/err" ||
+		{ RUN_ERR="ltt stats: $(head -n 1 "$T/err")"; return; }
+	set -- $(python3 -c '
+import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+s = max((s for s in d["history"]["streams"] if s["name"].startswith("kernel/")), key=lambda s: s["kept_bytes"])
+e = d["history"]["event_bytes"]
+n = sum(v["events"] for k, v in e.items() if k.startswith("kernel.syscall"))
+print(s["seconds_per_mib"], s["bytes_per_event"], int(s["overwritten_before"]), s["name"])
+' "$T/kh.json")
+	[ "${3:-0}" = 1 ] || { RUN_ERR="the kernel ring did not wrap (${4:-no kernel stream}): more calls needed"; return; }
+	RUN_VAL=$1
+	RUN_BPE=$2
+	RUN_NOTE="$4 of the last run"
+	rm -rf "$W/kh"
+}
+
+KH="Seconds of kernel history per MiB of kernel ring (flight snapshot, 64 KiB blocks, CPU 1; higher is better)"
+measure flight-khist-getppid-pair "$KH" "getppid() loop, every call a syscall_entry + syscall_exit (the encoding before)" s/MiB - \
+	run_khist getppid pair
+measure flight-khist-getppid "$KH" "getppid() loop, whole calls (kernel.syscall)" s/MiB flight-khist-getppid-pair \
+	run_khist getppid whole
+measure flight-khist-sleep-pair "$KH" "1 ms sleep loop, every call a pair (the encoding before)" s/MiB - \
+	run_khist sleep pair
+measure flight-khist-sleep "$KH" "1 ms sleep loop, whole calls (kernel.syscall)" s/MiB flight-khist-sleep-pair \
+	run_khist sleep whole

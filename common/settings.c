@@ -52,6 +52,8 @@ const struct ltt_env_var ltt_env_vars[LTT_ENV_NVARS] = {
 	/* checked at start, read by recorder/control.c's start (1: say where the trace goes) */
 	[LTT_ENV_VERBOSE_ID] = { "LTT_VERBOSE", LTT_ENV_BOOL, 0, 1, "not 1 or 0" },
 	/* read by recorder/blocking.c (0: never block) */
+	/* read by recorder/func.c (1, the default: library calls through the PLT with LTT_FUNCTIONS) */
+	[LTT_ENV_FUNCTIONS_LIBCALL_ID] = { "LTT_FUNCTIONS_LIBCALL", LTT_ENV_BOOL, 0, 1, "not 1 or 0" },
 	[LTT_ENV_BLOCKING_ID] = { "LTT_BLOCKING", LTT_ENV_COUNT, 0, 3600000,
 				  "not a timeout in milliseconds in [0, 3600000] (0: never block)" },
 };

@@ -27,6 +27,7 @@ static struct {
 	int rules;		/* ... to a rule list */
 	uint32_t max_depth;
 	uint64_t min_ns;
+	int libcall;		/* LTT_FUNCTIONS_LIBCALL (default 1): library calls through the PLT */
 } env;
 static pthread_key_t stack_key;
 static int stack_key_ok;
@@ -49,6 +50,11 @@ int ltt_func_env(char *why, size_t n)
 		return rc;
 	if (rc)
 		env.min_ns = x;
+	env.libcall = 1;
+	if ((rc = ltt_env_get(LTT_ENV_FUNCTIONS_LIBCALL_ID, &x, why, n)) < 0)
+		return rc;
+	if (rc)
+		env.libcall = (int)x;
 	if ((rc = ltt_func_args_env(why, n)) < 0)
 		return rc;
 	if (env.min_ns && ltt_func_args_wanted()) {
@@ -78,6 +84,10 @@ void ltt_func_start(int maps_recorded)
 	if (!env.enabled)
 		return;
 	ltt_facility_register(&ltt_facility_func);
+	/* library calls: the program's PLT slots through stubs (func_plt.c); not when libltt is linked
+	 * into the program (its own calls would go through them) */
+	if (env.libcall)
+		ltt_func_plt_install();
 	if (env.rules || ltt_func_args_wanted()) {
 		int n = ltt_func_rules_build();
 
@@ -106,6 +116,8 @@ void ltt_func_start(int maps_recorded)
 	 * sampling records too: once is enough. */
 	if (!maps_recorded)
 		ltt_maps_emit();
+	if (env.libcall)
+		ltt_func_plt_emit();	/* the stubs' names */
 	/* Release: the settings above before the hooks see tracing on; pairs with nothing stronger
 	 * than the hooks' relaxed load (a hook that sees 1 early reads settings written long before:
 	 * the previous trace's, or these, both complete values). */

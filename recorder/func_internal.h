@@ -124,6 +124,12 @@ void ltt_func_args_return(uint64_t addr, const uint64_t *regs);
 /* A -finstrument-functions entry of addr with specs given: says once that its values are not seen. */
 void ltt_func_args_cyg(uint64_t addr);
 
+/* func_plt.c: library calls through the program's PLT (LTT_FUNCTIONS_LIBCALL). */
+int ltt_func_plt_install(void);	/* the number of slots traced, or a negative errno (said by the caller) */
+void ltt_func_plt_symbols(void (*add)(uint64_t start, uint64_t size, const char *name));
+void ltt_func_plt_emit(void);	/* func.symbol of each stub */
+uint64_t ltt_func_plt_enter(uint64_t stub, uint64_t *slot, const uint64_t *regs);
+
 /* func_hooks.c: the -pg hooks' C halves (func_x86_64.S calls them with the registers saved). */
 void ltt_func_pg_entry(uint64_t self, uint64_t *slot, const uint64_t *regs);
 uint64_t ltt_func_pg_exit(uint64_t sp, const uint64_t *regs);

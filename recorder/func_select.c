@@ -71,6 +71,14 @@ static uint32_t name_selected(const char *name)
 	return sel;
 }
 
+static int add(uint64_t start, uint64_t size, const char *name);
+
+/* A library call's stub (func_plt.c) as a function of its own. */
+static void add_stub(uint64_t start, uint64_t size, const char *name)
+{
+	add(start, size, name);
+}
+
 static int add(uint64_t start, uint64_t size, const char *name)
 {
 	if (LTT_GROW_FROM(syms, nsyms + 1, cap, 4096))
@@ -172,6 +180,7 @@ int ltt_func_rules_build(void)
 	args_wanted = ltt_func_args_wanted();
 	ltt_func_args_reset();
 	dl_iterate_phdr(object_cb, NULL);
+	ltt_func_plt_symbols(add_stub);
 	qsort(syms, nsyms, sizeof(*syms), by_start);
 	/* aliases (one address, several names): selected when any name is */
 	for (size_t i = 0; i < nsyms; i++) {

@@ -97,6 +97,30 @@ __fentry__:
 	.cfi_endproc
 	.size	__fentry__, .-__fentry__
 
+/* Library calls through the PLT (recorder/func_plt.c): a GOT slot of the program points at a stub that
+ * puts its own address in r11 (not an argument register; free at a call) and jumps here. Off: to the
+ * function (the word at 16 in the stub). On: as mcount (the same stack alignment: the caller's call
+ * pushed its return address, nothing else), ltt_func_plt_enter() records the entry, replaces the
+ * caller's return address and gives the function, which is jumped to with the arguments restored. */
+	.globl	ltt_func_plt_common
+	.hidden	ltt_func_plt_common
+	.type	ltt_func_plt_common, @function
+ltt_func_plt_common:
+	.cfi_startproc
+	cmpl	$0, ltt_func_on(%rip)
+	jne	1f
+	jmp	*16(%r11)
+1:	SAVE_ARGS
+	movq	%r11, %rdi		/* the stub */
+	leaq	200(%rsp), %rsi		/* the caller's return address */
+	movq	%rsp, %rdx		/* the saved registers (the arguments) */
+	call	ltt_func_plt_enter
+	movq	%rax, %r11
+	RESTORE_ARGS
+	jmp	*%r11
+	.cfi_endproc
+	.size	ltt_func_plt_common, .-ltt_func_plt_common
+
 /* Reached by the ret of a function whose return address ltt_func_pg_entry replaced: %rsp is 16-byte
  * aligned (just past the slot). 64 bytes: rax rdx xmm0 xmm1, and at 56 the address to return to. */
 	.globl	ltt_func_pg_return

@@ -41,6 +41,9 @@ void calls_free(struct calls_model *m)
 	for (size_t i = 0; i < m->nmaps; i++)
 		free(m->maps[i].path);
 	free(m->maps);
+	for (size_t i = 0; i < m->nsyms; i++)
+		free(m->syms[i].name);
+	free(m->syms);
 	losses_free(&m->loss);
 	sched_decoder_free(m->sd);
 	prof_model_free(&m->pm);
@@ -53,15 +56,15 @@ const char *calls_func_name(const struct calls_model *m, long func)
 
 int calls_kind(struct calls_model *m, const struct ltt_event *ev)
 {
-	static const char *const names[6] = { "entry", "exit", "call", "open", "args", "retval" };
+	static const char *const names[7] = { "entry", "exit", "call", "open", "args", "retval", "symbol" };
 	const struct ltt_event_type *ty = ev->type;
 
-	for (int k = 0; k < 6; k++)
+	for (int k = 0; k < 7; k++)
 		if (m->types[k] == ty)
 			return k + 1;
 	if (ty->builtin || strcmp(ty->facility, "func"))
 		return 0;
-	for (int k = 0; k < 6; k++)
+	for (int k = 0; k < 7; k++)
 		if (!strcmp(ty->name, names[k])) {
 			m->types[k] = ty;
 			return k + 1;
@@ -233,6 +236,17 @@ static long func_of(struct calls_model *m, uint64_t addr)
 	if (pf->resolved || pf->user == 1)
 		return f;
 	pf->user = 1;
+	/* a library call's stub (func.symbol): its function's name, as uftrace's replay shows it */
+	for (size_t i = m->nsyms; i-- > 0;)
+		if (m->syms[i].addr == addr) {
+			char *name = strdup(m->syms[i].name);
+
+			if (!name)
+				return -ENOMEM;
+			free(pf->name);
+			pf->name = name;
+			return f;
+		}
 	for (size_t i = m->nmaps; i-- > 0;) {
 		const struct calls_map *mp = &m->maps[i];
 		const char *base = strrchr(mp->path, '/');
@@ -321,11 +335,22 @@ int calls_event(struct calls_model *m, const struct ltt_event *ev)
 	kind = calls_kind(m, ev);
 	if (!kind)
 		return 0;
-	if (ev->size < (kind == CALLS_CALL ? 20u : kind == CALLS_OPEN ? 16u : kind >= CALLS_ARGS ? 15u : 12u))
+	if (ev->size < (kind == CALLS_CALL ? 20u : kind == CALLS_OPEN ? 16u : kind == CALLS_SYMBOL ? 13u :
+			kind >= CALLS_ARGS ? 15u : 12u))
 		return 1;	/* not the layout of eventdefs/func.xml: not ours to read */
 	m->events++;
 	tid = (uint32_t)dump_get_uint(ev->payload, 4, ev->big_endian);
 	addr = dump_get_uint(ev->payload + 4, 8, ev->big_endian);
+	if (kind == CALLS_SYMBOL) {
+		const char *name = (const char *)ev->payload + 12, *z = memchr(name, 0, ev->size - 12);
+
+		if (!z || LTT_GROW_FROM(m->syms, m->nsyms + 1, m->capsyms, 64))
+			return z ? -ENOMEM : 1;
+		if (!(m->syms[m->nsyms].name = strdup(name)))
+			return -ENOMEM;
+		m->syms[m->nsyms++].addr = addr;
+		return 1;
+	}
 	t = thread_of(m, ev->trace, tid);
 	if (!t)
 		return -ENOMEM;

@@ -25,7 +25,7 @@ A='fadd@arg1/i32,arg2/i32;many@arg1,arg2,arg3,arg4,arg5,arg6,arg7,arg8;fmul@fpar
 R='fadd@retval/i32;many@retval;fmul@retval/f;slen@retval/i32;pick@retval/s'
 
 for b in pg fentry; do
-	"$LTT" record -o "$tmp/$b" --functions -A "$A" -A 'slen@arg1/s' -R "$R" -- \
+	"$LTT" record -o "$tmp/$b" --functions --no-libcall -A "$A" -A 'slen@arg1/s' -R "$R" -- \
 		"$dir/func_args_$b" > "$tmp/$b.out" 2> "$tmp/$b.err" || { cat "$tmp/$b.err"; fail "$b: record failed"; }
 	grep -q '^fadd 102 sum 10487$' "$tmp/$b.out" || fail "$b: the program printed $(cat "$tmp/$b.out")"
 	"$LTT" dump --format=calls "$tmp/$b" > "$tmp/$b.calls" || fail "$b: dump failed"

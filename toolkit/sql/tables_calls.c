@@ -203,6 +203,7 @@ int sql_calls_next(void *stream, struct sql_cell *c)
 		/* one tid asked for: the other threads' func events change nothing of its calls (the
 		 * kernel's switch records, which give its time off the CPU, are not func events) */
 		if (st->push.has_tid && ev.size >= 4 && calls_kind(&st->m, &ev) &&
+		    calls_kind(&st->m, &ev) != CALLS_SYMBOL &&	/* names every thread's library calls */
 		    (int64_t)dump_get_uint(ev.payload, 4, ev.big_endian) != st->push.tid)
 			continue;
 		if ((rc = calls_event(&st->m, &ev)) < 0)

@@ -291,6 +291,7 @@ static int run(int argc, char **argv)
 		{ "any-binary", no_argument, NULL, 0x101 },
 		{ "argument", required_argument, NULL, 'A' },
 		{ "retval", required_argument, NULL, 'R' },
+		{ "no-libcall", no_argument, NULL, 0x102 },
 		{ "blocking", optional_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -331,6 +332,7 @@ static int run(int argc, char **argv)
 		case 'Y': system_scope = 1; break;
 		case 'B': set(&st, "--kernel-buffer", "LTT_KERNEL_BUFFER", optarg); break;
 		case 0x101: any = 1; break;
+		case 0x102: set(&st, "--no-libcall", "LTT_FUNCTIONS_LIBCALL", "0"); break;
 		case 'A': if (add_spec(&argspec, optarg)) return 2; break;
 		case 'R': if (add_spec(&retspec, optarg)) return 2; break;
 		case 'L': set(&st, "--blocking", "LTT_BLOCKING", optarg ? optarg : "1000"); break;	/* LTT_BLOCKING_DEFAULT_MS */
@@ -491,7 +493,7 @@ const struct ltt_cmd ltt_cmd_record = {
 	.summary = "run a program linked with libltt (or any program, --any-binary) and record a trace of it",
 	.usage = "usage: ltt record [-o|--output DIR] [--mode discard|flight] [--block-size N] [--blocks N] [--cpu-sample MS] "
 		 "[--stack-sample HZ] [--rotate-size N] [--rotate-seconds N] [--max-size N] [--flush-ms N] [--events RULES] [--waits] "
-		 "[--functions[=RULES] [--functions-depth N] [--functions-min-ns NS] [-A|--argument SPEC]... [-R|--retval SPEC]...] [--kernel[=LIST]] [--system] [--kernel-buffer N] [--any-binary] "
+		 "[--functions[=RULES] [--functions-depth N] [--functions-min-ns NS] [-A|--argument SPEC]... [-R|--retval SPEC]... [--no-libcall]] [--kernel[=LIST]] [--system] [--kernel-buffer N] [--any-binary] "
 		 "[--blocking[=MS]] -- PROGRAM ARGS...\n"
 		 "\n"
 		 "Runs PROGRAM with LTT_TRACE=DIR (default ./ltt-traces/) and LTT_MODE,\n"
@@ -539,6 +541,8 @@ const struct ltt_cmd ltt_cmd_record = {
 		 "                        'fadd@arg1/i32,arg2/i32', 'greet@arg1/s', 'f@fparg1'; FMT i, u, x with\n"
 		 "                        8/16/32/64, s, c, f; repeatable; -pg builds (ltt dump --format=calls)\n"
 		 "  -R, --retval SPEC     record return values: 'fadd@retval/i32' (LTT_FUNCTIONS_RETVAL)\n"
+		 "      --no-libcall      do not record the program's library calls through its PLT (recorded\n"
+		 "                        by default with --functions; LTT_FUNCTIONS_LIBCALL=0)\n"
 		 "      --kernel[=LIST]   also record the kernel's events of the program's threads (LTT_KERNEL):\n"
 		 "                        a comma list of sched, syscalls, irq, faults, switch; alone: sched,syscalls.\n"
 		 "                        Without root or CAP_PERFMON only the threads' own context switches;\n"

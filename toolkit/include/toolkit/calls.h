@@ -75,7 +75,12 @@ struct call_thread {		/* one thread of one trace */
 	int out;		/* 0 on the CPU (or not known), 1 out runnable, 2 out blocked */
 };
 
-enum { CALLS_ENTRY = 1, CALLS_EXIT, CALLS_CALL, CALLS_OPEN, CALLS_ARGS, CALLS_RETVAL };
+enum { CALLS_ENTRY = 1, CALLS_EXIT, CALLS_CALL, CALLS_OPEN, CALLS_ARGS, CALLS_RETVAL, CALLS_SYMBOL };
+
+struct calls_sym {		/* func.symbol: the name of a library call's stub address */
+	uint64_t addr;
+	char *name;
+};
 
 struct calls_map {		/* a core.mapping: names functions of binaries that are missing */
 	uint64_t start, end, offset;
@@ -89,7 +94,9 @@ struct calls_model {
 	struct calls_map *maps;
 	size_t nmaps, capmaps;
 	/* what a func event type is (event types compared by pointer, then by name) */
-	const struct ltt_event_type *types[6];
+	const struct ltt_event_type *types[7];
+	struct calls_sym *syms;		/* func.symbol events read */
+	size_t nsyms, capsyms;
 	/* the consumer's callbacks: a call that begins (entry/exit mode; NULL: not wanted), a call that
 	 * ends */
 	int (*on_enter)(void *arg, uint32_t tid, uint32_t depth, long func, uint64_t start_ns);
@@ -114,8 +121,8 @@ int calls_event(struct calls_model *m, const struct ltt_event *ev);
  * a snapshot's open calls (func.open), those of the list, outermost first, whatever the events kept;
  * frames the events left open that the list does not hold (their exit lost) are reported cut. */
 int calls_finish(struct calls_model *m);
-/* Whether ev is a func event: CALLS_ENTRY, CALLS_EXIT, CALLS_CALL, CALLS_OPEN, CALLS_ARGS, CALLS_RETVAL
- * or 0. */
+/* Whether ev is a func event: CALLS_ENTRY, CALLS_EXIT, CALLS_CALL, CALLS_OPEN, CALLS_ARGS, CALLS_RETVAL,
+ * CALLS_SYMBOL or 0. */
 int calls_kind(struct calls_model *m, const struct ltt_event *ev);
 const char *calls_func_name(const struct calls_model *m, long func);
 

@@ -5,10 +5,14 @@
  *   calls N   N calls of a tiny function leaf() (a call and a return each)
  *   paced N NS  N calls of leaf(), one every NS ns of wall time (a spin on the clock between calls, not
  *             traced): a rate the disk can follow (bench/rows/blocking.sh)
+ *   libcalls N  N calls of sched_getcpu() through the PLT (a library call: the vDSO, no system call;
+ *             recorded by ltt record --functions and uftrace record by default)
  *   floor N   N iterations of what a call and return cost at least when recorded: two cycle-counter
  *             reads and two 16-byte stores into a 1 MiB buffer (no function call)
  * Prints the loop's wall time per iteration as the other bench programs do (ns_per_event=...). */
+#define _GNU_SOURCE	/* sched_getcpu */
 #include <inttypes.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +40,12 @@ __attribute__((noinline)) void run_calls(uint64_t n)
 {
 	for (uint64_t i = 0; i < n; i++)
 		leaf(i);
+}
+
+__attribute__((noinline)) void run_libcalls(uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		sink += (uint64_t)sched_getcpu();
 }
 
 __attribute__((noinline)) void run_paced(uint64_t n, uint64_t ns)
@@ -70,9 +80,9 @@ int main(int argc, char **argv)
 {
 	uint64_t n, t0, c0, t1, c1;
 
-	if ((argc != 3 || (strcmp(argv[1], "calls") && strcmp(argv[1], "floor"))) &&
+	if ((argc != 3 || (strcmp(argv[1], "calls") && strcmp(argv[1], "floor") && strcmp(argv[1], "libcalls"))) &&
 	    (argc != 4 || strcmp(argv[1], "paced"))) {
-		fprintf(stderr, "usage: %s calls|floor N, or paced N NS\n", argv[0]);
+		fprintf(stderr, "usage: %s calls|libcalls|floor N, or paced N NS\n", argv[0]);
 		return 2;
 	}
 	n = strtoull(argv[2], NULL, 10);
@@ -80,6 +90,8 @@ int main(int argc, char **argv)
 	c0 = mono_ns(CLOCK_THREAD_CPUTIME_ID);
 	if (!strcmp(argv[1], "calls"))
 		run_calls(n);
+	else if (!strcmp(argv[1], "libcalls"))
+		run_libcalls(n);
 	else if (!strcmp(argv[1], "paced"))
 		run_paced(n, strtoull(argv[3], NULL, 10));
 	else

@@ -8,6 +8,8 @@
 # - the -finstrument-functions build recording (LTT_FUNCTIONS=1, discard) minus the same not recording;
 # - -pg -mfentry, and -finstrument-functions not linked with libltt (bench_func_cygp: empty hooks in
 #   libcygstub.so when untraced), each under ltt record --functions and uftrace record;
+# - library calls through the PLT (bench_func libcalls: sched_getcpu, the vDSO), -pg binary, recorded by
+#   default by both (ltt: func_plt.c's stubs; uftrace: its PLT hooks);
 # - with a 1 us minimum duration (LTT_FUNCTIONS_MIN_NS=1000): no call of leaf lasts that long;
 # - the floor: two cycle-counter reads and two 16-byte stores per iteration (bench_func floor).
 # The figures are the program thread's CPU time (CLOCK_THREAD_CPUTIME_ID), not wall time: on this
@@ -27,13 +29,14 @@ func_untraced() {
 	prog=$1
 	shift
 	FUNC_BASE=
-	(cd "$T" && env "$@" "$prog" calls "$FUNC_N") > "$T/out0" 2> "$T/err" || return 1
+	(cd "$T" && env "$@" "$prog" "${FUNC_MODE:-calls}" "$FUNC_N") > "$T/out0" 2> "$T/err" || return 1
 	FUNC_BASE=$(cpu_of "$T/out0")
 }
 
 # run_func HOW: one pair of runs; RUN_VAL traced - untraced, RUN_BPE bytes per call on disk.
 run_func() {
 	how=$1
+	case $how in plt*) FUNC_MODE=libcalls ;; *) FUNC_MODE=calls ;; esac
 	case $how in cygp*) prog=$FUNC_CYGP ;; cyg*) prog=$FUNC_CYG ;; fentry*) prog=$FUNC_FENTRY ;; *) prog=$FUNC_PG ;; esac
 	[ -x "$prog" ] || { RUN_ERR="$(basename "$prog") not built (see $B/build.log)"; return; }
 	rm -rf "$W/func"
@@ -43,10 +46,11 @@ run_func() {
 	# in $T: a -pg program writes gmon.out where it runs, never in the source tree
 	(cd "$T" || exit 1
 	case $how in
-	pg-ltt|fentry-ltt|cygp-ltt) exec "$LTT" record -o "$W/func" -b $BLOCK -n $NBLOCKS --functions -- "$prog" calls "$FUNC_N" ;;
+	pg-ltt|fentry-ltt|cygp-ltt|plt-ltt) exec "$LTT" record -o "$W/func" -b $BLOCK -n $NBLOCKS --functions -- \
+		"$prog" "$FUNC_MODE" "$FUNC_N" ;;
 	pg-min) exec "$LTT" record -o "$W/func" -b $BLOCK -n $NBLOCKS --functions --functions-min-ns 1000 -- \
 		"$prog" calls "$FUNC_N" ;;
-	*-uftrace) exec uftrace record -d "$W/func" "$prog" calls "$FUNC_N" ;;
+	*-uftrace) exec uftrace record -d "$W/func" "$prog" "$FUNC_MODE" "$FUNC_N" ;;
 	cyg-ltt) LTT_TRACE="$W/func" LTT_BLOCK_SIZE=$BLOCK LTT_BLOCKS=$NBLOCKS LTT_FUNCTIONS=1 \
 		exec "$prog" calls "$FUNC_N" ;;
 	esac) > "$T/out" 2> "$T/err"
@@ -73,4 +77,6 @@ measure func-fentry-uftrace "$FR" "uftrace record, -pg -mfentry binary" ns - run
 measure func-fentry-ltt "$FR" "ltt record --functions, -pg -mfentry binary" ns func-fentry-uftrace run_func fentry-ltt
 measure func-cygp-uftrace "$FR" "uftrace record, -finstrument-functions binary" ns - run_func cygp-uftrace
 measure func-cygp-ltt "$FR" "ltt record --functions, the same binary (libltt.so preloaded)" ns func-cygp-uftrace run_func cygp-ltt
+measure func-plt-uftrace "$FR" "uftrace record, -pg binary, library calls through the PLT" ns - run_func plt-uftrace
+measure func-plt-ltt "$FR" "ltt record --functions, the same library calls" ns func-plt-uftrace run_func plt-ltt
 measure func-pg-min1us "$FR" "ltt, -pg, 1 us minimum duration, tiny calls" ns func-pg-ltt run_func pg-min

@@ -9,12 +9,15 @@
  * each makes 50 getppid calls and sleeps 1 ms 5 times (switches), then ends. Prints "pid PID",
  * "main TID", "worker-a TID", "bg-hidden TID". */
 #include <dlfcn.h>
+#include <stdlib.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <ltt/ltt.h>
 
 typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
@@ -58,6 +61,12 @@ int main(void)
 
 	if (!libc_create || (void *)libc_create == (void *)pthread_create) {
 		fprintf(stderr, "ident_prog: the C library's own pthread_create not found apart from libltt's\n");
+		return 1;
+	}
+	/* libltt started from LTT_TRACE (and this call links it: a sanitizer's runtime defines
+	 * pthread_create too, so no other symbol pulls libltt.a in) */
+	if (getenv("LTT_TRACE") && !ltt_recording()) {
+		fprintf(stderr, "ident_prog: LTT_TRACE set but libltt is not recording\n");
 		return 1;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);

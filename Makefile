@@ -248,15 +248,30 @@ $(BUILD)/tests/progs/%: $(O)/tests/progs/%.o $(STATIC_LIBS)
 # libFuzzer targets: clang, with the model and reader compiled in for coverage. By convention,
 # tests/fuzz/fuzz_NAME.c also gets the sources of tools/NAME/ but its cmd_*.c (fuzz_recover:
 # tools/recover/; fuzz_gen: tools/gen/); everything is compiled with the tests' include path.
+# Each source is compiled once into $(BUILD)/fuzz/obj/ (instrumented for coverage and the sanitizers,
+# -fsanitize=fuzzer-no-link; dependencies tracked by -MMD) and shared by every target that links it;
+# only the link adds libFuzzer's main (-fsanitize=fuzzer). A target needing another file gets its object
+# as a prerequisite: $(BUILD)/fuzz/fuzz_NAME: $(call fuzz_obj,ROOM/FILE.c).
 FUZZ_CC     ?= clang
-FUZZ_FLAGS  := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -DLTT_VERSION=\"$(VERSION)\"
+FUZZ_FLAGS  := -std=gnu11 -g -O1 -D_GNU_SOURCE -DLTT_VERSION=\"$(VERSION)\"
+FUZZ_SAN    := address,undefined
+FUZZ_O      := $(BUILD)/fuzz/obj
+fuzz_obj     = $(patsubst %.c,$(FUZZ_O)/%.o,$(1))
 fuzz_tool_srcs = $(filter-out $(wildcard tools/$(1)/cmd_*.c),$(wildcard tools/$(1)/*.c))
+FUZZ_CC_LINE = $(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -MMD -MP $(INC_tests) \
+	       $(XML_CFLAGS) $(ARCHIVE_CFLAGS) $(CRYPTO_CFLAGS)
+# The objects are rebuilt when that line changes (FUZZ_CC, FUZZ_FLAGS, VERSION), as FLAGS_STAMP does.
+FUZZ_STAMP  := $(BUILD)/fuzz/flags.txt
+$(FUZZ_STAMP): FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' '$(FUZZ_CC_LINE)' > $@.tmp && if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(FUZZ_O)/%.o: %.c $(FUZZ_STAMP) | $(BUILD)/config.mk lint
+	@mkdir -p $(@D)
+	$(FUZZ_CC_LINE) -c -o $@ $<
 define fuzz_rule
-$(BUILD)/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c $(wildcard tests/fuzz/*.h) $(COMMON_SRCS) $(EVENTDEFS_SRCS) $(READER_SRCS) \
-    $(call fuzz_tool_srcs,$(1)) | $(BUILD)/config.mk lint
-	@mkdir -p $$(@D)
-	$$(FUZZ_CC) $$(FUZZ_FLAGS) $$(INC_tests) $$(XML_CFLAGS) $$(ARCHIVE_CFLAGS) $$(CRYPTO_CFLAGS) -o $$@ \
-	    $$(filter %.c,$$^) $$(XML_LIBS) $$(ARCHIVE_LIBS) $$(CRYPTO_LIBS) -lz -lm
+$(BUILD)/fuzz/fuzz_$(1): $(call fuzz_obj,tests/fuzz/fuzz_$(1).c $(COMMON_SRCS) $(EVENTDEFS_SRCS) $(READER_SRCS) \
+    $(call fuzz_tool_srcs,$(1)))
+	$$(FUZZ_CC) -fsanitize=fuzzer,$$(FUZZ_SAN) -o $$@ $$(filter %.o,$$^) $$(XML_LIBS) $$(ARCHIVE_LIBS) $$(CRYPTO_LIBS) -lz -lm
 endef
 $(foreach n,$(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRCS)),$(eval $(call fuzz_rule,$(n))))
 
@@ -269,7 +284,8 @@ check: all $(UNIT_BINS) $(PROG_BINS) $(if $(SANITIZE),,fuzz-build)
 
 .PHONY: fuzz-build
 fuzz-build:
-	@if command -v $(FUZZ_CC) >/dev/null 2>&1; then $(MAKE) --no-print-directory $(FUZZ_BINS); \
+	@if command -v $(FUZZ_CC) >/dev/null 2>&1; then \
+	   $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc)) $(FUZZ_BINS); \
 	 else echo "fuzz: $(FUZZ_CC) not found, fuzz targets skipped"; fi
 
 # Longer fuzzing on demand: make fuzz FUZZ_SECONDS=600
@@ -321,3 +337,4 @@ help:
 # module.mk files anywhere in the tree (examples/, bench/, tools/sql/, ...) add the rules of their folder.
 -include $(sort $(shell find . -path ./build -prune -o -path "./build-*" -prune -o -name module.mk -print))
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/fuzz/obj -name '*.d' 2>/dev/null)

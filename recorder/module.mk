@@ -8,7 +8,7 @@ $(BUILD)/gen/ltt-core-xml.h: eventdefs/core.xml recorder/module.mk
 $(O)/recorder/core.o: $(BUILD)/gen/ltt-core-xml.h
 
 # tests/fuzz/fuzz_env.c drives the LTT_* setting parsers (common/settings.c, read by recorder/env_parse.c):
-$(BUILD)/fuzz/fuzz_env: recorder/env_parse.c recorder/env_parse.h common/include/common/settings.h
+$(BUILD)/fuzz/fuzz_env: $(call fuzz_obj,recorder/env_parse.c)
 
 # Function tracing's -pg hooks (recorder/func_x86_64.S): assembly, x86-64 only (doc/recorder.md
 # "Function tracing"); elsewhere the file assembles to nothing but its note.

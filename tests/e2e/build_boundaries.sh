@@ -11,9 +11,14 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 cd "$SRCDIR" || exit 1
 
+# flags ROOM: the room's compile line, asked of make once per room (each make parses the whole tree)
+for room in common eventdefs recorder reader toolkit tools; do
+	f=$(make -s --no-print-directory BUILD="$BUILD" SANITIZE="${SANITIZE:-}" "print-flags-$room") ||
+		fail "make print-flags-$room"
+	eval "flags_$room=\$f"
+done
 flags() {
-	make -s --no-print-directory BUILD="$BUILD" SANITIZE="${SANITIZE:-}" "print-flags-$1" ||
-		fail "make print-flags-$1"
+	eval "printf '%s\\n' \"\$flags_$1\""
 }
 # compiles ROOM HEADER...: a probe including each header, compiled as ROOM compiles its files (the probe
 # sits outside the tree, so nothing beside it can be found by quotes either)

@@ -12,7 +12,10 @@ fail() { echo "FAIL: $*"; exit 1; }
 command -v pkg-config >/dev/null || fail "pkg-config not installed (make deps)"
 
 unset MAKEFLAGS MAKELEVEL MFLAGS
-make --no-print-directory install BUILD="$BUILD" PREFIX="$tmp/opt" DESTDIR= > "$tmp/install.log" 2>&1 ||
+# BUILD as make check was given it: the run's environment has it absolute, and another spelling of the
+# directory changes the compile line (-I$(BUILD)/gen, build/flags.txt), which would rebuild every object
+case "$BUILD" in "$SRCDIR"/*) build=${BUILD#"$SRCDIR"/} ;; *) build=$BUILD ;; esac
+make --no-print-directory install BUILD="$build" PREFIX="$tmp/opt" DESTDIR= > "$tmp/install.log" 2>&1 ||
 	fail "make install: $(tail -5 "$tmp/install.log")"
 export PKG_CONFIG_PATH="$tmp/opt/lib/pkgconfig"
 unset LD_LIBRARY_PATH

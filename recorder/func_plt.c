@@ -137,8 +137,15 @@ static int excluded(const char *n)
 		"system",
 	};
 
+	static const char *const prefixes[] = { "__asan_", "__ubsan_", "__tsan_", "__msan_", "__lsan_",
+						"__sanitizer_" };
+
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(n, names[i]))
+			return 1;
+	/* the sanitizers' runtime: instrumentation the compiler added, not the program's calls */
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(n, prefixes[i], strlen(prefixes[i])))
 			return 1;
 	return 0;
 }

@@ -19,7 +19,13 @@ fail() { echo "FAIL: $*"; exit 1; }
 nice -n -5 taskset -c 0 sh -c 'while :; do :; done' &
 hog=$!
 sleep 0.2
-"$LTT" record -o "$tmp/t" --kernel=sched,syscalls,irq,faults --system -- taskset -c 0 "$prog" run 200 \
+# taskset gets libltt.so preloaded (and hands the recording on at its exec): under make asan that is an
+# ASan build, so the ASan runtime goes first, as in record_exec.sh
+asan=
+case "${SANITIZE:-}" in *address*)
+	asan="LD_PRELOAD=$(${CC:-cc} -print-file-name=libasan.so) ASAN_OPTIONS=verify_asan_link_order=0:${ASAN_OPTIONS:-}" ;;
+esac
+env $asan "$LTT" record -o "$tmp/t" --kernel=sched,syscalls,irq,faults --system -- taskset -c 0 "$prog" run 200 \
 	> "$tmp/out" 2> "$tmp/err" || fail "record: $(cat "$tmp/err")"
 h=$hog; kill "$hog"; wait "$hog" 2>/dev/null; hog=
 "$LTT" check "$tmp/t" > /dev/null || fail "ltt check"

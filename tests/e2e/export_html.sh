@@ -10,6 +10,10 @@
 #   (regions clipped to it) and says the 7 lost events;
 # - the kernel trace of tests/e2e/sched_kernel.sh: thread lanes named by the kernel, CPU lanes, and the
 #   summary's time by state per thread equal to ltt stats --sched's figures;
+# - function calls: tests/func/func_tree.c's known call tree (-pg) under ltt record --functions: the
+#   summary counts exactly 100 a, 1000 b, 1000 c, 3 leaf_long, their time ltt stats --functions' total;
+# - stack samples (tests/progs/profile_calls.c chains): every sample with a known stack is counted, and
+#   clicking one shows its stack, innermost c;
 # - levels of detail: 4000 regions of distinct lengths with a budget of 1000 intervals: the longest
 #   kept, every dropped one shorter than every kept one.
 set -u
@@ -17,6 +21,8 @@ set -u
 : "${NPM_DIR:?}" "${NPM_PKGS:?}"
 sh "$SRCDIR/mk/npm.sh" "$NPM_DIR" $NPM_PKGS || exit 1	# node (Debian's nodejs, with npm)
 VIEW="$SRCDIR/tests/e2e/lib/html_view.js"
+# under make asan the -pg program gets the sanitized libltt.so preloaded ahead of its own libasan
+export ASAN_OPTIONS="verify_asan_link_order=0:${ASAN_OPTIONS:-}"
 # has FILE LINE: FILE holds LINE exactly
 has() { grep -qxF -- "$2" "$1" || { echo "missing: '$2' in $1:"; sed 's/^/    /' "$1" | head -n 60; fail=1; }; }
 drawn() { awk '/^pixels/ { print $5 }' "$1"; }
@@ -73,6 +79,33 @@ for l in 'lane CPU 0' 'lane CPU 1' 'proc CPUs' 'detail name spin' 'detail dur_ns
 	'state prog (100) on CPU 27000' 'state prog (100) sleeping 6000' 'requests 0'; do
 	has k.out "$l"
 done
+
+# function calls (a flame per thread) of a known call tree
+( cd "$work" && "$LTT" record -o "$work/f" --functions -- "$BUILD/tests/func/func_tree_pg" tree ) \
+	> f.rec 2>&1 || { echo "ltt record failed:"; cat f.rec; exit 1; }
+"$LTT" export --format=html f 2>/dev/null || { echo "export of the function trace failed"; exit 1; }
+node "$VIEW" f.html f.png summary shot > f.out 2>&1 || { echo "the viewer failed:"; cat f.out; exit 1; }
+"$LTT" stats --functions --format=json f > fs.json || exit 1
+total() { jq -r --arg f "$1" '[.functions[] | select(.function == $f) | .total_ns] | add' fs.json; }
+for fc in a:100 b:1000 c:1000 leaf_long:3; do
+	fn=${fc%:*}
+	has f.out "top functions $fn $(total "$fn") ${fc#*:}"
+done
+has f.out "total functions $(jq .calls fs.json)"
+[ "$(drawn f.out)" -gt 3000 ] || { echo "f.png: lanes not drawn"; cat f.out; fail=1; }
+
+# stack samples: tests/progs/profile_calls.c spins in a -> b -> c, then d -> c
+LTT_TRACE="$work/p" LTT_STACK_SAMPLE_HZ=1000 "$BUILD/tests/progs/profile_calls" chains 60 > p.rec 2>&1 ||
+	{ echo "profile_calls failed:"; cat p.rec; exit 1; }
+"$LTT" export --format=html p 2>/dev/null || { echo "export of the profile failed"; exit 1; }
+node "$VIEW" p.html p.png summary mark:c details > p.out 2>&1 || { echo "the viewer failed:"; cat p.out; exit 1; }
+"$LTT" stats --profile p > ps.txt || exit 1
+n=$(sed -n 's/^profile: \([0-9]*\) stack samples.*/\1/p' ps.txt)
+u=$(sed -n 's/.* \([0-9]*\) samples without a known stack.*/\1/p' ps.txt)
+[ "${n:-0}" -gt 10 ] || { echo "profile_calls: ${n:-no} stack samples"; cat ps.txt; fail=1; }
+has p.out "total sampled $(( ${n:-0} - ${u:-0} ))"
+has p.out "detail kind sample"
+grep -A 30 '^detail stack' p.out | grep -qx 'c' || { echo "the sample's stack does not end in c:"; cat p.out; fail=1; }
 
 # levels of detail: regions of 10, 20, ... 40000 ns in a shuffled order, 1000 intervals kept at most
 awk 'BEGIN { t = 1000; srand(7); for (i = 1; i <= 4000; i++) p[i] = i;

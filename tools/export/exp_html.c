@@ -190,8 +190,8 @@ static int leaf(void *arg, const char *name, size_t len, const struct ltt_value 
 	return o->len > 2048;	/* enough for the details panel */
 }
 
-/* The event's fields as a JSON object (a string of the store, 0 when not kept). */
-static uint32_t fields(struct hx *x, const struct ltt_event *ev)
+/* The event's fields as a JSON object in x->scratch (o->len 0: none). */
+static void fields_json(struct hx *x, const struct ltt_event *ev)
 {
 	struct dump_out *o = x->scratch;
 	struct ltt_value body;
@@ -208,7 +208,26 @@ static uint32_t fields(struct hx *x, const struct ltt_event *ev)
 		dump_out_json_string(o, ev->trace->path, strlen(ev->trace->path));
 	}
 	dump_out_char(o, '}');
-	return o->len > 2 ? hm_intern(&x->m, o->buf, o->len, 1) : 0;
+	if (o->len <= 2)
+		o->len = 0;
+}
+
+/* The event's fields as a JSON object (a string of the store, 0 when none or not kept). */
+static uint32_t fields(struct hx *x, const struct ltt_event *ev)
+{
+	fields_json(x, ev);
+	return x->scratch->len ? hm_intern(&x->m, x->scratch->buf, x->scratch->len, 1) : 0;
+}
+
+/* Ends open region op of lane l at t (relative ns): the interval, its fields interned if kept. */
+static int close_open(struct hx *x, uint32_t l, struct hm_open *op, uint32_t depth, uint64_t t)
+{
+	struct hm_item it = { .start = op->start, .dur = t - op->start, .lane = l, .name = op->name,
+			      .depth = (uint16_t)(depth < 65535 ? depth : 65535), .kind = op->kind };
+
+	if (op->flen && hm_span_kept(&x->m, &it))
+		it.args = hm_intern(&x->m, op->fields, op->flen, 1);
+	return hm_add(&x->m, &it);
 }
 
 /* ---- stack samples ---------------------------------------------------------------------------------------- */
@@ -249,8 +268,8 @@ static int sample(struct hx *x, const struct ltt_event *ev, unsigned trace)
 		if (f < 0)
 			return (int)f;
 		pf = &pm->funcs[f];
-		if (!pf->user)
-			pf->user = hm_intern(&x->m, pf->name, strlen(pf->name), 0) + 1;
+		if (pf->user <= 0)	/* the model starts it at -1 or 0: ours is the string + 1 */
+			pf->user = (int64_t)hm_intern(&x->m, pf->name, strlen(pf->name), 0) + 1;
 		node = node_of(x, node, (uint32_t)(pf->user - 1));
 		if (!node)
 			break;
@@ -372,22 +391,28 @@ static int hx_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 			op->start = t;
 			op->name = hm_intern(&x->m, e.name, strlen(e.name), 0);
 			op->kind = e.lane->is_span ? HM_SPAN : export_type(ev)->func == 1 ? HM_CALL : HM_REGION;
-			op->args = op->kind == HM_CALL ? 0 : fields(x, ev);
+			op->flen = 0;
+			if (op->kind != HM_CALL) {
+				fields_json(x, ev);
+				if (x->scratch->len > op->fcap) {
+					char *f = realloc(op->fields, x->scratch->len);
+
+					if (!f)
+						return -ENOMEM;
+					op->fields = f;
+					op->fcap = (uint32_t)x->scratch->len;
+				}
+				memcpy(op->fields, x->scratch->buf, x->scratch->len);
+				op->flen = (uint32_t)x->scratch->len;
+			}
 		}
 		hl->depth++;
 		return 0;
 	case TL_END:
 		if (!hl->depth)
 			return 0;
-		if (--hl->depth < HM_STACK) {
-			struct hm_item it;
-
-			op = &hl->open[hl->depth];
-			it = (struct hm_item){ .start = op->start, .dur = t - op->start, .lane = (uint32_t)l,
-					       .name = op->name, .args = op->args, .depth = (uint16_t)hl->depth,
-					       .kind = op->kind };
-			return hm_add(&x->m, &it);
-		}
+		if (--hl->depth < HM_STACK)
+			return close_open(x, (uint32_t)l, &hl->open[hl->depth], hl->depth, t);
 		return 0;
 	case TL_SLICE: {
 		uint64_t b = rel(x, e.slice_start_ns);
@@ -418,7 +443,8 @@ static int hx_event(struct ltt_export_ctx *ctx, const struct ltt_event *ev)
 	}
 	default: {
 		struct hm_item it = { .start = t, .lane = (uint32_t)l, .kind = HM_INSTANT,
-				      .name = hm_intern(&x->m, e.name, strlen(e.name), 0), .args = fields(x, ev) };
+				      .name = hm_intern(&x->m, e.name, strlen(e.name), 0),
+				      .args = hm_point_kept(&x->m) ? fields(x, ev) : 0 };
 
 		return hm_add(&x->m, &it);
 	}
@@ -494,17 +520,9 @@ static int hx_end(struct ltt_export_ctx *ctx, int failed)
 
 		if (l->kind == HM_LANE_CPU && l->cur)
 			ret = cpu_flush(x, l, (uint32_t)i);
-		while (!ret && l->depth) {	/* regions open at the end end there */
-			if (--l->depth < HM_STACK) {
-				struct hm_open *op = &l->open[l->depth];
-				uint64_t e = rel(x, x->last_ns);
-				struct hm_item it = { .start = op->start, .dur = e - op->start, .lane = (uint32_t)i,
-						      .name = op->name, .args = op->args, .depth = (uint16_t)l->depth,
-						      .kind = op->kind };
-
-				ret = hm_add(&x->m, &it);
-			}
-		}
+		while (!ret && l->depth)	/* regions open at the end end there */
+			if (--l->depth < HM_STACK)
+				ret = close_open(x, (uint32_t)i, &l->open[l->depth], l->depth, rel(x, x->last_ns));
 	}
 	if (ret)
 		goto out;

@@ -37,6 +37,8 @@ int hm_init(struct hm *m, uint64_t span_ns)
 void hm_free(struct hm *m)
 {
 	for (size_t i = 0; i < m->nlanes; i++) {
+		for (unsigned k = 0; m->lanes[i].open && k < HM_STACK; k++)
+			free(m->lanes[i].open[k].fields);
 		free(m->lanes[i].open);
 		free(m->lanes[i].sum.count);
 		free(m->lanes[i].sum.st);
@@ -56,10 +58,13 @@ void hm_free(struct hm *m)
 
 uint32_t hm_intern(struct hm *m, const char *s, size_t n, int droppable)
 {
-	uint64_t h = ltt_hash_bytes(0, s, n);
+	uint64_t h;
 	uint32_t *v;
 	int added;
 
+	if (droppable && m->strlen_ + n + 1 > HM_STR_BYTES)
+		return 0;	/* full: not looked up either (fields only) */
+	h = ltt_hash_bytes(0, s, n);
 	for (;; h++) {
 		v = hm_strmap_find(&m->strmap, h);
 		if (!v)
@@ -181,7 +186,7 @@ static int drop(struct hm *m, const struct hm_item *it)
 		return -ENOMEM;
 	l->sum.dropped[col_of(m, it->start)]++;
 	l->dropped++;
-	if (it->dur) {
+	if (it->kind <= HM_ONCPU) {
 		m->spans_dropped++;
 		if (it->dur > m->dropped_max_ns)
 			m->dropped_max_ns = it->dur;
@@ -229,6 +234,19 @@ static int cut(struct hm *m, struct hm_item *v, size_t *n, uint64_t *cutkey)
 	return ret;
 }
 
+/* The order in which intervals are dropped: by duration, a hash of start and lane breaking ties. */
+static uint64_t span_key(const struct hm_item *it)
+{
+	uint64_t d = it->dur < (1ull << 47) ? it->dur : (1ull << 47) - 1;
+
+	return d << 16 | (ltt_hash64(it->start ^ (uint64_t)it->lane << 40) & 0xffff);
+}
+
+int hm_span_kept(const struct hm *m, const struct hm_item *it)
+{
+	return span_key(it) >= m->span_cut;
+}
+
 int hm_add(struct hm *m, const struct hm_item *in)
 {
 	struct hm_item it = *in;
@@ -237,10 +255,8 @@ int hm_add(struct hm *m, const struct hm_item *in)
 	if (ret)
 		return ret;
 	if (it.kind <= HM_ONCPU) {
-		uint64_t d = it.dur < (1ull << 47) ? it.dur : (1ull << 47) - 1;
-
 		m->spans_total++;
-		it.key = d << 16 | (ltt_hash64(it.start ^ (uint64_t)it.lane << 40) & 0xffff);
+		it.key = span_key(&it);
 		if (it.key < m->span_cut)
 			return drop(m, &it);
 		if (m->nspans >= m->max_spans && (ret = cut(m, m->spans, &m->nspans, &m->span_cut)))
@@ -254,7 +270,7 @@ int hm_add(struct hm *m, const struct hm_item *in)
 	}
 	m->points_total++;
 	it.dur = 0;
-	it.key = ltt_hash64(++m->points_seq);
+	it.key = ltt_hash64(++m->points_seq);	/* hm_point_kept computes the same */
 	if (it.key < m->point_cut)
 		return drop(m, &it);
 	if (m->npoints >= m->max_points && (ret = cut(m, m->points, &m->npoints, &m->point_cut)))
@@ -265,6 +281,11 @@ int hm_add(struct hm *m, const struct hm_item *in)
 		return -ENOMEM;
 	m->points[m->npoints++] = it;
 	return 0;
+}
+
+int hm_point_kept(const struct hm *m)
+{
+	return ltt_hash64(m->points_seq + 1) >= m->point_cut;
 }
 
 int hm_count(struct hm *m, uint32_t lane, uint64_t t)
@@ -326,12 +347,14 @@ int hm_finish(struct hm *m)
 	for (uint32_t i = 0; i < m->nlanes; i++)
 		order[i] = i;
 	sort_m = m;
-	qsort(order, m->nlanes, sizeof(*order), lane_order);
+	if (m->nlanes > 1)
+		qsort(order, m->nlanes, sizeof(*order), lane_order);
 	for (uint32_t i = 0; i < m->nlanes; i++) {
 		newidx[order[i]] = i;
 		nl[i] = m->lanes[order[i]];
 	}
-	memcpy(m->lanes, nl, m->nlanes * sizeof(*nl));
+	if (m->nlanes)
+		memcpy(m->lanes, nl, m->nlanes * sizeof(*nl));
 	free(nl);
 	free(order);
 	m->nprocs = 0;
@@ -361,7 +384,9 @@ int hm_finish(struct hm *m)
 	for (size_t i = 0; i < m->npoints; i++)
 		m->points[i].lane = newidx[m->points[i].lane];
 	free(newidx);
-	qsort(m->spans, m->nspans, sizeof(*m->spans), item_order);
-	qsort(m->points, m->npoints, sizeof(*m->points), item_order);
+	if (m->nspans > 1)
+		qsort(m->spans, m->nspans, sizeof(*m->spans), item_order);
+	if (m->npoints > 1)
+		qsort(m->points, m->npoints, sizeof(*m->points), item_order);
 	return 0;
 }

@@ -12,7 +12,8 @@
  *   events per column, time per thread-state category, region coverage per nesting level (the first
  *   HM_DEPTHS), and what was dropped there; the writer (html_write.c) turns it into coarser levels.
  * Strings (names, fields as JSON) are interned up to HM_STR_BYTES; past that, fields are dropped and
- * names become "(name not kept)". */
+ * names become "(name not kept)". A region's fields are held with it while it is open and interned at
+ * its end only if it is kept then; a mark's only if it is kept when it arrives. */
 #ifndef LTT_TOOLS_EXPORT_HTML_MODEL_H
 #define LTT_TOOLS_EXPORT_HTML_MODEL_H
 
@@ -26,7 +27,7 @@
 #define HM_BUCKETS 4096			/* summary columns over the trace, finest level */
 #define HM_DEPTHS 4			/* nesting levels summarized (deeper ones: kept intervals only) */
 #define HM_NCAT 7			/* thread-state categories (html_model.c hm_cat) */
-#define HM_STR_BYTES (32u << 20)
+#define HM_STR_BYTES (24u << 20)
 #define HM_MAX_LANES 65536
 #define HM_STACK 256			/* open regions followed per lane */
 
@@ -50,7 +51,9 @@ struct hm_item {
 
 struct hm_open {			/* a region begun and not ended */
 	uint64_t start;
-	uint32_t name, args;
+	uint32_t name;
+	char *fields;			/* the begin's fields as JSON, interned at the end if the region is kept */
+	uint32_t flen, fcap;
 	uint8_t kind;
 };
 
@@ -90,11 +93,7 @@ struct hm_str {
 	uint32_t off, len;
 };
 
-static inline uint64_t hm_strkey_hash(uint64_t k)
-{
-	return k;
-}
-LTT_MAP_DEFINE(hm_strmap, uint64_t, uint32_t, hm_strkey_hash, ltt_eq_u64)
+LTT_MAP_DEFINE(hm_strmap, uint64_t, uint32_t, ltt_hash_u64, ltt_eq_u64)
 LTT_MAP_DEFINE(hm_lanemap, uint64_t, uint32_t, ltt_hash_u64, ltt_eq_u64)
 
 struct hm {
@@ -128,6 +127,10 @@ const char *hm_string(const struct hm *m, uint32_t i, size_t *len);
 long hm_lane(struct hm *m, enum hm_lane_kind kind, unsigned trace, uint32_t id, int *created);
 /* Adds an interval [start, start + dur) or a point (dur 0, kinds HM_INSTANT...): 0 or -ENOMEM. */
 int hm_add(struct hm *m, const struct hm_item *it);
+/* Whether the next point added will be kept for now (its fields are worth interning). */
+int hm_point_kept(const struct hm *m);
+/* Whether interval it would be kept for now (its fields are worth interning). */
+int hm_span_kept(const struct hm *m, const struct hm_item *it);
 /* Counts an event on a lane at time t (relative ns) in its summary: 0 or -ENOMEM. */
 int hm_count(struct hm *m, uint32_t lane, uint64_t t);
 /* The state category of a sched_state (on CPU, interrupt, runnable, sleeping, blocked, other, not

@@ -9,16 +9,19 @@
 //   wheel         wheel up at the middle of the plot: "zoom SPAN_BEFORE SPAN_AFTER fixed|moved"
 //                 (fixed: the time under the pointer did not move)
 //   click:NAME    reveals the slice NAME (lttView.locate gives where it is drawn), clicks it
+//   mark:NAME     reveals the mark NAME (an event, a sample's innermost function), clicks it
 //   search:TEXT   types TEXT in the search box and presses Enter
 //   key:K         presses key K: "view T0 T1"
 //   drag:DX       drags the plot by DX pixels: "drag fixed|moved" (fixed: the time grabbed is under
 //                 the pointer where it was released), "view T0 T1"
 //   focus:LANE    clicks the empty part of lane LANE (its summary follows)
 //   details       "detail KEY VALUE" for each fact of the details panel
-//   summary       "state LANE CATEGORY NS", "top TABLE NAME VALUE COUNT", "lost N", "focus LANE"
+//   summary       "state LANE CATEGORY NS", "top TABLE NAME VALUE COUNT" (12 at most), "total TABLE
+//                 COUNT" (regions, functions, sampled), "lost N", "focus LANE"
 //   view:T0:T1    shows [T0, T1] (ns from the start)
+//   eval:EXPR     prints "eval JSON" of EXPR evaluated in the page (for debugging)
 //   lod           "lod total N dropped N dropped_max_ns N kept N kept_min_ns N": what the export kept
-// and at the end "requests N": requests for anything but the page itself (file:, data:, blob:).
+// It prints "ready MS" (from the navigation to the viewer ready) first, and at the end "requests N": requests for anything but the page itself (file:, data:, blob:).
 // Exit 1 when chromium, the page or an action fails.
 'use strict';
 const fs = require('fs'), path = require('path');
@@ -50,11 +53,13 @@ async function main() {
 			return r.result.value;
 		};
 		let ready = null;
+		const tload = Date.now();
 		for (let i = 0; i < 600 && !ready; i++) {
 			ready = await ev('window.lttView ? (window.lttView.error || (window.lttView.ready && "ready")) : null');
 			if (!ready) await sleep(50);
 		}
 		if (ready !== 'ready') throw new Error('the viewer is not ready: ' + ready);
+		console.log(`ready ${Date.now() - tload} ms`);
 		const settle = async () => { await ev('new Promise((r) => requestAnimationFrame(() => setTimeout(r, 200)))'); };
 		const mouse = (type, x, y, extra = {}) => p.send('Input.dispatchMouseEvent', { type, x, y, button: 'left', clickCount: 1, ...extra });
 		const key = async (k) => {
@@ -90,8 +95,8 @@ async function main() {
 				await settle();
 				const after = await ev('lttView.view()'), ta = await ev(at);
 				console.log(`zoom ${Math.round(before.t1 - before.t0)} ${Math.round(after.t1 - after.t0)} ${Math.abs(ta - tb) <= 1 ? 'fixed' : 'moved'}`);
-			} else if (cmd === 'click') {
-				const loc = await ev(`lttView.locate(${JSON.stringify(arg)})`);
+			} else if (cmd === 'click' || cmd === 'mark') {
+				const loc = await ev(`lttView.${cmd === 'click' ? 'locate' : 'locateMark'}(${JSON.stringify(arg)})`);
 				if (!loc) throw new Error('no slice named ' + arg);
 				await settle();
 				await mouse('mouseMoved', loc.x, loc.y, { button: 'none' });
@@ -136,8 +141,10 @@ async function main() {
 					const out = [], q = (sel) => [...document.querySelectorAll('#summary-body ' + sel)];
 					for (const tr of q('table[data-key=states] tr[data-lane]'))
 						for (const td of tr.querySelectorAll('td[data-cat]')) out.push('state ' + tr.dataset.lane + ' ' + td.dataset.cat + ' ' + td.dataset.ns);
-					for (const t of q('table[data-key]:not([data-key=states])'))
+					for (const t of q('table[data-key]:not([data-key=states])')) {
 						for (const tr of t.querySelectorAll('tr[data-name]')) out.push('top ' + t.dataset.key + ' ' + tr.dataset.name + ' ' + tr.dataset.value + ' ' + tr.dataset.count);
+						out.push('total ' + t.dataset.key + ' ' + t.dataset.total);
+					}
 					for (const e of q('[data-key=lost]')) out.push('lost ' + e.dataset.value);
 					for (const e of q('[data-key=focus]')) out.push('focus ' + e.dataset.value);
 					return out; })()`);
@@ -146,6 +153,8 @@ async function main() {
 				const [t0, t1] = arg.split(':').map(Number);
 				await ev(`lttView.setView(${t0}, ${t1})`);
 				await settle();
+			} else if (cmd === 'eval') {	// eval:EXPR (for debugging): "eval JSON"
+				console.log('eval ' + JSON.stringify(await ev(arg)));
 			} else if (cmd === 'lod') {
 				const l = await ev(`(() => { const D = lttView.D, s = D.spans; let min = Infinity, n = 0;
 					for (let i = 0; i < s.n; i++) if (s.kind[i] <= 3) { n++; if (s.dur[i] < min) min = s.dur[i]; }

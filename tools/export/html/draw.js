@@ -66,6 +66,15 @@ function fmtDur(ns) {
 	return `${+(ns / u[0]).toPrecision(4)} ${u[1]}`;
 }
 
+// t in the unit fmtDur gives it, with the digits that tell apart times `step` apart.
+function fmtAt(t, step) {
+	const a = Math.abs(t);
+	const u = a >= 3600e9 ? [3600e9, 'h'] : a >= 60e9 ? [60e9, 'min'] : a >= 1e9 ? [1e9, 's'] : a >= 1e6 ? [1e6, 'ms'] :
+		a >= 1e3 ? [1e3, 'us'] : [1, 'ns'];
+	const digits = Math.max(0, Math.min(9, Math.ceil(Math.log10(u[0] / Math.max(1, step)))));
+	return `${(t / u[0]).toFixed(digits)} ${u[1]}`;
+}
+
 // The summary level to draw at p ns per pixel: the coarsest whose columns are at most a pixel, or -1
 // when even the finest columns are wider (zoomed in: items one by one).
 function levelFor(L, p) {
@@ -123,7 +132,7 @@ function drawAxis(V, p, x) {
 		ctx.fillStyle = '#bbb';
 		ctx.fillRect(xx, AXIS_H - 6, 1, 6);
 		ctx.fillStyle = '#444';
-		ctx.fillText('+' + fmtDur(t), xx + 2, AXIS_H / 2 - 2);
+		ctx.fillText('+' + fmtAt(t, step), xx + 2, AXIS_H / 2 - 2);
 	}
 	ctx.fillStyle = '#d00';
 	for (const [t, n] of D.losses.list) {

@@ -98,9 +98,10 @@ function droppedIn(V, L) {
 }
 
 function topTable(title, m, unit, key) {
-	const list = [...m.entries()].sort((a, b) => b[1][0] - a[1][0]).slice(0, 8);
+	const all = [...m.entries()].sort((a, b) => b[1][0] - a[1][0] || (a[0] < b[0] ? -1 : 1)), list = all.slice(0, 12);
 	if (!list.length) return '';
-	let h = `<div><b>${title}</b></div><table data-key="${key}"><tr><th>name</th><th class="n">${unit}</th><th class="n">count</th></tr>`;
+	const total = all.reduce((n, e) => n + e[1][1], 0);
+	let h = `<div><b>${title}</b> <span class="note">(${total} in all)</span></div><table data-key="${key}" data-total="${total}"><tr><th>name</th><th class="n">${unit}</th><th class="n">count</th></tr>`;
 	for (const [name, [v, n]] of list)
 		h += `<tr data-name="${esc(name)}" data-value="${v}" data-count="${n}"><td>${esc(name)}</td><td class="n">${unit === 'time' ? fmtDur(v) : v}</td><td class="n">${n}</td></tr>`;
 	return h + '</table>';
@@ -108,7 +109,7 @@ function topTable(title, m, unit, key) {
 
 function showSummary(V) {
 	const D = V.D, el = document.getElementById('summary-body');
-	const rel = (t) => (t < 0 ? '−' : '+') + fmtDur(Math.abs(t));
+	const rel = (t) => (t < 0 ? '−' : '+') + fmtAt(Math.abs(t), (V.t1 - V.t0) / 100);
 	let h = `<div data-key="range" data-t0="${V.t0}" data-t1="${V.t1}">${rel(V.t0)} to ${rel(V.t1)} (${fmtDur(V.t1 - V.t0)})</div>`;
 	let lost = 0, nl = 0;
 	for (const [t, n] of D.losses.list) if (t >= V.t0 && t <= V.t1) { lost += n; nl++; }
@@ -157,7 +158,12 @@ function showSummary(V) {
 		const d = droppedIn(V, L);
 		if (d) h += `<div class="warn">${d} intervals or marks shorter than the export kept are not counted here (doc/viewing.md)</div>`;
 	}
-	if (D.lod.spans_dropped || D.lod.points_dropped)
-		h += `<div class="note">Export kept ${D.lod.spans_total - D.lod.spans_dropped} of ${D.lod.spans_total} intervals (dropped: under ${fmtDur(D.lod.dropped_max_ns)}) and ${D.lod.points_total - D.lod.points_dropped} of ${D.lod.points_total} marks; the summaries count them all.</div>`;
+	const kept = [];
+	if (D.lod.spans_dropped)
+		kept.push(`${D.lod.spans_total - D.lod.spans_dropped} of ${D.lod.spans_total} intervals (the longest; those dropped last at most ${fmtDur(D.lod.dropped_max_ns)})`);
+	if (D.lod.points_dropped)
+		kept.push(`${D.lod.points_total - D.lod.points_dropped} of ${D.lod.points_total} marks (a uniform sample)`);
+	if (kept.length)
+		h += `<div class="note" data-key="kept">The export kept ${kept.join(' and ')}; the shading and density count them all (doc/viewing.md "Levels of detail").</div>`;
 	el.innerHTML = h;
 }

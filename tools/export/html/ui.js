@@ -186,6 +186,20 @@ function locate(name, kind) {
 	return null;
 }
 
+// For scripts: where the first kept mark named `name` (an event, a counter, a sample's innermost
+// function) is drawn after revealing it, or null.
+function locateMark(name) {
+	const D = V.D, P = D.points;
+	for (let i = 0; i < P.n; i++) {
+		if (itemName(D, P, i) !== name) continue;
+		reveal(P, i);
+		const L = D.lanes[P.lane[i]], p = (V.t1 - V.t0) / (V.W - LABEL_W);
+		const r = V.canvas.getBoundingClientRect();
+		return { x: r.left + LABEL_W + (P.start[i] - V.t0) / p + 0.5, y: r.top + AXIS_H - V.scrollY + L.y + L.h - PAD - L.pointH / 2 };
+	}
+	return null;
+}
+
 // For scripts: a point on the label of the lane titled `title`, scrolled into view.
 function laneAt(title) {
 	const D = V.D, li = D.lanes.findIndex((L, i) => laneTitle(D, i) === title);
@@ -241,7 +255,7 @@ async function main() {
 	setView(0, D.span);
 	showSummary(V);
 	window.lttView = {
-		ready: true, V, D, setView, zoom, pan, locate, laneAt, search, nextMatch,
+		ready: true, V, D, setView, zoom, pan, locate, locateMark, laneAt, search, nextMatch,
 		view: () => ({ t0: V.t0, t1: V.t1 }),
 		lanes: () => D.lanes.map((L, i) => laneTitle(D, i)),
 		procs: () => D.procs.map((P) => P.name),

@@ -45,7 +45,7 @@ LTT_SHARED ?= $(abspath $(CURDIR)/../shared)
 # Debian packages the build and `make check` need; `make deps` installs the missing ones.
 DEPS_PKGS  := gcc g++ make pkg-config libxml2-dev liburcu-dev check libarchive-dev zlib1g-dev \
               clang libclang-rt-14-dev libsqlite3-dev libssl-dev libunwind-dev libdw-dev \
-              protobuf-compiler babeltrace2 chromium nodejs jq python3-dev python3-venv python3-numpy python3-pandas \
+              protobuf-compiler babeltrace2 chromium firefox-esr python3-websocket nodejs jq python3-dev python3-venv python3-numpy python3-pandas \
               python3-pytest python3-bt2 python3-lttnganalyses python3-babeltrace strace libxml2-utils \
               clang-format groff-base
 # npm packages the tests need (mk/npm.sh installs them into NPM_DIR): speedscope renders the exports

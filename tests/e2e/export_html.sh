@@ -7,7 +7,8 @@
 #   the screenshot has drawn lanes; the page names the process and threads; the wheel zooms about the
 #   pointer; clicking read_file and searching solve give their exact start, duration, depth, thread
 #   and fields; the keys zoom and fit; a drag pans by its pixels; the summary follows the visible range
-#   (regions clipped to it) and says the 7 lost events;
+#   (regions clipped to it) and says the 7 lost events; the same page opened by Firefox (firefox-esr
+#   headless, no network): ready, lanes named and drawn;
 # - the kernel trace of tests/e2e/sched_kernel.sh: thread lanes named by the kernel, CPU lanes, and the
 #   summary's time by state per thread equal to ltt stats --sched's figures;
 # - function calls: tests/func/func_tree.c's known call tree (-pg) under ltt record --functions: the
@@ -59,6 +60,15 @@ for l in 'proc demo [1]' 'lane main (101)' 'lane worker (102)' 'zoom 5249000 213
 	'drag fixed' 'requests 0'; do
 	has app.out "$l"
 done
+
+# the same page in Firefox (Debian's firefox-esr, headless, driven through WebDriver BiDi by
+# lib/firefox_view.py; a fresh profile whose proxy is a dead port): ready, its lanes named, drawn
+command -v firefox-esr > /dev/null || { echo "FAIL: firefox-esr missing (make deps)"; exit 1; }
+/usr/bin/python3 "$SRCDIR/tests/e2e/lib/firefox_view.py" app.html ff.png > ff.out 2>&1 ||
+	{ echo "Firefox failed:"; cat ff.out; exit 1; }
+for l in 'lane main (101)' 'lane worker (102)' ready; do has ff.out "$l"; done
+node "$SRCDIR/tests/e2e/lib/png_drawn.js" ff.png 215 60 795 790 > ffpx.out || { cat ffpx.out; fail=1; }
+[ "$(drawn ffpx.out)" -gt 3000 ] || { echo "ff.png: lanes not drawn by Firefox"; cat ffpx.out; fail=1; }
 
 # kernel states and CPU lanes: the summary's time by state is ltt stats --sched's
 sed -n '/^cat > script/,/^END/p' "$SRCDIR/tests/e2e/sched_kernel.sh" | sed '1d;$d' > k.script

@@ -239,6 +239,14 @@ int runq_sample(struct sched_thread *t, const struct sched_ev *e, runq_emit_fn e
 			/* the base: what came before it is not known */
 			t->rd_base_delay = e->run_delay;
 			t->rd_base_slices = e->timeslices;
+			if (e->from_start && e->run_delay) {
+				/* its counts began at 0 (made while recording): it waited run_delay ns before
+				 * this first sample, in periods the model did not hold (they came before the
+				 * trace's first sample): not placed, so its runnable time is at least what is
+				 * shown and up to that much more, said so */
+				t->rd_unknown++;
+				t->rd_unknown_ns += e->run_delay;
+			}
 			return give_raw(t, t->npend, emit, arg, 1);
 		}
 	}

@@ -177,7 +177,7 @@ static void sc_source_line(FILE *out, struct sched_thread **th, size_t nth)
 	else if (sc_source == 1)
 		fprintf(out, "runnable: the kernel's own count (schedstat run_delay sampled by libltt): %" PRIu64
 			" waits exact, %" PRIu64 " split by estimate (their total exact), %" PRIu64
-			" after the last sample (runnable at least, up to %s more: marked >=)\n", ex, sp, un,
+			" before the first sample or after the last (runnable at least, up to %s more: marked >=)\n", ex, sp, un,
 			reader_format_duration(b, sizeof(b), unns));
 }
 
